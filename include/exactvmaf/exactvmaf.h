@@ -1,0 +1,194 @@
+/*
+ * exactvmaf: VMAF and its companion full-reference metrics, equal to Netflix libvmaf bit for bit.
+ *
+ * This header is the manual of the C library. A host program (the exactvmaf CLI, an ffmpeg
+ * filter, a Python binding) opens a context, chooses extractors, pushes reference/distorted
+ * picture pairs, flushes, then reads per-frame, pooled and aggregate values or writes them in
+ * Netflix vmaf's XML, JSON, CSV or SUB layout.
+ *
+ * Conventions:
+ *  - Every call that can fail returns 0 on success or a negative errno value (-EINVAL bad
+ *    argument or input, -ENOMEM, -ENOENT no such feature/file, -ENODATA value not present,
+ *    -EIO read/write failure, -ENOSYS feature not available). Released values never change.
+ *  - The library never prints and never exits: problems are reported through the logger of
+ *    EvSettings, one line each, and through the return code.
+ *  - No global state: contexts are independent. One context must not be used from two threads
+ *    at once; the library runs its own worker threads inside a context.
+ *
+ * The public API compiles as C11 and as C++.
+ */
+#ifndef EXACTVMAF_EXACTVMAF_H
+#define EXACTVMAF_EXACTVMAF_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#if defined(_WIN32)
+#define EV_API __declspec(dllexport)
+#elif defined(__GNUC__)
+#define EV_API __attribute__((visibility("default")))
+#else
+#define EV_API
+#endif
+
+#define EV_API_VERSION_MAJOR 0
+#define EV_API_VERSION_MINOR 1
+#define EV_API_VERSION_PATCH 0
+
+/** Library version string, e.g. "0.1.0". Static storage. */
+EV_API const char *ev_version(void);
+/** (major << 16) | (minor << 8) | patch of the library actually linked. */
+EV_API unsigned ev_version_api(void);
+
+/* ---------------------------------------------------------------------------------------- */
+/* Pictures                                                                                  */
+
+typedef enum EvPixelLayout {
+    EV_PIX_420 = 1, /**< chroma (w >> 1) x (h >> 1) */
+    EV_PIX_422 = 2, /**< chroma (w >> 1) x h */
+    EV_PIX_444 = 3, /**< chroma w x h */
+} EvPixelLayout;
+
+/**
+ * A picture the caller owns: three planes of samples. For bitdepth 8 a sample is one byte,
+ * for 9..16 a little-endian uint16 (LSB-aligned, values 0 .. 2^bitdepth-1). Chroma planes are
+ * sized as Netflix libvmaf sizes them: width >> ss_x, height >> ss_y (floor).
+ */
+typedef struct EvPicture {
+    unsigned width;         /**< luma width in samples */
+    unsigned height;        /**< luma height in samples */
+    unsigned bitdepth;      /**< 8..16 */
+    EvPixelLayout layout;   /**< chroma layout */
+    const void *data[3];    /**< Y, Cb, Cr */
+    ptrdiff_t stride[3];    /**< bytes between rows, per plane */
+} EvPicture;
+
+/** Width and height of plane p (0..2) of a picture of this geometry, as libvmaf sizes it. */
+EV_API void ev_plane_size(unsigned width, unsigned height, EvPixelLayout layout, unsigned p,
+                          unsigned *plane_w, unsigned *plane_h);
+
+/* ---------------------------------------------------------------------------------------- */
+/* Context                                                                                   */
+
+typedef enum EvLogLevel {
+    EV_LOG_ERROR = 0,
+    EV_LOG_WARNING = 1,
+    EV_LOG_INFO = 2,
+    EV_LOG_DEBUG = 3,
+} EvLogLevel;
+
+/** Receives one line (no trailing newline). Called from the thread that made the API call. */
+typedef void (*EvLogCallback)(void *user, EvLogLevel level, const char *line);
+
+typedef struct EvSettings {
+    unsigned n_threads;     /**< worker threads; 0 = one per online core (default 0) */
+    unsigned n_subsample;   /**< compute every Nth frame (0 or 1 = every frame), as --subsample */
+    EvLogCallback log;      /**< NULL = silent (default) */
+    void *log_user;         /**< passed to log */
+    EvLogLevel log_level;   /**< most verbose level delivered (default EV_LOG_WARNING) */
+    uint8_t reserved[32];   /**< zero; room for new fields without an ABI break */
+} EvSettings;
+
+typedef struct EvContext EvContext; /* opaque */
+
+/** Fill *s with the defaults above. */
+EV_API void ev_default_settings(EvSettings *s);
+
+/** Open a scoring context. *out is NULL on failure, and nothing leaks.
+ *  @return 0, or a negative errno code. */
+EV_API int ev_open(EvContext **out, const EvSettings *s);
+
+/** Stop the workers and free everything; NULL-safe; sets *c = NULL. */
+EV_API void ev_close(EvContext **c);
+
+/**
+ * Add an extractor by Netflix's name ("psnr", "float_psnr", "float_moment", ...) with options
+ * in Netflix's syntax, "key=value:key=value" (NULL or "" for the defaults). The same extractor
+ * with the same options twice is added once. Only before the first picture.
+ * @return 0; -ENOENT for an unknown extractor, -EINVAL for an unknown option or a bad value
+ *         (the log names it).
+ */
+EV_API int ev_use_feature(EvContext *c, const char *extractor, const char *options);
+
+/** Names of the extractors this build provides, NULL-terminated, static storage. */
+EV_API const char *const *ev_extractor_names(void);
+
+/**
+ * Push one reference/distorted pair. The samples are copied before the call returns, so the
+ * caller may reuse its buffers. Frames are numbered 0, 1, 2... in the order pushed. All pairs
+ * must share the first pair's geometry, depth and layout. May block while the workers are busy.
+ * @return 0, or a negative code (mismatched geometry, an extractor's error on an earlier frame).
+ */
+EV_API int ev_send_pictures(EvContext *c, const EvPicture *ref, const EvPicture *dis);
+
+/** Finish every frame and run the extractors' end-of-stream work. No picture after this.
+ *  @return 0, or the first error of any frame. */
+EV_API int ev_flush(EvContext *c);
+
+/** Number of pairs pushed. */
+EV_API unsigned ev_frame_count(const EvContext *c);
+
+/* ---------------------------------------------------------------------------------------- */
+/* Results (after ev_flush)                                                                 */
+
+typedef enum EvPoolMethod {
+    EV_POOL_MIN = 1,
+    EV_POOL_MAX = 2,
+    EV_POOL_MEAN = 3,
+    EV_POOL_HARMONIC_MEAN = 4, /**< n / sum(1 / (x + 1)) - 1, as libvmaf */
+} EvPoolMethod;
+
+/** Number of per-frame features, and the name of the i-th in output order (the order Netflix's
+ *  single-threaded run prints them in). The string lives as long as the context. */
+EV_API unsigned ev_feature_count(const EvContext *c);
+EV_API const char *ev_feature_name(const EvContext *c, unsigned i);
+
+/** Value of a feature at a frame. @return 0, -ENOENT unknown name, -ENODATA not written. */
+EV_API int ev_get_score(const EvContext *c, const char *name, unsigned frame, double *value);
+
+/** Pool a feature over all frames (every n_subsample-th), as libvmaf's
+ *  vmaf_feature_score_pooled over 0..n-1. @return 0, -ENOENT, -ENODATA (a frame lacks it). */
+EV_API int ev_get_pooled(const EvContext *c, const char *name, EvPoolMethod m, double *value);
+
+/** Aggregate (whole-sequence) metrics such as psnr's apsnr_y, in the order they were made. */
+EV_API unsigned ev_aggregate_count(const EvContext *c);
+EV_API int ev_get_aggregate(const EvContext *c, unsigned i, const char **name, double *value);
+
+/* ---------------------------------------------------------------------------------------- */
+/* Output in Netflix vmaf's layouts                                                          */
+
+typedef enum EvOutputFormat {
+    EV_OUTPUT_XML = 1,
+    EV_OUTPUT_JSON = 2,
+    EV_OUTPUT_CSV = 3,
+    EV_OUTPUT_SUB = 4,
+} EvOutputFormat;
+
+/** Netflix's number format: %.6f, or %.16f when the fraction has more than six leading zeros. */
+#define EV_PRECISION_NETFLIX (-1)
+/** %.17g: round-trips every double. */
+#define EV_PRECISION_MAX (-2)
+
+typedef struct EvOutputOptions {
+    EvOutputFormat format;
+    int precision;          /**< EV_PRECISION_NETFLIX (default), EV_PRECISION_MAX, or 0..17:
+                                 %.<precision>f for every value */
+    double fps;             /**< written in the fyi/fps field */
+    uint8_t reserved[32];
+} EvOutputOptions;
+
+EV_API void ev_default_output_options(EvOutputOptions *o);
+
+/** Write every result to f in the chosen layout. @return 0, -EIO on a write error. */
+EV_API int ev_write_output(const EvContext *c, FILE *f, const EvOutputOptions *o);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* EXACTVMAF_EXACTVMAF_H */

@@ -1,0 +1,61 @@
+/*
+ * exactvmaf video input: raw planar .yuv and .y4m, from a file or from standard input ("-").
+ * Part of the public API so that the CLI and host programs read video the same way.
+ *
+ * Every failure leaves one line in ev_video_error() that names the file and the problem
+ * (a missing file, a size that is not a whole number of frames, a bad y4m header or FRAME
+ * marker, a truncated frame, an unsupported depth or layout).
+ */
+#ifndef EXACTVMAF_VIDEO_H
+#define EXACTVMAF_VIDEO_H
+
+#include "exactvmaf/exactvmaf.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** Geometry of a video. For raw .yuv all four fields are given by the caller. */
+typedef struct EvVideoFormat {
+    unsigned width;
+    unsigned height;
+    unsigned bitdepth;      /**< 8..16 */
+    EvPixelLayout layout;
+} EvVideoFormat;
+
+typedef struct EvVideo EvVideo; /* opaque */
+
+/**
+ * Open a video. path "-" reads standard input. raw != NULL: the file is raw planar YUV of that
+ * format (unless its name ends in ".y4m"); raw == NULL: the file must be y4m.
+ * On failure *out is NULL and err (if not NULL) holds one line naming path and the problem.
+ * @return 0, -ENOENT (cannot open), -EINVAL (bad header, size, format), -ENOMEM.
+ */
+EV_API int ev_video_open(EvVideo **out, const char *path, const EvVideoFormat *raw, char *err,
+                         size_t err_size);
+
+/** The video's format (from the y4m header, or the raw format given). */
+EV_API void ev_video_format(const EvVideo *v, EvVideoFormat *fmt);
+
+/**
+ * Read the next frame into the reader's own buffer and describe it in *pic (valid until the
+ * next read or close).
+ * @return 1 a frame was read, 0 end of stream, or a negative code (ev_video_error() says why:
+ *         truncated frame, bad FRAME marker, read error).
+ */
+EV_API int ev_video_read(EvVideo *v, EvPicture *pic);
+
+/** Read and discard n frames. @return 0; -ENODATA if the stream ended first; or an error. */
+EV_API int ev_video_skip(EvVideo *v, unsigned n);
+
+/** The last error, one line naming the file; "" if none. */
+EV_API const char *ev_video_error(const EvVideo *v);
+
+/** NULL-safe; sets *v = NULL. */
+EV_API void ev_video_close(EvVideo **v);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* EXACTVMAF_VIDEO_H */

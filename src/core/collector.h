@@ -1,0 +1,58 @@
+/*
+ * The collector: frame index -> feature name -> double, plus aggregate metrics.
+ * Thread-safe. Output order is the order Netflix's single-threaded run prints (order of first
+ * write by frame, then by extractor registration, then by the extractor's own write order),
+ * whatever the thread count: each feature keeps the smallest write key it has seen.
+ */
+#ifndef EV_CORE_COLLECTOR_H
+#define EV_CORE_COLLECTOR_H
+
+#include <pthread.h>
+#include <stdint.h>
+
+#include "core/extractor.h"
+
+typedef struct EvFeatureVec {
+    char *name;
+    uint64_t first_key;     /* smallest (epoch, extractor, seq) key of any write */
+    double *value;
+    uint8_t *written;
+    unsigned cap;
+} EvFeatureVec;
+
+typedef struct EvAggregate {
+    char *name;
+    double value;
+} EvAggregate;
+
+typedef struct EvCollector {
+    pthread_mutex_t lock;
+    EvFeatureVec *feat;
+    unsigned n_feat, cap_feat;
+    EvAggregate *agg;
+    unsigned n_agg, cap_agg;
+    const EvLog *log;
+} EvCollector;
+
+/* The sink an extractor writes through: one per extract()/flush() call. */
+struct EvSink {
+    EvCollector *c;
+    uint32_t epoch;         /* frame index, or EV_EPOCH_FLUSH */
+    uint16_t extractor;     /* registration index */
+    uint16_t seq;           /* writes so far in this call */
+};
+#define EV_EPOCH_FLUSH 0xFFFFFFFFu
+
+int ev_collector_init(EvCollector *c, const EvLog *log);
+void ev_collector_free(EvCollector *c);
+/* Sort the features into output order; call once all writes are done. */
+void ev_collector_finish(EvCollector *c);
+const EvFeatureVec *ev_collector_find(const EvCollector *c, const char *name);
+
+static inline EvSink ev_sink(EvCollector *c, uint32_t epoch, unsigned extractor)
+{
+    const EvSink s = { c, epoch, (uint16_t)extractor, 0 };
+    return s;
+}
+
+#endif

@@ -1,0 +1,463 @@
+/* Context lifecycle, extractor registration and the frame scheduler. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "core/context.h"
+
+const char *ev_version(void)
+{
+    return "0.1.0";
+}
+
+unsigned ev_version_api(void)
+{
+    return (EV_API_VERSION_MAJOR << 16) | (EV_API_VERSION_MINOR << 8) | EV_API_VERSION_PATCH;
+}
+
+void ev_default_settings(EvSettings *const s)
+{
+    memset(s, 0, sizeof(*s));
+    s->log_level = EV_LOG_WARNING;
+}
+
+void ev_plane_size(const unsigned width, const unsigned height, const EvPixelLayout layout,
+                   const unsigned p, unsigned *const plane_w, unsigned *const plane_h)
+{
+    const unsigned ss_x = p && layout != EV_PIX_444;
+    const unsigned ss_y = p && layout == EV_PIX_420;
+    *plane_w = width >> ss_x;
+    *plane_h = height >> ss_y;
+}
+
+static void *worker_main(void *arg);
+
+static unsigned online_cores(void)
+{
+    const long n = sysconf(_SC_NPROCESSORS_ONLN);
+    return n > 0 ? (unsigned)n : 1;
+}
+
+int ev_open(EvContext **const out, const EvSettings *const s)
+{
+    if (!out || !s)
+        return -EINVAL;
+    *out = NULL;
+    EvContext *c = calloc(1, sizeof(*c));
+    if (!c)
+        return -ENOMEM;
+    c->settings = *s;
+    c->log = (EvLog){ s->log, s->log_user, s->log_level };
+    int err = ev_collector_init(&c->collector, &c->log);
+    if (err)
+        goto fail_collector;
+    if (pthread_mutex_init(&c->lock, NULL) || pthread_cond_init(&c->work_ready, NULL) ||
+        pthread_cond_init(&c->slot_free, NULL)) {
+        err = -ENOMEM;
+        goto fail_sync;
+    }
+    const unsigned threads = s->n_threads ? s->n_threads : online_cores();
+    c->n_workers = threads > 1 ? threads : 0;
+    c->n_slots = c->n_workers ? 2 * c->n_workers + 1 : 1;
+    c->caller.ctx = c;
+    c->slots = calloc(c->n_slots, sizeof(*c->slots));
+    c->queue = calloc(c->n_slots, sizeof(*c->queue));
+    c->workers = c->n_workers ? calloc(c->n_workers, sizeof(*c->workers)) : NULL;
+    if (!c->slots || !c->queue || (c->n_workers && !c->workers)) {
+        err = -ENOMEM;
+        goto fail_sync;
+    }
+    for (unsigned i = 0; i < c->n_workers; i++) {
+        c->workers[i].ctx = c;
+        if (pthread_create(&c->workers[i].thread, NULL, worker_main, &c->workers[i])) {
+            c->n_workers = i; /* ev_close joins the ones that started */
+            ev_close(&c);
+            return -ENOMEM;
+        }
+    }
+    *out = c;
+    return 0;
+
+fail_sync:
+    free(c->slots);
+    free(c->queue);
+    free(c->workers);
+    ev_collector_free(&c->collector);
+fail_collector:
+    free(c);
+    return err;
+}
+
+static void free_scratch(EvContext *c, EvWorker *w)
+{
+    if (!w->scratch)
+        return;
+    for (unsigned r = 0; r < c->n_reg; r++)
+        free(w->scratch[r]);
+    free(w->scratch);
+    w->scratch = NULL;
+}
+
+void ev_close(EvContext **const pc)
+{
+    if (!pc || !*pc)
+        return;
+    EvContext *c = *pc;
+    pthread_mutex_lock(&c->lock);
+    c->stopping = 1;
+    pthread_cond_broadcast(&c->work_ready);
+    pthread_mutex_unlock(&c->lock);
+    for (unsigned i = 0; i < c->n_workers; i++) {
+        pthread_join(c->workers[i].thread, NULL);
+        free_scratch(c, &c->workers[i]);
+    }
+    free_scratch(c, &c->caller);
+    for (unsigned r = 0; r < c->n_reg; r++) {
+        if (c->reg[r].initialised && c->reg[r].cls->close)
+            c->reg[r].cls->close(c->reg[r].state);
+        free(c->reg[r].opts);
+        free(c->reg[r].state);
+    }
+    for (unsigned i = 0; i < c->n_slots; i++)
+        free(c->slots[i].buf);
+    free(c->reg);
+    free(c->slots);
+    free(c->queue);
+    free(c->workers);
+    ev_collector_free(&c->collector);
+    pthread_cond_destroy(&c->work_ready);
+    pthread_cond_destroy(&c->slot_free);
+    pthread_mutex_destroy(&c->lock);
+    free(c);
+    *pc = NULL;
+}
+
+int ev_use_feature(EvContext *const c, const char *const extractor, const char *const options)
+{
+    if (!c || !extractor)
+        return -EINVAL;
+    if (c->have_geometry || c->flushed) {
+        ev_log(&c->log, EV_LOG_ERROR, "%s: extractors must be added before the first picture",
+               extractor);
+        return -EINVAL;
+    }
+    const EvExtractorClass *cls = ev_find_extractor(extractor);
+    if (!cls) {
+        ev_log(&c->log, EV_LOG_ERROR, "unknown feature extractor \"%s\"", extractor);
+        return -ENOENT;
+    }
+    void *opts = calloc(1, cls->opts_size ? cls->opts_size : 1);
+    if (!opts)
+        return -ENOMEM;
+    ev_options_defaults(cls, opts);
+    const int err = ev_options_parse(cls, opts, options, &c->log);
+    if (err) {
+        free(opts);
+        return err;
+    }
+    for (unsigned r = 0; r < c->n_reg; r++) {
+        if (c->reg[r].cls == cls && ev_options_equal(cls, c->reg[r].opts, opts)) {
+            free(opts);
+            return 0;
+        }
+    }
+    EvRegistration *reg = realloc(c->reg, (c->n_reg + 1) * sizeof(*reg));
+    if (!reg) {
+        free(opts);
+        return -ENOMEM;
+    }
+    c->reg = reg;
+    void *state = calloc(1, cls->state_size ? cls->state_size : 1);
+    if (!state) {
+        free(opts);
+        return -ENOMEM;
+    }
+    c->reg[c->n_reg++] = (EvRegistration){ .cls = cls, .opts = opts, .state = state };
+    return 0;
+}
+
+/* ---------------------------------------------------------------------------------------- */
+/* Frames                                                                                    */
+
+static const char *layout_name(EvPixelLayout l)
+{
+    return l == EV_PIX_420 ? "4:2:0" : l == EV_PIX_422 ? "4:2:2" : l == EV_PIX_444 ? "4:4:4"
+                                                                                  : "unknown";
+}
+
+static int check_picture(EvContext *c, const EvPicture *p, const char *which)
+{
+    if (!p) {
+        ev_log(&c->log, EV_LOG_ERROR, "%s picture is NULL", which);
+        return -EINVAL;
+    }
+    if (!p->width || !p->height || p->bitdepth < 8 || p->bitdepth > 16 ||
+        (p->layout != EV_PIX_420 && p->layout != EV_PIX_422 && p->layout != EV_PIX_444)) {
+        ev_log(&c->log, EV_LOG_ERROR, "%s picture: unsupported %ux%u %u-bit layout %d", which,
+               p->width, p->height, p->bitdepth, (int)p->layout);
+        return -EINVAL;
+    }
+    const unsigned bytes = p->bitdepth > 8 ? 2 : 1;
+    for (unsigned i = 0; i < 3; i++) {
+        unsigned pw, ph;
+        ev_plane_size(p->width, p->height, p->layout, i, &pw, &ph);
+        if (pw && ph && (!p->data[i] || p->stride[i] < (ptrdiff_t)pw * bytes)) {
+            ev_log(&c->log, EV_LOG_ERROR, "%s picture: plane %u has no data or a short stride",
+                   which, i);
+            return -EINVAL;
+        }
+    }
+    return 0;
+}
+
+static int same_geometry(const EvPicture *a, const EvPicInfo *b)
+{
+    return a->width == b->width && a->height == b->height && a->bitdepth == b->bpc &&
+           a->layout == b->layout;
+}
+
+static int alloc_scratch(EvContext *c, EvWorker *w)
+{
+    w->scratch = calloc(c->n_reg ? c->n_reg : 1, sizeof(*w->scratch));
+    if (!w->scratch)
+        return -ENOMEM;
+    for (unsigned r = 0; r < c->n_reg; r++) {
+        if (!c->reg[r].scratch_size)
+            continue;
+        w->scratch[r] = aligned_alloc(64, (c->reg[r].scratch_size + 63) & ~(size_t)63);
+        if (!w->scratch[r])
+            return -ENOMEM;
+        memset(w->scratch[r], 0, c->reg[r].scratch_size);
+    }
+    return 0;
+}
+
+/* First frame: fix the geometry, initialise every extractor, allocate slots and scratch. */
+static int start_stream(EvContext *c, const EvPicture *ref)
+{
+    c->info = (EvPicInfo){ ref->width, ref->height, ref->bitdepth, ref->layout };
+    c->have_geometry = 1;
+    const unsigned bytes = ref->bitdepth > 8 ? 2 : 1;
+    c->frame_bytes = 0;
+    for (unsigned p = 0; p < 3; p++) {
+        unsigned pw, ph;
+        ev_plane_size(ref->width, ref->height, ref->layout, p, &pw, &ph);
+        c->frame_bytes += (size_t)pw * ph * bytes;
+    }
+    for (unsigned r = 0; r < c->n_reg; r++) {
+        EvRegistration *reg = &c->reg[r];
+        const int err = reg->cls->init(reg->state, reg->opts, &c->info, &c->log);
+        if (err)
+            return err;
+        reg->initialised = 1;
+        reg->scratch_size = reg->cls->scratch_size ? reg->cls->scratch_size(reg->state) : 0;
+    }
+    for (unsigned i = 0; i < c->n_slots; i++) {
+        c->slots[i].buf = malloc(2 * c->frame_bytes);
+        if (!c->slots[i].buf)
+            return -ENOMEM;
+    }
+    int err = alloc_scratch(c, &c->caller);
+    for (unsigned i = 0; !err && i < c->n_workers; i++)
+        err = alloc_scratch(c, &c->workers[i]);
+    return err;
+}
+
+/* Copy a caller's picture into buf, planes packed, and describe the copy in *pic. */
+static void copy_picture(const EvPicture *src, uint8_t *buf, EvPic *pic)
+{
+    const unsigned bytes = src->bitdepth > 8 ? 2 : 1;
+    pic->bpc = src->bitdepth;
+    pic->layout = src->layout;
+    for (unsigned p = 0; p < 3; p++) {
+        ev_plane_size(src->width, src->height, src->layout, p, &pic->w[p], &pic->h[p]);
+        const size_t row = (size_t)pic->w[p] * bytes;
+        pic->stride[p] = (ptrdiff_t)row;
+        pic->data[p] = buf;
+        for (unsigned y = 0; y < pic->h[p]; y++)
+            memcpy(buf + y * row, (const uint8_t *)src->data[p] + (ptrdiff_t)y * src->stride[p],
+                   row);
+        buf += row * pic->h[p];
+    }
+}
+
+static void set_error(EvContext *c, int err)
+{
+    pthread_mutex_lock(&c->lock);
+    if (!c->error)
+        c->error = err;
+    pthread_mutex_unlock(&c->lock);
+}
+
+static int skipped_by_subsample(const EvContext *c, const EvExtractorClass *cls, unsigned frame)
+{
+    const unsigned n = c->settings.n_subsample;
+    return n > 1 && frame % n && !(cls->flags & EV_FEX_NO_SUBSAMPLE);
+}
+
+/* Run the extractors of one kind (sequential or parallel) on one slot. */
+static int run_extractors(EvContext *c, EvWorker *w, const EvSlot *s, int sequential)
+{
+    for (unsigned r = 0; r < c->n_reg; r++) {
+        const EvRegistration *reg = &c->reg[r];
+        if (!!(reg->cls->flags & EV_FEX_SEQUENTIAL) != sequential)
+            continue;
+        if (skipped_by_subsample(c, reg->cls, s->frame))
+            continue;
+        EvSink sink = ev_sink(&c->collector, s->frame, r);
+        const int err =
+            reg->cls->extract(reg->state, w->scratch[r], &s->ref, &s->dis, s->frame, &sink);
+        if (err) {
+            ev_log(&c->log, EV_LOG_ERROR, "%s: failed at frame %u (%s)", reg->cls->name,
+                   s->frame, strerror(-err));
+            return err;
+        }
+    }
+    return 0;
+}
+
+static void *worker_main(void *arg)
+{
+    EvWorker *w = arg;
+    EvContext *c = w->ctx;
+    pthread_mutex_lock(&c->lock);
+    for (;;) {
+        while (!c->q_len && !c->stopping)
+            pthread_cond_wait(&c->work_ready, &c->lock);
+        if (!c->q_len)
+            break;
+        EvSlot *s = &c->slots[c->queue[c->q_head]];
+        c->q_head = (c->q_head + 1) % c->n_slots;
+        c->q_len--;
+        pthread_mutex_unlock(&c->lock);
+        const int err = run_extractors(c, w, s, 0);
+        pthread_mutex_lock(&c->lock);
+        if (err && !c->error)
+            c->error = err;
+        s->busy = 0;
+        pthread_cond_broadcast(&c->slot_free);
+    }
+    pthread_mutex_unlock(&c->lock);
+    return NULL;
+}
+
+static EvSlot *take_free_slot(EvContext *c)
+{
+    pthread_mutex_lock(&c->lock);
+    EvSlot *s = NULL;
+    while (!s) {
+        for (unsigned i = 0; i < c->n_slots && !s; i++)
+            if (!c->slots[i].busy)
+                s = &c->slots[i];
+        if (!s)
+            pthread_cond_wait(&c->slot_free, &c->lock);
+    }
+    s->busy = 1;
+    pthread_mutex_unlock(&c->lock);
+    return s;
+}
+
+int ev_send_pictures(EvContext *const c, const EvPicture *const ref, const EvPicture *const dis)
+{
+    if (!c)
+        return -EINVAL;
+    if (c->flushed) {
+        ev_log(&c->log, EV_LOG_ERROR, "pictures sent after flush");
+        return -EINVAL;
+    }
+    int err = check_picture(c, ref, "reference");
+    if (!err)
+        err = check_picture(c, dis, "distorted");
+    if (err)
+        return err;
+    if (ref->width != dis->width || ref->height != dis->height ||
+        ref->bitdepth != dis->bitdepth || ref->layout != dis->layout) {
+        ev_log(&c->log, EV_LOG_ERROR,
+               "reference (%ux%u %u-bit %s) and distorted (%ux%u %u-bit %s) differ", ref->width,
+               ref->height, ref->bitdepth, layout_name(ref->layout), dis->width, dis->height,
+               dis->bitdepth, layout_name(dis->layout));
+        return -EINVAL;
+    }
+    if (!c->have_geometry) {
+        if ((err = start_stream(c, ref)))
+            return c->error = err;
+    } else if (!same_geometry(ref, &c->info)) {
+        ev_log(&c->log, EV_LOG_ERROR,
+               "frame %u is %ux%u %u-bit %s, but the first frame was %ux%u %u-bit %s",
+               c->n_frames, ref->width, ref->height, ref->bitdepth, layout_name(ref->layout),
+               c->info.width, c->info.height, c->info.bpc, layout_name(c->info.layout));
+        return -EINVAL;
+    }
+    if (c->error)
+        return c->error;
+
+    EvSlot *s = take_free_slot(c);
+    s->frame = c->n_frames++;
+    copy_picture(ref, s->buf, &s->ref);
+    copy_picture(dis, s->buf + c->frame_bytes, &s->dis);
+
+    if ((err = run_extractors(c, &c->caller, s, 1))) {
+        set_error(c, err);
+        pthread_mutex_lock(&c->lock);
+        s->busy = 0;
+        pthread_mutex_unlock(&c->lock);
+        return err;
+    }
+    if (!c->n_workers) {
+        err = run_extractors(c, &c->caller, s, 0);
+        s->busy = 0;
+        if (err)
+            set_error(c, err);
+        return err;
+    }
+    pthread_mutex_lock(&c->lock);
+    c->queue[(c->q_head + c->q_len) % c->n_slots] = (unsigned)(s - c->slots);
+    c->q_len++;
+    pthread_cond_signal(&c->work_ready);
+    pthread_mutex_unlock(&c->lock);
+    return 0;
+}
+
+static void wait_idle(EvContext *c)
+{
+    pthread_mutex_lock(&c->lock);
+    for (;;) {
+        unsigned busy = 0;
+        for (unsigned i = 0; i < c->n_slots; i++)
+            busy += c->slots[i].busy;
+        if (!busy)
+            break;
+        pthread_cond_wait(&c->slot_free, &c->lock);
+    }
+    pthread_mutex_unlock(&c->lock);
+}
+
+int ev_flush(EvContext *const c)
+{
+    if (!c)
+        return -EINVAL;
+    if (c->flushed)
+        return c->error;
+    wait_idle(c);
+    c->flushed = 1;
+    for (unsigned r = 0; r < c->n_reg && !c->error; r++) {
+        EvRegistration *reg = &c->reg[r];
+        if (!reg->initialised || !reg->cls->flush)
+            continue;
+        EvSink sink = ev_sink(&c->collector, EV_EPOCH_FLUSH, r);
+        const int err = reg->cls->flush(reg->state, c->n_frames, &sink);
+        if (err) {
+            ev_log(&c->log, EV_LOG_ERROR, "%s: flush failed (%s)", reg->cls->name,
+                   strerror(-err));
+            c->error = err;
+        }
+    }
+    ev_collector_finish(&c->collector);
+    return c->error;
+}
+
+unsigned ev_frame_count(const EvContext *const c)
+{
+    return c ? c->n_frames : 0;
+}

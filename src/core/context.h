@@ -1,0 +1,66 @@
+/* The context: registrations, the frame scheduler, the collector (internal view). */
+#ifndef EV_CORE_CONTEXT_H
+#define EV_CORE_CONTEXT_H
+
+#include <pthread.h>
+
+#include "core/collector.h"
+#include "core/extractor.h"
+
+typedef struct EvRegistration {
+    const EvExtractorClass *cls;
+    void *opts;             /* cls->opts_size bytes */
+    void *state;            /* cls->state_size bytes, set up by init */
+    size_t scratch_size;
+    int initialised;
+} EvRegistration;
+
+/* One frame in flight: private copies of both pictures. */
+typedef struct EvSlot {
+    unsigned frame;
+    int busy;
+    uint8_t *buf;           /* ref planes then dis planes */
+    EvPic ref, dis;
+} EvSlot;
+
+typedef struct EvWorker {
+    struct EvContext *ctx;
+    pthread_t thread;
+    void **scratch;         /* one block per registration */
+} EvWorker;
+
+struct EvContext {
+    EvSettings settings;
+    EvLog log;
+    EvCollector collector;
+
+    EvRegistration *reg;
+    unsigned n_reg;
+
+    /* geometry of the first frame; every frame must match it */
+    int have_geometry;
+    EvPicInfo info;
+    size_t frame_bytes;     /* one picture, planes packed */
+
+    unsigned n_frames;      /* pairs pushed */
+    int flushed;
+    int error;              /* first error of any frame, 0 if none */
+
+    /* scheduler: n_workers threads (0 = everything on the caller) over n_slots slots */
+    unsigned n_workers;
+    EvWorker *workers;
+    EvWorker caller;        /* scratch for work done on the calling thread */
+    EvSlot *slots;
+    unsigned n_slots;
+    unsigned *queue;        /* ring of slot indices waiting for a worker */
+    unsigned q_head, q_len;
+    int stopping;
+    pthread_mutex_t lock;
+    pthread_cond_t work_ready;  /* a slot was queued, or stopping */
+    pthread_cond_t slot_free;   /* a slot finished */
+};
+
+/* Pool a feature over frames 0..n-1 (every n_subsample-th) as libvmaf does. */
+int ev_pool_feature(const EvContext *c, const EvFeatureVec *f, EvPoolMethod m, double *out);
+
+#endif

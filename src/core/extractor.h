@@ -1,0 +1,90 @@
+/*
+ * The extractor interface: what one feature family (features/<name>/) gives the engine.
+ *
+ * Lifecycle of one registration (extractor + option values):
+ *   parse options -> init(state, opts, geometry of the first frame) -> extract() per frame
+ *   -> flush() once at the end -> close(state).
+ * state is shared by all workers: extract() must only read it, except through atomics where an
+ * extractor accumulates order-free integer totals. Per-frame working memory comes from scratch,
+ * scratch_size(state) zeroed bytes per worker, allocated once (never per frame).
+ * An EV_FEX_SEQUENTIAL extractor is called for frames 0, 1, 2... in order on one thread and
+ * may keep state between frames.
+ */
+#ifndef EV_CORE_EXTRACTOR_H
+#define EV_CORE_EXTRACTOR_H
+
+#include <stddef.h>
+
+#include "core/log.h"
+#include "core/picture.h"
+
+typedef enum EvOptionType {
+    EV_OPT_BOOL,    /* stored as int (0/1); accepts true/false */
+    EV_OPT_INT,     /* stored as int */
+    EV_OPT_DOUBLE,  /* stored as double */
+} EvOptionType;
+
+enum {
+    /* The option changes the extractor's output names when it differs from its default
+     * (libvmaf's VMAF_OPT_FLAG_FEATURE_PARAM): name + "_<alias>[_<value>]". */
+    EV_OPT_FEATURE_PARAM = 1 << 0,
+};
+
+typedef struct EvOption {
+    const char *name;       /* the key users write (libvmaf's option name) */
+    const char *alias;      /* short form used in output-name suffixes, or NULL */
+    const char *help;
+    EvOptionType type;
+    size_t offset;          /* of the value inside the extractor's options struct */
+    double def, min, max;   /* default and accepted range (bools: 0..1) */
+    unsigned flags;
+} EvOption;
+
+enum {
+    EV_FEX_SEQUENTIAL = 1 << 0,   /* frames in order, on one thread; may keep state */
+    EV_FEX_NO_SUBSAMPLE = 1 << 1, /* runs on every frame even with --subsample (libvmaf
+                                     TEMPORAL/PREV_REF extractors) */
+};
+
+/* Where an extractor puts its results. Names are the names Netflix's CLI prints. */
+typedef struct EvSink EvSink;
+int ev_sink_put(EvSink *s, const char *name, unsigned frame, double value);
+int ev_sink_put_aggregate(EvSink *s, const char *name, double value);
+
+typedef struct EvExtractorClass {
+    const char *name;             /* Netflix's extractor name, e.g. "psnr" */
+    unsigned flags;               /* EV_FEX_* */
+    const EvOption *options;      /* terminated by an entry with name == NULL; may be NULL */
+    size_t opts_size;             /* sizeof the options struct */
+    size_t state_size;            /* sizeof the shared state, zeroed before init */
+    /* Check the geometry and set up state. Log one line and return -EINVAL when the frame is
+     * unsuitable (too small, unsupported depth): the log names the extractor and the reason. */
+    int (*init)(void *state, const void *opts, const EvPicInfo *info, const EvLog *log);
+    size_t (*scratch_size)(const void *state);     /* may be NULL: no scratch */
+    int (*extract)(const void *state, void *scratch, const EvPic *ref, const EvPic *dis,
+                   unsigned frame, EvSink *sink);
+    int (*flush)(void *state, unsigned n_frames, EvSink *sink); /* may be NULL */
+    void (*close)(void *state);                                  /* may be NULL */
+} EvExtractorClass;
+
+/* Every extractor compiled in, NULL-terminated (core/registry.c). */
+const EvExtractorClass *ev_find_extractor(const char *name);
+
+/*
+ * Parse "k=v:k=v" into opts (already holding the defaults). Unknown keys, bad values and
+ * values out of range are logged (naming the extractor and the key) and return -EINVAL.
+ */
+int ev_options_parse(const EvExtractorClass *cls, void *opts, const char *spec,
+                     const EvLog *log);
+void ev_options_defaults(const EvExtractorClass *cls, void *opts);
+int ev_options_equal(const EvExtractorClass *cls, const void *a, const void *b);
+
+/*
+ * The name libvmaf prints for an output under non-default FEATURE_PARAM options: base followed,
+ * in alphabetical order of option name, by "_<alias or name>" for a bool and
+ * "_<alias or name>_<value %g>" otherwise. Returns base unchanged when all are default.
+ */
+void ev_options_feature_name(char *buf, size_t size, const char *base, const EvExtractorClass *cls,
+                     const void *opts);
+
+#endif

@@ -1,0 +1,34 @@
+/* The picture extractors see: three planes of one frame, read-only, sizes as libvmaf's. */
+#ifndef EV_CORE_PICTURE_H
+#define EV_CORE_PICTURE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "exactvmaf/exactvmaf.h"
+
+typedef struct EvPic {
+    unsigned bpc;           /* 8..16; bpc > 8 stores uint16 samples */
+    EvPixelLayout layout;
+    unsigned w[3], h[3];    /* per plane, chroma floor-sized as libvmaf */
+    ptrdiff_t stride[3];    /* bytes */
+    const void *data[3];
+} EvPic;
+
+/* Geometry an extractor is initialised with (the first frame's). */
+typedef struct EvPicInfo {
+    unsigned width, height, bpc;
+    EvPixelLayout layout;
+} EvPicInfo;
+
+static inline const uint8_t *ev_pic_row8(const EvPic *p, unsigned plane, unsigned y)
+{
+    return (const uint8_t *)p->data[plane] + (ptrdiff_t)y * p->stride[plane];
+}
+
+static inline const uint16_t *ev_pic_row16(const EvPic *p, unsigned plane, unsigned y)
+{
+    return (const uint16_t *)((const uint8_t *)p->data[plane] + (ptrdiff_t)y * p->stride[plane]);
+}
+
+#endif

@@ -1,0 +1,63 @@
+/* float_psnr: luma PSNR on libvmaf's float samples (feature/float_psnr.c, feature/psnr.c):
+ * float difference and square, running double in raster order, / (w*h), glibc log10. */
+#include "core/extractor.h"
+#include "features/common/sample_math.h"
+#include "features/psnr/psnr_math.h"
+#include "features/psnr/psnr_score.h"
+
+typedef struct FloatPsnrState {
+    float scaler;
+    double peak;        /* 255, 255.75, 255.9375, 255.99609375 for 8, 10, 12, 16 bits */
+    double psnr_max;    /* 60, 72, 84, 108 */
+} FloatPsnrState;
+
+static int float_psnr_init(void *state, const void *opts, const EvPicInfo *info,
+                           const EvLog *log)
+{
+    (void)opts;
+    (void)log;
+    FloatPsnrState *s = state;
+    s->scaler = sample_scaler(info->bpc);
+    /* libvmaf's table is (2^bpc - 1) / 2^(bpc - 8) and 6 * bpc + 12 for 8, 10, 12, 16; odd
+     * depths (refused by libvmaf) follow the same formulas, both exact in double */
+    s->peak = (double)((1u << info->bpc) - 1) / (double)(1u << (info->bpc - 8));
+    s->psnr_max = 6.0 * info->bpc + 12.0;
+    return 0;
+}
+
+static double noise_sum(const EvPic *ref, const EvPic *dis, float scaler)
+{
+    double noise = 0;
+    for (unsigned y = 0; y < ref->h[0]; y++) {
+        if (ref->bpc > 8) {
+            const uint16_t *r = ev_pic_row16(ref, 0, y), *d = ev_pic_row16(dis, 0, y);
+            for (unsigned x = 0; x < ref->w[0]; x++)
+                noise += psnr_float_sq_err(sample_to_float(r[x], scaler, 0),
+                                           sample_to_float(d[x], scaler, 0));
+        } else {
+            const uint8_t *r = ev_pic_row8(ref, 0, y), *d = ev_pic_row8(dis, 0, y);
+            for (unsigned x = 0; x < ref->w[0]; x++)
+                noise += psnr_float_sq_err(sample_to_float(r[x], scaler, 0),
+                                           sample_to_float(d[x], scaler, 0));
+        }
+    }
+    return noise;
+}
+
+static int float_psnr_extract(const void *state, void *scratch, const EvPic *ref,
+                              const EvPic *dis, unsigned frame, EvSink *sink)
+{
+    (void)scratch;
+    const FloatPsnrState *s = state;
+    const int n = (int)ref->w[0] * (int)ref->h[0];
+    const double noise = noise_sum(ref, dis, s->scaler) / n;
+    return ev_sink_put(sink, "float_psnr", frame,
+                       psnr_db(s->peak * s->peak, noise, 1e-10, s->psnr_max));
+}
+
+const EvExtractorClass ev_fex_float_psnr = {
+    .name = "float_psnr",
+    .state_size = sizeof(FloatPsnrState),
+    .init = float_psnr_init,
+    .extract = float_psnr_extract,
+};

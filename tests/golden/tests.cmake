@@ -1,0 +1,23 @@
+# Golden tests: every value bit for bit against Netflix libvmaf (shared/golden), 1 and 2 threads.
+set(EV_GOLDEN_SOURCES
+  ${CMAKE_CURRENT_LIST_DIR}/golden_test.c
+  ${CMAKE_CURRENT_LIST_DIR}/golden_io.c
+  ${CMAKE_CURRENT_LIST_DIR}/golden_run.c)
+
+# ev_add_golden(NAME pattern...): one ctest per thread count.
+function(ev_add_golden name)
+  foreach(threads 1 2)
+    add_test(NAME golden_${name}_t${threads}
+             COMMAND golden_test --threads ${threads} ${ARGN})
+    set_tests_properties(golden_${name}_t${threads} PROPERTIES LABELS golden)
+  endforeach()
+endfunction()
+
+add_executable(golden_test ${EV_GOLDEN_SOURCES})
+target_include_directories(golden_test PRIVATE ${PROJECT_SOURCE_DIR}/src ${PROJECT_SOURCE_DIR}/tests)
+target_link_libraries(golden_test PRIVATE exactvmaf)
+target_compile_definitions(golden_test PRIVATE _POSIX_C_SOURCE=200809L EV_SHARED_DIR="${EV_SHARED_DIR}")
+ev_exact_flags(golden_test)
+ev_warnings(golden_test)
+
+ev_add_golden(moment_psnr float_moment "psnr*" float_psnr)

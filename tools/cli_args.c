@@ -1,0 +1,216 @@
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli_args.h"
+
+enum {
+    ARG_XML = 256, ARG_JSON, ARG_CSV, ARG_SUB, ARG_THREADS, ARG_FEATURE, ARG_SUBSAMPLE,
+    ARG_CPUMASK, ARG_GPUMASK, ARG_AOM_CTC, ARG_NFLX_CTC, ARG_FRAME_CNT, ARG_FRAME_SKIP_REF,
+    ARG_FRAME_SKIP_DIST, ARG_PRECISION, ARG_HELP, ARG_LIST,
+};
+
+static const struct option long_opts[] = {
+    { "reference", 1, NULL, 'r' },        { "distorted", 1, NULL, 'd' },
+    { "width", 1, NULL, 'w' },            { "height", 1, NULL, 'h' },
+    { "pixel_format", 1, NULL, 'p' },     { "bitdepth", 1, NULL, 'b' },
+    { "model", 1, NULL, 'm' },            { "output", 1, NULL, 'o' },
+    { "xml", 0, NULL, ARG_XML },          { "json", 0, NULL, ARG_JSON },
+    { "csv", 0, NULL, ARG_CSV },          { "sub", 0, NULL, ARG_SUB },
+    { "threads", 1, NULL, ARG_THREADS },  { "feature", 1, NULL, ARG_FEATURE },
+    { "subsample", 1, NULL, ARG_SUBSAMPLE }, { "cpumask", 1, NULL, ARG_CPUMASK },
+    { "gpumask", 1, NULL, ARG_GPUMASK },  { "aom_ctc", 1, NULL, ARG_AOM_CTC },
+    { "nflx_ctc", 1, NULL, ARG_NFLX_CTC }, { "frame_cnt", 1, NULL, ARG_FRAME_CNT },
+    { "frame_skip_ref", 1, NULL, ARG_FRAME_SKIP_REF },
+    { "frame_skip_dist", 1, NULL, ARG_FRAME_SKIP_DIST },
+    { "precision", 1, NULL, ARG_PRECISION }, { "no_prediction", 0, NULL, 'n' },
+    { "version", 0, NULL, 'v' },          { "quiet", 0, NULL, 'q' },
+    { "help", 0, NULL, ARG_HELP },        { "list_features", 0, NULL, ARG_LIST },
+    { NULL, 0, NULL, 0 },
+};
+
+void cli_usage(FILE *f, const char *app)
+{
+    fprintf(f,
+            "Usage: %s -r REF -d DIS [options]\n\n"
+            " --reference/-r $path:        reference .y4m or .yuv (- = stdin)\n"
+            " --distorted/-d $path:        distorted .y4m or .yuv (- = stdin)\n"
+            " --width/-w $unsigned:        width (raw .yuv)\n"
+            " --height/-h $unsigned:       height (raw .yuv)\n"
+            " --pixel_format/-p $string:   pixel format 420/422/444 (raw .yuv)\n"
+            " --bitdepth/-b $unsigned:     bit depth 8..16 (raw .yuv)\n"
+            " --model/-m $params:          model, colon-delimited (version=, path=, name=)\n"
+            " --feature $name[=k=v:...]:   add a feature extractor with options\n"
+            " --output/-o $path:           output file\n"
+            " --xml | --json | --csv | --sub  output layout (default XML)\n"
+            " --precision $N|max:          digits after the point (default: Netflix's %%.6f),\n"
+            "                              max = %%.17g, every double exactly\n"
+            " --threads $unsigned:         worker threads (default: one per core)\n"
+            " --subsample $unsigned:       compute scores only every N frames\n"
+            " --frame_cnt $unsigned:       maximum number of frames to process\n"
+            " --frame_skip_ref $unsigned:  skip the first N frames of the reference\n"
+            " --frame_skip_dist $unsigned: skip the first N frames of the distorted\n"
+            " --cpumask $bitmask:          restrict CPU instruction sets (accepted; no SIMD yet)\n"
+            " --gpumask $bitmask:          restrict GPU use (accepted; CPU only yet)\n"
+            " --no_prediction/-n:          features only, no model\n"
+            " --quiet/-q:                  no progress line on a terminal\n"
+            " --list_features:             list the extractors and their options\n"
+            " --version/-v:                print the version and exit\n",
+            app);
+}
+
+static int fail(char *err, size_t n, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(err, n, fmt, ap);
+    va_end(ap);
+    return -1;
+}
+
+static int parse_unsigned(const char *arg, const char *opt, unsigned *out, char *err, size_t n)
+{
+    char *end;
+    errno = 0;
+    const unsigned long v = strtoul(arg, &end, 0);
+    if (!*arg || *end || errno || v > UINT_MAX || arg[0] == '-')
+        return fail(err, n, "invalid value \"%s\" for %s: want an unsigned integer", arg, opt);
+    *out = (unsigned)v;
+    return 0;
+}
+
+static int parse_layout(const char *arg, EvPixelLayout *out, char *err, size_t n)
+{
+    if (!strcmp(arg, "420"))
+        *out = EV_PIX_420;
+    else if (!strcmp(arg, "422"))
+        *out = EV_PIX_422;
+    else if (!strcmp(arg, "444"))
+        *out = EV_PIX_444;
+    else
+        return fail(err, n, "invalid pixel format \"%s\": want 420, 422 or 444", arg);
+    return 0;
+}
+
+static int parse_precision(const char *arg, int *out, char *err, size_t n)
+{
+    if (!strcmp(arg, "max")) {
+        *out = EV_PRECISION_MAX;
+        return 0;
+    }
+    unsigned v;
+    if (parse_unsigned(arg, "--precision", &v, err, n) || v > 17)
+        return fail(err, n, "invalid value \"%s\" for --precision: want 0..17 or max", arg);
+    *out = (int)v;
+    return 0;
+}
+
+static int add_feature(CliSettings *s, const char *arg, char *err, size_t n)
+{
+    if (s->n_features == CLI_MAX_ITEMS)
+        return fail(err, n, "at most %d --feature options are supported", CLI_MAX_ITEMS);
+    CliFeature *f = &s->feature[s->n_features];
+    const char *eq = strchr(arg, '=');
+    const size_t len = eq ? (size_t)(eq - arg) : strlen(arg);
+    if (!len || len >= sizeof(f->name))
+        return fail(err, n, "invalid --feature \"%s\": want name[=option=value:...]", arg);
+    memcpy(f->name, arg, len);
+    f->name[len] = '\0';
+    f->options = eq ? eq + 1 : NULL;
+    s->n_features++;
+    return 0;
+}
+
+static int parse_one(CliSettings *s, int opt, const char *arg, char *err, size_t n)
+{
+    switch (opt) {
+    case 'r': s->ref_path = arg; return 0;
+    case 'd': s->dis_path = arg; return 0;
+    case 'o': s->out_path = arg; return 0;
+    case 'w': s->raw = 1; return parse_unsigned(arg, "--width", &s->raw_fmt.width, err, n);
+    case 'h': s->raw = 1; return parse_unsigned(arg, "--height", &s->raw_fmt.height, err, n);
+    case 'p': s->raw = 1; return parse_layout(arg, &s->raw_fmt.layout, err, n);
+    case 'b':
+        s->raw = 1;
+        if (parse_unsigned(arg, "--bitdepth", &s->raw_fmt.bitdepth, err, n))
+            return -1;
+        if (s->raw_fmt.bitdepth < 8 || s->raw_fmt.bitdepth > 16)
+            return fail(err, n, "invalid bit depth %s: want 8..16", arg);
+        return 0;
+    case 'm':
+        if (s->n_models == CLI_MAX_ITEMS)
+            return fail(err, n, "at most %d models are supported", CLI_MAX_ITEMS);
+        s->model[s->n_models++] = arg;
+        return 0;
+    case ARG_XML: s->format = EV_OUTPUT_XML; return 0;
+    case ARG_JSON: s->format = EV_OUTPUT_JSON; return 0;
+    case ARG_CSV: s->format = EV_OUTPUT_CSV; return 0;
+    case ARG_SUB: s->format = EV_OUTPUT_SUB; return 0;
+    case ARG_THREADS: return parse_unsigned(arg, "--threads", &s->threads, err, n);
+    case ARG_FEATURE: return add_feature(s, arg, err, n);
+    case ARG_SUBSAMPLE: return parse_unsigned(arg, "--subsample", &s->subsample, err, n);
+    case ARG_CPUMASK:
+    case ARG_GPUMASK: {
+        unsigned ignored;
+        return parse_unsigned(arg, opt == ARG_CPUMASK ? "--cpumask" : "--gpumask", &ignored,
+                              err, n);
+    }
+    case ARG_AOM_CTC:
+    case ARG_NFLX_CTC:
+        return fail(err, n, "%s presets need models, ciede and psnr_hvs, which this build "
+                    "does not have yet", opt == ARG_AOM_CTC ? "--aom_ctc" : "--nflx_ctc");
+    case ARG_FRAME_CNT: return parse_unsigned(arg, "--frame_cnt", &s->frame_cnt, err, n);
+    case ARG_FRAME_SKIP_REF:
+        return parse_unsigned(arg, "--frame_skip_ref", &s->frame_skip_ref, err, n);
+    case ARG_FRAME_SKIP_DIST:
+        return parse_unsigned(arg, "--frame_skip_dist", &s->frame_skip_dist, err, n);
+    case ARG_PRECISION: return parse_precision(arg, &s->precision, err, n);
+    case 'n': s->no_prediction = 1; return 0;
+    case 'q': s->quiet = 1; return 0;
+    case 'v': s->version = 1; return 0;
+    case ARG_HELP: s->version = 2; return 0;
+    case ARG_LIST: s->list = 1; return 0;
+    }
+    return fail(err, n, "unknown option (see --help)");
+}
+
+static int check_raw(const CliSettings *s, char *err, size_t n)
+{
+    if (!s->raw)
+        return 0;
+    if (!s->raw_fmt.width || !s->raw_fmt.height || !s->raw_fmt.layout || !s->raw_fmt.bitdepth)
+        return fail(err, n, "raw .yuv input needs all of --width, --height, --pixel_format "
+                            "and --bitdepth");
+    return 0;
+}
+
+int cli_parse(int argc, char **argv, CliSettings *s, char *err, size_t n)
+{
+    memset(s, 0, sizeof(*s));
+    s->format = EV_OUTPUT_XML;
+    s->precision = EV_PRECISION_NETFLIX;
+    opterr = 0;
+    optind = 1;
+    int opt;
+    while ((opt = getopt_long(argc, argv, ":r:d:w:h:p:b:m:o:nvq", long_opts, NULL)) != -1) {
+        if (opt == '?')
+            return fail(err, n, "unknown option \"%s\" (see --help)", argv[optind - 1]);
+        if (opt == ':')
+            return fail(err, n, "option \"%s\" needs a value", argv[optind - 1]);
+        if (parse_one(s, opt, optarg, err, n))
+            return -1;
+    }
+    if (optind < argc)
+        return fail(err, n, "unexpected argument \"%s\" (see --help)", argv[optind]);
+    if (s->version || s->list)
+        return 0;
+    if (!s->ref_path || !s->dis_path)
+        return fail(err, n, "both --reference/-r and --distorted/-d are required (see --help)");
+    if (!strcmp(s->ref_path, "-") && !strcmp(s->dis_path, "-"))
+        return fail(err, n, "only one of --reference and --distorted can read stdin (-)");
+    return check_raw(s, err, n);
+}

@@ -1,0 +1,36 @@
+/* Command-line settings of the exactvmaf CLI: Netflix vmaf's flags plus exactvmaf's own. */
+#ifndef EV_TOOLS_CLI_ARGS_H
+#define EV_TOOLS_CLI_ARGS_H
+
+#include "exactvmaf/exactvmaf.h"
+#include "exactvmaf/video.h"
+
+#define CLI_MAX_ITEMS 32
+
+typedef struct CliFeature {
+    char name[64];
+    const char *options;    /* "k=v:k=v" or NULL, points into argv */
+} CliFeature;
+
+typedef struct CliSettings {
+    const char *ref_path, *dis_path, *out_path;
+    int raw;                        /* any of -w -h -p -b given: raw .yuv */
+    EvVideoFormat raw_fmt;
+    EvOutputFormat format;
+    int precision;                  /* EV_PRECISION_* or 0..17 */
+    CliFeature feature[CLI_MAX_ITEMS];
+    unsigned n_features;
+    const char *model[CLI_MAX_ITEMS];
+    unsigned n_models;
+    unsigned threads;               /* 0: one per core */
+    unsigned subsample;
+    unsigned frame_cnt;             /* 0: all */
+    unsigned frame_skip_ref, frame_skip_dist;
+    int no_prediction, quiet, version, list;
+} CliSettings;
+
+/* Parse argv. On a bad argument, writes one line to err and returns -1. */
+int cli_parse(int argc, char **argv, CliSettings *s, char *err, size_t err_size);
+void cli_usage(FILE *f, const char *app);
+
+#endif

@@ -1,0 +1,222 @@
+/* exactvmaf: the command-line tool. Accepts Netflix vmaf's flags; uses only the public API. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cli_args.h"
+#include "exactvmaf/exactvmaf.h"
+#include "exactvmaf/video.h"
+
+static const char *app = "exactvmaf";
+
+static void log_line(void *user, EvLogLevel level, const char *line)
+{
+    (void)user;
+    fprintf(stderr, "%s: %s%s\n", app, level == EV_LOG_WARNING ? "warning: " : "", line);
+}
+
+static double now_seconds(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+static const char *layout_name(EvPixelLayout l)
+{
+    return l == EV_PIX_420 ? "4:2:0" : l == EV_PIX_422 ? "4:2:2" : "4:4:4";
+}
+
+static int open_inputs(const CliSettings *s, EvVideo **ref, EvVideo **dis)
+{
+    char err[512];
+    const EvVideoFormat *raw = s->raw ? &s->raw_fmt : NULL;
+    if (ev_video_open(ref, s->ref_path, raw, err, sizeof(err)) ||
+        ev_video_open(dis, s->dis_path, raw, err, sizeof(err))) {
+        fprintf(stderr, "%s: %s\n", app, err);
+        return -1;
+    }
+    EvVideoFormat a, b;
+    ev_video_format(*ref, &a);
+    ev_video_format(*dis, &b);
+    if (a.width != b.width || a.height != b.height || a.bitdepth != b.bitdepth ||
+        a.layout != b.layout) {
+        fprintf(stderr, "%s: %s is %ux%u %u-bit %s but %s is %ux%u %u-bit %s\n", app,
+                s->ref_path, a.width, a.height, a.bitdepth, layout_name(a.layout), s->dis_path,
+                b.width, b.height, b.bitdepth, layout_name(b.layout));
+        return -1;
+    }
+    return 0;
+}
+
+static int skip_frames(EvVideo *v, unsigned n, const char *path)
+{
+    const int err = ev_video_skip(v, n);
+    if (err == -ENODATA)
+        fprintf(stderr, "%s: %s: cannot skip %u frames: the stream ends first\n", app, path, n);
+    else if (err)
+        fprintf(stderr, "%s: %s\n", app, ev_video_error(v));
+    return err;
+}
+
+static int use_features(EvContext *ctx, const CliSettings *s)
+{
+    if (s->n_models)
+        return fprintf(stderr, "%s: --model: this build has no VMAF models yet; use --feature "
+                               "with -n/--no_prediction\n", app), -1;
+    if (!s->n_features)
+        return fprintf(stderr, "%s: nothing to compute: add --feature NAME (see "
+                               "--list_features); VMAF models are not built yet\n", app), -1;
+    for (unsigned i = 0; i < s->n_features; i++)
+        if (ev_use_feature(ctx, s->feature[i].name, s->feature[i].options))
+            return -1; /* the logger said why */
+    return 0;
+}
+
+static void show_progress(unsigned frames, double start, int final)
+{
+    const double dt = now_seconds() - start;
+    fprintf(stderr, "\r%u frames, %.2f fps%s", frames, dt > 0 ? frames / dt : 0.0,
+            final ? "\n" : "");
+}
+
+/* Read pairs and push them; stops at the shorter stream (with a warning) or --frame_cnt. */
+static int score_frames(EvContext *ctx, const CliSettings *s, EvVideo *ref, EvVideo *dis,
+                        double *fps)
+{
+    const int progress = !s->quiet && isatty(STDERR_FILENO);
+    const double start = now_seconds();
+    double last = start;
+    unsigned n = 0;
+    while (!s->frame_cnt || n < s->frame_cnt) {
+        EvPicture a, b;
+        const int ra = ev_video_read(ref, &a);
+        const int rb = ra < 0 ? 0 : ev_video_read(dis, &b);
+        if (ra < 0 || rb < 0) {
+            fprintf(stderr, "%s: %s\n", app, ev_video_error(ra < 0 ? ref : dis));
+            return -1;
+        }
+        if (!ra || !rb) {
+            if (ra || rb)
+                fprintf(stderr, "%s: warning: %s ends after %u frames; scoring %u frames\n",
+                        app, ra ? s->dis_path : s->ref_path, n, n);
+            break;
+        }
+        if (ev_send_pictures(ctx, &a, &b))
+            return -1;
+        n++;
+        if (progress && now_seconds() - last > 0.5) {
+            show_progress(n, start, 0);
+            last = now_seconds();
+        }
+    }
+    if (!n)
+        return fprintf(stderr, "%s: no frames to score\n", app), -1;
+    if (ev_flush(ctx))
+        return -1;
+    const double dt = now_seconds() - start;
+    *fps = dt > 0 ? n / dt : 0.0;
+    if (progress)
+        show_progress(n, start, 1);
+    return 0;
+}
+
+/* Write to a temporary file beside the target and rename it, so a failed run never leaves a
+ * partial file where a result is expected. Devices and pipes are written directly. */
+static int write_results(const EvContext *ctx, const CliSettings *s, double fps)
+{
+    EvOutputOptions o;
+    ev_default_output_options(&o);
+    o.format = s->format;
+    o.precision = s->precision;
+    o.fps = fps;
+    struct stat st;
+    const int direct = !strcmp(s->out_path, "-") ||
+                       (!stat(s->out_path, &st) && !S_ISREG(st.st_mode));
+    char tmp[4096];
+    snprintf(tmp, sizeof(tmp), "%s.partial", s->out_path);
+    FILE *f = !strcmp(s->out_path, "-") ? stdout : fopen(direct ? s->out_path : tmp, "w");
+    if (!f)
+        return fprintf(stderr, "%s: %s: cannot write: %s\n", app, direct ? s->out_path : tmp,
+                       strerror(errno)), -1;
+    int err = ev_write_output(ctx, f, &o);
+    if (f != stdout && fclose(f))
+        err = -EIO;
+    if (!err && !direct && rename(tmp, s->out_path))
+        err = -errno;
+    if (err) {
+        if (!direct)
+            remove(tmp);
+        return fprintf(stderr, "%s: %s: write failed: %s\n", app, s->out_path, strerror(-err)),
+               -1;
+    }
+    return 0;
+}
+
+static void list_features(void)
+{
+    const char *const *names = ev_extractor_names();
+    for (unsigned i = 0; names[i]; i++)
+        printf("%s\n", names[i]);
+}
+
+static int run(const CliSettings *s)
+{
+    EvVideo *ref = NULL, *dis = NULL;
+    EvContext *ctx = NULL;
+    int rc = 1;
+    if (open_inputs(s, &ref, &dis))
+        goto done;
+    EvSettings es;
+    ev_default_settings(&es);
+    es.n_threads = s->threads;
+    es.n_subsample = s->subsample;
+    es.log = log_line;
+    if (ev_open(&ctx, &es)) {
+        fprintf(stderr, "%s: cannot start: out of memory\n", app);
+        goto done;
+    }
+    if (use_features(ctx, s))
+        goto done;
+    if (skip_frames(ref, s->frame_skip_ref, s->ref_path) ||
+        skip_frames(dis, s->frame_skip_dist, s->dis_path))
+        goto done;
+    double fps = 0;
+    if (score_frames(ctx, s, ref, dis, &fps))
+        goto done;
+    if (s->out_path && write_results(ctx, s, fps))
+        goto done;
+    rc = 0;
+done:
+    ev_close(&ctx);
+    ev_video_close(&ref);
+    ev_video_close(&dis);
+    return rc;
+}
+
+int main(int argc, char **argv)
+{
+    CliSettings s;
+    char err[512];
+    if (cli_parse(argc, argv, &s, err, sizeof(err))) {
+        fprintf(stderr, "%s: %s\n", app, err);
+        return 1;
+    }
+    if (s.version == 1) {
+        printf("exactvmaf %s\n", ev_version());
+        return 0;
+    }
+    if (s.version == 2) {
+        cli_usage(stdout, app);
+        return 0;
+    }
+    if (s.list) {
+        list_features();
+        return 0;
+    }
+    return run(&s);
+}
