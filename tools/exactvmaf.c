@@ -134,9 +134,11 @@ static int write_results(const EvContext *ctx, const CliSettings *s, double fps)
     o.format = s->format;
     o.precision = s->precision;
     o.fps = fps;
+    /* a new or regular file goes through a temporary; a link, device or pipe is written
+     * in place (renaming over /dev/stdout would replace the link) */
     struct stat st;
-    const int direct = !strcmp(s->out_path, "-") ||
-                       (!stat(s->out_path, &st) && !S_ISREG(st.st_mode));
+    const int exists = !lstat(s->out_path, &st);
+    const int direct = !strcmp(s->out_path, "-") || (exists && !S_ISREG(st.st_mode));
     char tmp[4096];
     snprintf(tmp, sizeof(tmp), "%s.partial", s->out_path);
     FILE *f = !strcmp(s->out_path, "-") ? stdout : fopen(direct ? s->out_path : tmp, "w");
@@ -207,7 +209,11 @@ int main(int argc, char **argv)
         return 1;
     }
     if (s.version == 1) {
-        printf("exactvmaf %s\n", ev_version());
+        const int gpus = ev_gpu_count();
+        printf("exactvmaf %s (CUDA %s", ev_version(), gpus < 0 ? "not built" : "built");
+        if (gpus >= 0)
+            printf(", %d device%s", gpus, gpus == 1 ? "" : "s");
+        printf(")\n");
         return 0;
     }
     if (s.version == 2) {

@@ -45,6 +45,10 @@ EV_API const char *ev_version(void);
 /** (major << 16) | (minor << 8) | patch of the library actually linked. */
 EV_API unsigned ev_version_api(void);
 
+/** CUDA devices usable by this process: -1 when the library was built without CUDA, else the
+ *  count (0 when no device or driver is present). */
+EV_API int ev_gpu_count(void);
+
 /* ---------------------------------------------------------------------------------------- */
 /* Pictures                                                                                  */
 

@@ -1,5 +1,6 @@
 /* Context lifecycle, extractor registration and the frame scheduler. */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -144,7 +145,13 @@ int ev_use_feature(EvContext *const c, const char *const extractor, const char *
     }
     const EvExtractorClass *cls = ev_find_extractor(extractor);
     if (!cls) {
-        ev_log(&c->log, EV_LOG_ERROR, "unknown feature extractor \"%s\"", extractor);
+        char known[512] = "";
+        const char *const *names = ev_extractor_names();
+        for (unsigned i = 0; names[i]; i++)
+            snprintf(known + strlen(known), sizeof(known) - strlen(known), "%s%s",
+                     i ? ", " : "", names[i]);
+        ev_log(&c->log, EV_LOG_ERROR, "unknown feature extractor \"%s\" (extractors: %s)",
+               extractor, known);
         return -ENOENT;
     }
     void *opts = calloc(1, cls->opts_size ? cls->opts_size : 1);

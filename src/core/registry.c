@@ -1,4 +1,5 @@
 /* Every extractor compiled in, by Netflix's extractor name. */
+#include <pthread.h>
 #include <string.h>
 
 #include "core/extractor.h"
@@ -19,11 +20,17 @@ const EvExtractorClass *ev_find_extractor(const char *const name)
     return NULL;
 }
 
+static const char *extractor_names[sizeof(extractors) / sizeof(extractors[0])];
+
+static void fill_names(void)
+{
+    for (unsigned i = 0; extractors[i]; i++)
+        extractor_names[i] = extractors[i]->name;
+}
+
 const char *const *ev_extractor_names(void)
 {
-    static const char *names[sizeof(extractors) / sizeof(extractors[0])];
-    /* filled on each call with the same pointers: idempotent, so safe to race */
-    for (unsigned i = 0; extractors[i]; i++)
-        names[i] = extractors[i]->name;
-    return names;
+    static pthread_once_t once = PTHREAD_ONCE_INIT;
+    pthread_once(&once, fill_names);
+    return extractor_names;
 }

@@ -38,7 +38,13 @@ static unsigned split_tabs(char *line, char **field, unsigned max)
     return n;
 }
 
-#define COPY(dst, src) snprintf((dst), sizeof(dst), "%s", (src))
+static void copy_field(char *dst, size_t size, const char *src)
+{
+    const size_t len = strnlen(src, size - 1);
+    memcpy(dst, src, len);
+    dst[len] = '\0';
+}
+#define COPY(dst, src) copy_field((dst), sizeof(dst), (src))
 
 int golden_load_corpus(GoldenCorpus *c)
 {

@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# Install what a fresh Debian machine lacks, then configure and build exactvmaf into build/.
+# Usage: scripts/setup.sh [extra cmake -D options]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+need=()
+for pkg in cmake gcc make pkg-config libjansson-dev; do
+  dpkg -s "$pkg" >/dev/null 2>&1 || need+=("$pkg")
+done
+if ((${#need[@]})); then
+  sudo=""
+  [ "$(id -u)" -eq 0 ] || sudo="sudo"
+  echo "setup: installing ${need[*]}"
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${need[@]}" >/dev/null
+fi
+
+# nvcc is often outside PATH on CUDA machines; EXACTVMAF_CUDA=AUTO finds it here too.
+[ -x /usr/local/cuda/bin/nvcc ] && export PATH="$PATH:/usr/local/cuda/bin"
+
+cmake -S . -B build -DCMAKE_BUILD_TYPE=Release "$@" >build.log 2>&1 || { cat build.log; exit 1; }
+cmake --build build -j"$(nproc)" >>build.log 2>&1 || { tail -50 build.log; exit 1; }
+echo "setup: built build/exactvmaf ($(build/exactvmaf --version))"

@@ -1,0 +1,285 @@
+/* Video input (include/exactvmaf/video.h): open a raw .yuv or y4m file or standard input, check
+ * its size or header, and read frames into one buffer owned by the reader. */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "io/video_io.h"
+
+#define IO_BUFFER_BYTES (1u << 20) /* stdio buffer: FRAME lines and small planes */
+#define PLANE_ALIGN 64u
+
+int ev_video_fail(EvVideo *const v, const int code, const char *const fmt, ...)
+{
+    const int n = snprintf(v->err, sizeof(v->err), "%s: ", v->name ? v->name : "?");
+    if (n > 0 && (size_t)n < sizeof(v->err)) {
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(v->err + n, sizeof(v->err) - (size_t)n, fmt, ap);
+        va_end(ap);
+    }
+    return code;
+}
+
+const char *ev_layout_name(const EvPixelLayout layout)
+{
+    switch (layout) {
+    case EV_PIX_420: return "4:2:0";
+    case EV_PIX_422: return "4:2:2";
+    case EV_PIX_444: return "4:4:4";
+    default: return "?";
+    }
+}
+
+static unsigned bytes_per_sample(const EvVideo *v)
+{
+    return v->fmt.bitdepth > 8 ? 2 : 1;
+}
+
+static int ends_with_y4m(const char *path)
+{
+    const size_t n = strlen(path);
+    return n >= 4 && !strcasecmp(path + n - 4, ".y4m");
+}
+
+/* Our own FILE, also for "-": a dup of fd 0, so that closing the reader leaves stdin open and
+ * our setvbuf buffer never outlives the stream that uses it. */
+static int open_stream(EvVideo *v, const char *path, struct stat *st)
+{
+    const int is_stdin = !strcmp(path, "-");
+    v->name = strdup(is_stdin ? "stdin" : path);
+    if (!v->name)
+        return -ENOMEM;
+    if (is_stdin) {
+        const int fd = dup(STDIN_FILENO);
+        v->f = fd < 0 ? NULL : fdopen(fd, "rb");
+        if (!v->f && fd >= 0)
+            close(fd);
+    } else {
+        v->f = fopen(path, "rb");
+    }
+    if (!v->f)
+        return ev_video_fail(v, -ENOENT, "cannot open: %s", strerror(errno));
+    if (fstat(fileno(v->f), st))
+        return ev_video_fail(v, -ENOENT, "cannot open: %s", strerror(errno));
+    if (S_ISDIR(st->st_mode))
+        return ev_video_fail(v, -ENOENT, "cannot open: %s", strerror(EISDIR));
+    v->iobuf = malloc(IO_BUFFER_BYTES);
+    if (v->iobuf)
+        setvbuf(v->f, v->iobuf, _IOFBF, IO_BUFFER_BYTES);
+    return 0;
+}
+
+static int check_raw_format(EvVideo *v, const EvVideoFormat *raw)
+{
+    if (raw->bitdepth < 8 || raw->bitdepth > 16)
+        return ev_video_fail(v, -EINVAL, "bad raw format: bitdepth %u is not 8..16", raw->bitdepth);
+    if (raw->layout != EV_PIX_420 && raw->layout != EV_PIX_422 && raw->layout != EV_PIX_444)
+        return ev_video_fail(v, -EINVAL, "bad raw format: pixel layout %d is not 420, 422 or 444",
+                             (int)raw->layout);
+    if (raw->width < 1 || raw->width > EV_VIDEO_MAX_DIM || raw->height < 1 ||
+        raw->height > EV_VIDEO_MAX_DIM)
+        return ev_video_fail(v, -EINVAL, "bad raw format: size %ux%u is not 1..%u x 1..%u",
+                             raw->width, raw->height, EV_VIDEO_MAX_DIM, EV_VIDEO_MAX_DIM);
+    v->fmt = *raw;
+    return 0;
+}
+
+/* Plane sizes as stored, their offsets in the frame buffer, and the buffer itself. */
+static int set_geometry(EvVideo *v)
+{
+    const EvVideoFormat *fmt = &v->fmt;
+    size_t offset = 0;
+    v->frame_bytes = 0;
+    for (unsigned p = 0; p < 3; p++) {
+        ev_plane_size(fmt->width, fmt->height, fmt->layout, p, &v->file_w[p], &v->file_h[p]);
+        if (v->is_y4m && p) { /* y4m stores odd chroma sizes rounded up */
+            v->file_w[p] = fmt->layout == EV_PIX_444 ? fmt->width : (fmt->width + 1) >> 1;
+            v->file_h[p] = fmt->layout == EV_PIX_420 ? (fmt->height + 1) >> 1 : fmt->height;
+        }
+        /* < 2^31 each: both sides are at most EV_VIDEO_MAX_DIM = 2^15, times 2 bytes */
+        const size_t bytes = (size_t)v->file_w[p] * v->file_h[p] * bytes_per_sample(v);
+        v->plane_offset[p] = offset;
+        offset += (bytes + PLANE_ALIGN - 1) / PLANE_ALIGN * PLANE_ALIGN;
+        v->frame_bytes += bytes;
+    }
+    v->frame = aligned_alloc(PLANE_ALIGN, offset);
+    if (!v->frame)
+        return ev_video_fail(v, -ENOMEM, "out of memory for a %zu-byte frame", v->frame_bytes);
+    return 0;
+}
+
+/* A regular raw file must hold a whole number of frames, at least one. */
+static int check_raw_size(EvVideo *v, const struct stat *st)
+{
+    const EvVideoFormat *fmt = &v->fmt;
+    const unsigned long long size = (unsigned long long)st->st_size;
+    if (size == 0)
+        return ev_video_fail(v, -EINVAL, "no frames (empty file)");
+    const unsigned long long left = size % v->frame_bytes;
+    if (left)
+        return ev_video_fail(v, -EINVAL,
+                             "size %llu bytes is not a whole number of %zu-byte frames (%ux%u "
+                             "%u-bit %s): %llu bytes left over",
+                             size, v->frame_bytes, fmt->width, fmt->height, fmt->bitdepth,
+                             ev_layout_name(fmt->layout), left);
+    return 0;
+}
+
+static int setup(EvVideo *v, const char *path, const EvVideoFormat *raw)
+{
+    struct stat st;
+    int ret = open_stream(v, path, &st);
+    if (ret)
+        return ret;
+    v->is_y4m = !raw || ends_with_y4m(path);
+    ret = v->is_y4m ? ev_y4m_read_header(v) : check_raw_format(v, raw);
+    if (ret)
+        return ret;
+    ret = set_geometry(v);
+    if (ret)
+        return ret;
+    if (!v->is_y4m && strcmp(path, "-") && S_ISREG(st.st_mode))
+        return check_raw_size(v, &st);
+    return 0;
+}
+
+/* An open failure's line, for the caller's buffer (which may be NULL or small). */
+static void open_error(char *err, size_t err_size, const char *fmt, ...) EV_PRINTF(3, 4);
+static void open_error(char *const err, const size_t err_size, const char *const fmt, ...)
+{
+    if (!err || !err_size)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(err, err_size, fmt, ap);
+    va_end(ap);
+}
+
+int ev_video_open(EvVideo **const out, const char *const path, const EvVideoFormat *const raw,
+                  char *const err, const size_t err_size)
+{
+    open_error(err, err_size, "%s", "");
+    if (!out || !path) {
+        open_error(err, err_size, "ev_video_open: no %s given", out ? "path" : "output pointer");
+        return -EINVAL;
+    }
+    *out = NULL;
+    EvVideo *v = calloc(1, sizeof(*v));
+    if (!v) {
+        open_error(err, err_size, "%s: out of memory", path);
+        return -ENOMEM;
+    }
+    const int ret = setup(v, path, raw);
+    if (ret) {
+        if (v->err[0])
+            open_error(err, err_size, "%s", v->err);
+        else
+            open_error(err, err_size, "%s: out of memory", path);
+        ev_video_close(&v);
+        return ret;
+    }
+    *out = v;
+    return 0;
+}
+
+void ev_video_format(const EvVideo *const v, EvVideoFormat *const fmt)
+{
+    if (v && fmt)
+        *fmt = v->fmt;
+}
+
+/* Fill the frame buffer. @return 1, 0 (raw: end of stream before the frame's first byte), or
+ * a negative code. y4m calls this after a FRAME line, so there no byte at all is a truncation. */
+static int read_planes(EvVideo *v)
+{
+    size_t total = 0;
+    for (unsigned p = 0; p < 3; p++) {
+        const size_t want = (size_t)v->file_w[p] * v->file_h[p] * bytes_per_sample(v);
+        const size_t got = fread(v->frame + v->plane_offset[p], 1, want, v->f);
+        total += got;
+        if (got < want)
+            break;
+    }
+    if (ferror(v->f))
+        return ev_video_fail(v, -EIO, "frame %u: read error: %s", v->next_frame, strerror(errno));
+    if (total == 0 && !v->is_y4m)
+        return 0;
+    if (total < v->frame_bytes)
+        return ev_video_fail(v, -EINVAL, "frame %u is truncated: got %zu of %zu bytes",
+                             v->next_frame, total, v->frame_bytes);
+    return 1;
+}
+
+/* The picture shows each plane at its ev_plane_size() size; the stride is the stored row.
+ * 9..16-bit samples are passed on as read: values above 2^bitdepth - 1 are not checked. */
+static void describe(const EvVideo *v, EvPicture *pic)
+{
+    memset(pic, 0, sizeof(*pic));
+    pic->width = v->fmt.width;
+    pic->height = v->fmt.height;
+    pic->bitdepth = v->fmt.bitdepth;
+    pic->layout = v->fmt.layout;
+    for (unsigned p = 0; p < 3; p++) {
+        pic->data[p] = v->frame + v->plane_offset[p];
+        pic->stride[p] = (ptrdiff_t)v->file_w[p] * bytes_per_sample(v);
+    }
+}
+
+int ev_video_read(EvVideo *const v, EvPicture *const pic)
+{
+    if (!v || !pic)
+        return -EINVAL;
+    if (v->status)
+        return v->status;
+    int ret = v->is_y4m ? ev_y4m_read_marker(v) : 1;
+    if (ret > 0)
+        ret = read_planes(v);
+    if (ret < 0)
+        v->status = ret;
+    if (ret <= 0)
+        return ret;
+    describe(v, pic);
+    v->next_frame++;
+    return 1;
+}
+
+int ev_video_skip(EvVideo *const v, const unsigned n)
+{
+    if (!v)
+        return -EINVAL;
+    for (unsigned i = 0; i < n; i++) {
+        EvPicture pic;
+        const int ret = ev_video_read(v, &pic);
+        if (ret < 0)
+            return ret;
+        if (ret == 0)
+            return ev_video_fail(v, -ENODATA,
+                                 "cannot skip %u frames: the stream ends after %u frames", n,
+                                 v->next_frame);
+    }
+    return 0;
+}
+
+const char *ev_video_error(const EvVideo *const v)
+{
+    return v ? v->err : "";
+}
+
+void ev_video_close(EvVideo **const pv)
+{
+    if (!pv || !*pv)
+        return;
+    EvVideo *const v = *pv;
+    if (v->f)
+        fclose(v->f);
+    free(v->iobuf);
+    free(v->frame);
+    free(v->name);
+    free(v);
+    *pv = NULL;
+}

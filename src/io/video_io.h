@@ -1,0 +1,47 @@
+/* Internal state of a video reader (include/exactvmaf/video.h), shared by the raw .yuv code in
+ * video.c and the y4m header and FRAME-marker parser in y4m.c. */
+#ifndef EV_IO_VIDEO_IO_H
+#define EV_IO_VIDEO_IO_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "core/log.h"
+#include "exactvmaf/video.h"
+
+/* Largest width or height accepted, from a y4m header or a caller's raw format. */
+#define EV_VIDEO_MAX_DIM 32768u
+
+struct EvVideo {
+    FILE *f;                /* our own stream, also for "-" (over a dup of fd 0) */
+    char *iobuf;            /* setvbuf buffer of f; freed after fclose */
+    char *name;             /* for messages: the path, or "stdin" for "-" */
+    int is_y4m;
+    EvVideoFormat fmt;
+    /* Planes as stored in the file. Raw: as ev_plane_size() sizes them. y4m: chroma rounded
+     * up, as y4m writers (ffmpeg) store odd sizes; the picture shows the floor-sized part. */
+    unsigned file_w[3], file_h[3];
+    size_t plane_offset[3]; /* in frame, each a multiple of 64 */
+    size_t frame_bytes;     /* sum of the file's plane bytes: what one frame reads */
+    uint8_t *frame;         /* one frame, allocated at open */
+    unsigned next_frame;    /* index of the frame the next read returns, from 0 */
+    int status;             /* 0, or the negative code of a failure that ends reading */
+    char err[4608];
+};
+
+/* Store "<name>: <message>" as the last error. @return code, for `return ev_video_fail(...)`. */
+int ev_video_fail(EvVideo *v, int code, const char *fmt, ...) EV_PRINTF(3, 4);
+
+/* Read and parse the "YUV4MPEG2 ..." line at the start of v->f; set v->fmt.
+ * @return 0, or a negative code with the message stored. */
+int ev_y4m_read_header(EvVideo *v);
+
+/* Read the "FRAME[ params]\n" line that precedes frame v->next_frame.
+ * @return 1 read, 0 clean end of stream (no byte left), or a negative code. */
+int ev_y4m_read_marker(EvVideo *v);
+
+/* "4:2:0", "4:2:2", "4:4:4" or "?". */
+const char *ev_layout_name(EvPixelLayout layout);
+
+#endif

@@ -1,0 +1,133 @@
+#!/usr/bin/env bash
+# CLI tests: every bad input gets one line on stderr naming the file and the problem, a
+# non-zero exit and no output file; good runs agree across threads, pipes and frame controls.
+# usage: cli_test.sh EXACTVMAF_BINARY SOURCE_DIR
+set -u
+bin=$1
+src=$2
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+ref=$src/testdata/sample_ref.y4m
+dis=$src/testdata/sample_dis.y4m
+pass=0
+failed=0
+
+ok() { pass=$((pass + 1)); }
+bad() { failed=$((failed + 1)); echo "FAIL: $*"; }
+
+# expect_error NAME "WORD..." ARGS...: exit != 0, exactly one stderr line containing every
+# word (case-insensitive), no output file.
+expect_error() {
+  local name=$1 words=$2
+  shift 2
+  rm -f "$tmp/out.xml" "$tmp/out.xml.partial"
+  "$bin" "$@" -o "$tmp/out.xml" >"$tmp/stdout" 2>"$tmp/stderr" </dev/null
+  local rc=$?
+  local lines
+  lines=$(wc -l <"$tmp/stderr")
+  if [ $rc -eq 0 ]; then
+    bad "$name: exit 0 (stderr: $(cat "$tmp/stderr"))"
+    return
+  fi
+  if [ "$lines" -ne 1 ]; then
+    bad "$name: $lines stderr lines, want 1: $(cat "$tmp/stderr")"
+    return
+  fi
+  for w in $words; do
+    if ! grep -qiF -- "$w" "$tmp/stderr"; then
+      bad "$name: stderr lacks \"$w\": $(cat "$tmp/stderr")"
+      return
+    fi
+  done
+  if [ -e "$tmp/out.xml" ] || [ -e "$tmp/out.xml.partial" ]; then
+    bad "$name: an output file was left"
+    return
+  fi
+  ok
+}
+
+# Raw fixtures cut from the sample (576x324 8-bit 4:2:0: 279936 bytes a frame).
+frame=279936
+tail -c +$((44 + 1)) "$ref" | head -c $((frame + 6)) | tail -c $frame >"$tmp/one.yuv"
+cat "$tmp/one.yuv" "$tmp/one.yuv" >"$tmp/two.yuv"
+head -c $((frame + 100)) "$tmp/two.yuv" >"$tmp/ragged.yuv"
+head -c 20 "$ref" >"$tmp/short_header.y4m"
+printf 'YUV4MPEG2 W576 C420jpeg\n' >"$tmp/no_height.y4m"
+{ head -c 44 "$ref"; printf 'FRAMX\n'; head -c $frame "$tmp/one.yuv"; } >"$tmp/bad_marker.y4m"
+{ head -c 44 "$ref"; printf 'FRAME\n'; head -c 1000 "$tmp/one.yuv"; } >"$tmp/truncated.y4m"
+sed '1s/C420jpeg/C411/' "$ref" >"$tmp/c411.y4m"
+sed '1s/W576/W512/' "$ref" >"$tmp/narrow.y4m"
+raw=(-w 576 -h 324 -p 420 -b 8)
+
+expect_error missing_file "nope.y4m" -r "$tmp/nope.y4m" -d "$dis" --feature psnr
+expect_error ragged_yuv "ragged.yuv 100" -r "$tmp/ragged.yuv" -d "$tmp/two.yuv" "${raw[@]}" --feature psnr
+expect_error short_header "short_header.y4m" -r "$tmp/short_header.y4m" -d "$dis" --feature psnr
+expect_error no_height "no_height.y4m" -r "$tmp/no_height.y4m" -d "$dis" --feature psnr
+expect_error bad_marker "bad_marker.y4m frame" -r "$tmp/bad_marker.y4m" -d "$dis" --feature psnr
+expect_error truncated_frame "truncated.y4m" -r "$tmp/truncated.y4m" -d "$dis" --feature psnr
+expect_error c411 "c411.y4m 411" -r "$tmp/c411.y4m" -d "$dis" --feature psnr
+expect_error geometry "narrow.y4m 512x324 576x324" -r "$tmp/narrow.y4m" -d "$dis" --feature psnr
+expect_error depth "one.yuv 10-bit 8-bit" -r "$tmp/one.yuv" -d "$dis" -w 288 -h 324 -p 420 -b 10 --feature psnr
+expect_error yuv_not_y4m "one.yuv y4m" -r "$tmp/one.yuv" -d "$dis" --feature psnr
+expect_error raw_incomplete "--bitdepth" -r "$tmp/one.yuv" -d "$tmp/one.yuv" -w 576 -h 324 --feature psnr
+expect_error bitdepth_range "bit depth 17" -r "$tmp/one.yuv" -d "$tmp/one.yuv" -w 576 -h 324 -p 420 -b 17 --feature psnr
+expect_error pixel_format "pixel format 411" -r "$tmp/one.yuv" -d "$tmp/one.yuv" -w 576 -h 324 -p 411 -b 8 --feature psnr
+expect_error unknown_extractor "nosuch" -r "$ref" -d "$dis" --feature nosuch
+expect_error unknown_option "psnr enable_foo" -r "$ref" -d "$dis" --feature psnr=enable_foo=true
+expect_error bad_bool "enable_mse maybe" -r "$ref" -d "$dis" --feature psnr=enable_mse=maybe
+expect_error out_of_range "min_sse -1 range" -r "$ref" -d "$dis" --feature psnr=min_sse=-1
+expect_error bad_number "min_sse abc" -r "$ref" -d "$dis" --feature psnr=min_sse=abc
+expect_error unknown_flag "--nosuch" -r "$ref" -d "$dis" --nosuch
+expect_error no_reference "--reference" -d "$dis" --feature psnr
+expect_error both_stdin "stdin" -r - -d - --feature psnr
+
+# Good runs: full-precision JSON of three extractors.
+score() { "$bin" -r "$1" -d "$2" --feature psnr=enable_mse=true:enable_apsnr=true \
+  --feature float_psnr --feature float_moment --json --precision max -q "${@:3}"; }
+
+score "$ref" "$dis" --threads 1 -o "$tmp/t1.json" 2>"$tmp/stderr" && ok || bad "threads 1 run: $(cat "$tmp/stderr")"
+score "$ref" "$dis" --threads 2 -o "$tmp/t2.json" 2>/dev/null && ok || bad "threads 2 run"
+score "$ref" "$dis" --threads 5 -o "$tmp/t5.json" 2>/dev/null && ok || bad "threads 5 run"
+strip_fps() { grep -v '"fps"' "$1"; }
+cmp -s <(strip_fps "$tmp/t1.json") <(strip_fps "$tmp/t2.json") && ok || bad "threads 1 and 2 differ"
+cmp -s <(strip_fps "$tmp/t1.json") <(strip_fps "$tmp/t5.json") && ok || bad "threads 1 and 5 differ"
+
+# A pipe: the reference from stdin gives the same values.
+score - "$dis" -o "$tmp/pipe.json" <"$ref" 2>/dev/null && ok || bad "stdin run"
+cmp -s <(strip_fps "$tmp/t1.json") <(strip_fps "$tmp/pipe.json") && ok || bad "stdin result differs"
+
+# Raw .yuv of the same frames gives the same values as y4m.
+for f in ref dis; do
+  src_y4m=$([ $f = ref ] && echo "$ref" || echo "$dis")
+  python3 - "$src_y4m" "$tmp/$f.yuv" <<'PY' || bad "y4m to yuv"
+import sys
+data = open(sys.argv[1], 'rb').read()
+header, rest = data.split(b'\n', 1)
+out = open(sys.argv[2], 'wb')
+while rest:
+    line, rest = rest.split(b'\n', 1)
+    out.write(rest[:279936])
+    rest = rest[279936:]
+PY
+done
+score "$tmp/ref.yuv" "$tmp/dis.yuv" "${raw[@]}" -o "$tmp/raw.json" 2>/dev/null && ok || bad "raw run"
+cmp -s <(strip_fps "$tmp/t1.json") <(strip_fps "$tmp/raw.json") && ok || bad "raw result differs"
+
+# Frame controls.
+score "$ref" "$dis" --frame_cnt 2 -o "$tmp/cnt.json" 2>/dev/null && ok || bad "frame_cnt run"
+[ "$(grep -c '"frameNum"' "$tmp/cnt.json")" -eq 2 ] && ok || bad "frame_cnt 2 did not give 2 frames"
+score "$ref" "$dis" --frame_skip_ref 1 --frame_skip_dist 1 -o "$tmp/skip.json" 2>/dev/null && ok || bad "skip run"
+want=$(grep -A3 '"frameNum": 1,' "$tmp/t1.json" | grep psnr_y)
+got=$(grep -A3 '"frameNum": 0,' "$tmp/skip.json" | grep psnr_y)
+[ -n "$want" ] && [ "$want" = "$got" ] && ok || bad "frame_skip: frame 0 after skipping is not frame 1 ($want / $got)"
+score "$ref" "$dis" --subsample 2 -o "$tmp/sub.json" 2>/dev/null && ok || bad "subsample run"
+[ "$(grep -c '"frameNum"' "$tmp/sub.json")" -eq 2 ] && ok || bad "subsample 2 of 3 frames did not print frames 0 and 2"
+
+# A missing output directory is an error, after scoring, with no partial file.
+"$bin" -r "$ref" -d "$dis" --feature psnr -o "$tmp/nodir/x.xml" 2>"$tmp/stderr"
+rc=$?
+[ $rc -ne 0 ] && grep -q "nodir/x.xml" "$tmp/stderr" && [ ! -e "$tmp/nodir" ] && ok ||
+  bad "missing output directory: rc $rc, $(cat "$tmp/stderr")"
+
+echo "$pass passed, $failed failed"
+[ $failed -eq 0 ]

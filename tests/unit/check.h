@@ -1,0 +1,61 @@
+/* Minimal checks for unit tests: exact comparisons, %.17g and hex on failure. */
+#ifndef EV_TESTS_UNIT_CHECK_H
+#define EV_TESTS_UNIT_CHECK_H
+
+#include <inttypes.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+static unsigned check_passed, check_failed;
+
+#define CHECK(cond)                                                                            \
+    do {                                                                                       \
+        if (cond) {                                                                            \
+            check_passed++;                                                                    \
+        } else {                                                                               \
+            check_failed++;                                                                    \
+            printf("%s:%d: CHECK(%s) failed\n", __FILE__, __LINE__, #cond);                    \
+        }                                                                                      \
+    } while (0)
+
+static inline uint64_t check_bits(double d)
+{
+    uint64_t u;
+    memcpy(&u, &d, sizeof(u));
+    return u;
+}
+
+/* Doubles are equal only when their 64 bits are. */
+#define CHECK_BITS(got, want)                                                                  \
+    do {                                                                                       \
+        const double g_ = (got), w_ = (want);                                                  \
+        if (check_bits(g_) == check_bits(w_)) {                                                \
+            check_passed++;                                                                    \
+        } else {                                                                               \
+            check_failed++;                                                                    \
+            printf("%s:%d: %s = %.17g (0x%016" PRIx64 "), want %.17g (0x%016" PRIx64 ")\n",    \
+                   __FILE__, __LINE__, #got, g_, check_bits(g_), w_, check_bits(w_));          \
+        }                                                                                      \
+    } while (0)
+
+#define CHECK_STR(got, want)                                                                   \
+    do {                                                                                       \
+        const char *g_ = (got), *w_ = (want);                                                  \
+        if (g_ && !strcmp(g_, w_)) {                                                           \
+            check_passed++;                                                                    \
+        } else {                                                                               \
+            check_failed++;                                                                    \
+            printf("%s:%d: %s = \"%s\", want \"%s\"\n", __FILE__, __LINE__, #got,              \
+                   g_ ? g_ : "(null)", w_);                                                    \
+        }                                                                                      \
+    } while (0)
+
+/* Print the closing line and return the exit code. */
+static inline int check_report(const char *suite)
+{
+    printf("%s: %u passed, %u failed\n", suite, check_passed, check_failed);
+    return check_failed ? 1 : 0;
+}
+
+#endif

@@ -1,0 +1,602 @@
+/* Unit tests of the video readers (src/io/): raw and y4m round trips, every error message,
+ * standard input through a pipe, skipping, and the frame counts of shared/corpus. */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "exactvmaf/video.h"
+
+static int failures;
+static char tmp_dir[512];
+static char created[128][600];
+static unsigned n_created;
+
+#define CHECK(cond)                                                                          \
+    do {                                                                                     \
+        if (!(cond)) {                                                                       \
+            fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #cond);        \
+            failures++;                                                                      \
+        }                                                                                    \
+    } while (0)
+
+/* ---------------------------------------------------------------------------------------- */
+/* Fixtures                                                                                  */
+
+static const char *fixture_path(const char *name)
+{
+    static char path[4][600];
+    static unsigned next;
+    char *p = path[next++ % 4];
+    snprintf(p, sizeof(path[0]), "%s/%s", tmp_dir, name);
+    return p;
+}
+
+static const char *write_fixture(const char *name, const void *data, size_t len)
+{
+    const char *path = fixture_path(name);
+    FILE *f = fopen(path, "wb");
+    if (!f || (len && fwrite(data, 1, len, f) != len) || fclose(f)) {
+        fprintf(stderr, "cannot write fixture %s\n", path);
+        exit(1);
+    }
+    for (unsigned i = 0; i < n_created; i++)
+        if (!strcmp(created[i], path))
+            return path;
+    if (n_created < 128)
+        snprintf(created[n_created++], sizeof(created[0]), "%s", path);
+    return path;
+}
+
+/* Growable byte string to build a file in. */
+typedef struct Bytes {
+    unsigned char *p;
+    size_t len, cap;
+} Bytes;
+
+static void put(Bytes *b, const void *data, size_t len)
+{
+    if (b->len + len > b->cap) {
+        b->cap = (b->len + len) * 2 + 64;
+        b->p = realloc(b->p, b->cap);
+        if (!b->p)
+            exit(1);
+    }
+    memcpy(b->p + b->len, data, len);
+    b->len += len;
+}
+
+static void put_str(Bytes *b, const char *s)
+{
+    put(b, s, strlen(s));
+}
+
+/* The known sample of (frame, plane, x, y), below 2^bitdepth. */
+static unsigned sample(unsigned frame, unsigned plane, unsigned x, unsigned y, unsigned depth)
+{
+    const unsigned v = frame * 7919u + plane * 1009u + y * 131u + x * 17u + (x * y) % 7u;
+    return v & ((1u << depth) - 1u);
+}
+
+/* Chroma plane size as stored: floor for raw, rounded up for y4m. */
+static void stored_size(const EvVideoFormat *f, unsigned p, int ceil, unsigned *w, unsigned *h)
+{
+    ev_plane_size(f->width, f->height, f->layout, p, w, h);
+    if (ceil && p) {
+        *w = f->layout == EV_PIX_444 ? f->width : (f->width + 1) / 2;
+        *h = f->layout == EV_PIX_420 ? (f->height + 1) / 2 : f->height;
+    }
+}
+
+static void put_frame(Bytes *b, const EvVideoFormat *f, unsigned frame, int ceil)
+{
+    for (unsigned p = 0; p < 3; p++) {
+        unsigned w, h;
+        stored_size(f, p, ceil, &w, &h);
+        for (unsigned y = 0; y < h; y++) {
+            for (unsigned x = 0; x < w; x++) {
+                const unsigned s = sample(frame, p, x, y, f->bitdepth);
+                const unsigned char le[2] = { (unsigned char)(s & 255), (unsigned char)(s >> 8) };
+                put(b, le, f->bitdepth > 8 ? 2 : 1);
+            }
+        }
+    }
+}
+
+static int picture_matches(const EvPicture *pic, const EvVideoFormat *f, unsigned frame)
+{
+    if (pic->width != f->width || pic->height != f->height || pic->bitdepth != f->bitdepth ||
+        pic->layout != f->layout)
+        return 0;
+    for (unsigned p = 0; p < 3; p++) {
+        unsigned w, h;
+        ev_plane_size(f->width, f->height, f->layout, p, &w, &h);
+        for (unsigned y = 0; y < h; y++) {
+            const unsigned char *row = (const unsigned char *)pic->data[p] + y * pic->stride[p];
+            for (unsigned x = 0; x < w; x++) {
+                const unsigned got = f->bitdepth > 8 ? row[2 * x] | (unsigned)row[2 * x + 1] << 8
+                                                     : row[x];
+                if (got != sample(frame, p, x, y, f->bitdepth))
+                    return 0;
+            }
+        }
+    }
+    return 1;
+}
+
+/* Open path, read every frame and check it; @return the number read, -1 on any problem. */
+static int read_all(const char *path, const EvVideoFormat *raw, const EvVideoFormat *want)
+{
+    char err[1024];
+    EvVideo *v = NULL;
+    if (ev_video_open(&v, path, raw, err, sizeof(err))) {
+        fprintf(stderr, "open failed: %s\n", err);
+        return -1;
+    }
+    EvVideoFormat fmt;
+    ev_video_format(v, &fmt);
+    int n = 0, ret;
+    EvPicture pic;
+    while ((ret = ev_video_read(v, &pic)) == 1) {
+        if (!picture_matches(&pic, want, (unsigned)n))
+            n = -1000;
+        n++;
+    }
+    if (ret < 0)
+        fprintf(stderr, "read failed: %s\n", ev_video_error(v));
+    if (memcmp(&fmt, want, sizeof(fmt)) || ret < 0 || n < 0)
+        n = -1;
+    ev_video_close(&v);
+    CHECK(v == NULL);
+    return n;
+}
+
+/* ---------------------------------------------------------------------------------------- */
+/* Round trips                                                                               */
+
+static const EvPixelLayout layouts[3] = { EV_PIX_420, EV_PIX_422, EV_PIX_444 };
+
+static void test_raw_roundtrip(void)
+{
+    static const unsigned depths[] = { 8, 9, 10, 12, 16 };
+    static const unsigned sizes[][2] = { { 6, 4 }, { 5, 3 }, { 1, 1 } };
+    for (unsigned d = 0; d < 5; d++)
+        for (unsigned l = 0; l < 3; l++)
+            for (unsigned s = 0; s < 3; s++) {
+                const EvVideoFormat f = { sizes[s][0], sizes[s][1], depths[d], layouts[l] };
+                Bytes b = { 0 };
+                for (unsigned i = 0; i < 3; i++)
+                    put_frame(&b, &f, i, 0);
+                const char *path = write_fixture("rt.yuv", b.p, b.len);
+                free(b.p);
+                const int n = read_all(path, &f, &f);
+                if (n != 3)
+                    fprintf(stderr, "raw %ux%u %u-bit layout %d: %d frames\n", f.width, f.height,
+                            f.bitdepth, (int)f.layout, n);
+                CHECK(n == 3);
+            }
+}
+
+typedef struct Y4mTag {
+    const char *tag; /* NULL: no C tag */
+    unsigned depth;
+    EvPixelLayout layout;
+} Y4mTag;
+
+static const char *y4m_fixture(const char *name, const char *header, const EvVideoFormat *f,
+                               unsigned frames)
+{
+    Bytes b = { 0 };
+    put_str(&b, header);
+    for (unsigned i = 0; i < frames; i++) {
+        put_str(&b, i % 2 ? "FRAME Ixyz XFOO=1\n" : "FRAME\n");
+        put_frame(&b, f, i, 1);
+    }
+    const char *path = write_fixture(name, b.p, b.len);
+    free(b.p);
+    return path;
+}
+
+static void check_y4m_tag(const Y4mTag *t, unsigned w, unsigned h)
+{
+    const EvVideoFormat f = { w, h, t->depth, t->layout };
+    char header[256], ctag[32] = "";
+    if (t->tag)
+        snprintf(ctag, sizeof(ctag), " C%s", t->tag);
+    /* tags in two orders, with the ones that are ignored */
+    snprintf(header, sizeof(header), "YUV4MPEG2 W%u H%u F25:1 Ip A1:1%s XYSCSS=X\n", w, h, ctag);
+    int n = read_all(y4m_fixture("t.y4m", header, &f, 3), NULL, &f);
+    snprintf(header, sizeof(header), "YUV4MPEG2 F30000:1001%s  XCOLORRANGE=LIMITED H%u It W%u\n",
+             ctag, h, w);
+    const int n2 = read_all(y4m_fixture("u.y4m", header, &f, 2), NULL, &f);
+    if (n != 3 || n2 != 2)
+        fprintf(stderr, "y4m C%s %ux%u: %d, %d frames\n", t->tag ? t->tag : "(none)", w, h, n, n2);
+    CHECK(n == 3 && n2 == 2);
+}
+
+static void test_y4m_tags(void)
+{
+    static const Y4mTag eight[] = {
+        { NULL, 8, EV_PIX_420 },     { "420", 8, EV_PIX_420 },      { "420jpeg", 8, EV_PIX_420 },
+        { "420mpeg2", 8, EV_PIX_420 }, { "420paldv", 8, EV_PIX_420 }, { "422", 8, EV_PIX_422 },
+        { "444", 8, EV_PIX_444 },
+    };
+    for (unsigned i = 0; i < sizeof(eight) / sizeof(eight[0]); i++) {
+        check_y4m_tag(&eight[i], 6, 4);
+        check_y4m_tag(&eight[i], 5, 3); /* odd: chroma stored rounded up */
+    }
+    static const char *const bases[3] = { "420", "422", "444" };
+    for (unsigned l = 0; l < 3; l++)
+        for (unsigned depth = 9; depth <= 16; depth++) {
+            char tag[16];
+            snprintf(tag, sizeof(tag), "%sp%u", bases[l], depth);
+            const Y4mTag t = { tag, depth, layouts[l] };
+            check_y4m_tag(&t, 6, 4);
+            check_y4m_tag(&t, 7, 5);
+        }
+}
+
+/* raw != NULL is ignored for a .y4m name; raw == NULL reads any name as y4m. */
+static void test_y4m_by_name(void)
+{
+    const EvVideoFormat f = { 4, 2, 10, EV_PIX_422 };
+    const EvVideoFormat wrong = { 8, 8, 8, EV_PIX_444 };
+    const char *path = y4m_fixture("named.Y4M", "YUV4MPEG2 W4 H2 C422p10\n", &f, 2);
+    CHECK(read_all(path, &wrong, &f) == 2);
+    path = y4m_fixture("y4m_inside.yuv", "YUV4MPEG2 W4 H2 C422p10\n", &f, 2);
+    CHECK(read_all(path, NULL, &f) == 2);
+    path = y4m_fixture("noframes.y4m", "YUV4MPEG2 W4 H2 C422p10\n", &f, 0);
+    CHECK(read_all(path, NULL, &f) == 0);
+}
+
+/* ---------------------------------------------------------------------------------------- */
+/* Errors                                                                                    */
+
+/* Every word must appear in msg, and so must the file's name. */
+static int has_words(const char *msg, const char *name, const char *words)
+{
+    if (!strstr(msg, name) || !strstr(msg, words)) {
+        fprintf(stderr, "message \"%s\" lacks \"%s\" or \"%s\"\n", msg, name, words);
+        return 0;
+    }
+    return 1;
+}
+
+static void expect_open_error(const char *path, const EvVideoFormat *raw, int code,
+                              const char *words)
+{
+    char err[1024] = "junk";
+    EvVideo *v = (EvVideo *)&err; /* must come back NULL */
+    const int ret = ev_video_open(&v, path, raw, err, sizeof(err));
+    if (ret != code)
+        fprintf(stderr, "%s: open returned %d, want %d (%s)\n", path, ret, code, err);
+    CHECK(ret == code);
+    CHECK(v == NULL);
+    CHECK(!strchr(err, '\n'));
+    const char *slash = strrchr(path, '/');
+    CHECK(has_words(err, slash ? slash + 1 : path, words));
+}
+
+static void expect_y4m_header_error(const char *name, const char *content, const char *words)
+{
+    expect_open_error(write_fixture(name, content, strlen(content)), NULL, -EINVAL, words);
+}
+
+static void test_open_errors(void)
+{
+    const EvVideoFormat f = { 576, 324, 8, EV_PIX_420 };
+    char err[1024];
+    EvVideo *v = NULL;
+    const char *missing = fixture_path("ref.yuv");
+    CHECK(ev_video_open(&v, missing, &f, err, sizeof(err)) == -ENOENT);
+    char want[1200];
+    snprintf(want, sizeof(want), "%s: cannot open: No such file or directory", missing);
+    CHECK(!strcmp(err, want));
+    expect_open_error(tmp_dir, &f, -ENOENT, "cannot open: Is a directory");
+
+    unsigned char *big = calloc(1, 1000001);
+    CHECK(big != NULL);
+    const char *path = write_fixture("ref.yuv", big, 1000001);
+    free(big);
+    CHECK(ev_video_open(&v, path, &f, err, sizeof(err)) == -EINVAL);
+    snprintf(want, sizeof(want), "%s: size 1000001 bytes is not a whole number of 279936-byte "
+                                 "frames (576x324 8-bit 4:2:0): 160193 bytes left over", path);
+    CHECK(!strcmp(err, want));
+    expect_open_error(write_fixture("empty.yuv", "", 0), &f, -EINVAL, "no frames (empty file)");
+
+    static const EvVideoFormat bad[] = {
+        { 576, 324, 7, EV_PIX_420 }, { 576, 324, 17, EV_PIX_420 }, { 576, 324, 8, 0 },
+        { 576, 324, 8, 4 },          { 0, 324, 8, EV_PIX_420 },    { 576, 0, 8, EV_PIX_420 },
+        { 32769, 2, 8, EV_PIX_420 },
+    };
+    for (unsigned i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+        expect_open_error(path, &bad[i], -EINVAL, "bad raw format");
+}
+
+static void test_y4m_header_errors(void)
+{
+    expect_y4m_header_error("e.y4m", "", "empty file (no YUV4MPEG2 header)");
+    expect_y4m_header_error("r.yuv", "\x10\x80\x80 raw samples\n",
+                            "not a y4m file (no YUV4MPEG2 header); raw .yuv needs --width "
+                            "--height --pixel_format --bitdepth");
+    expect_y4m_header_error("m1.y4m", "YUV4MPEG W4 H4\n", "not a y4m file");
+    expect_y4m_header_error("m2.y4m", "YUV4MPEG2W4 H4\n", "not a y4m file");
+    expect_y4m_header_error("t1.y4m", "YUV4M", "truncated y4m header");
+    expect_y4m_header_error("t2.y4m", "YUV4MPEG2", "truncated y4m header");
+    expect_y4m_header_error("t3.y4m", "YUV4MPEG2 W4 H4 C420", "truncated y4m header");
+    expect_y4m_header_error("nw.y4m", "YUV4MPEG2 H4 C420\n", "no W (width) tag");
+    expect_y4m_header_error("nh.y4m", "YUV4MPEG2 W4 C420\n", "no H (height) tag");
+    expect_y4m_header_error("nt.y4m", "YUV4MPEG2\n", "no W (width) tag");
+    expect_y4m_header_error("w0.y4m", "YUV4MPEG2 W0 H4\n", "width 'W0' is not 1..32768");
+    expect_y4m_header_error("wx.y4m", "YUV4MPEG2 W4x H4\n", "width 'W4x' is not");
+    expect_y4m_header_error("wb.y4m", "YUV4MPEG2 W32769 H4\n", "width 'W32769' is not");
+    expect_y4m_header_error("we.y4m", "YUV4MPEG2 W H4\n", "width 'W' is not");
+    expect_y4m_header_error("hn.y4m", "YUV4MPEG2 W4 H-4\n", "height 'H-4' is not 1..32768");
+    static const char *const unsupported[] = { "411", "mono", "mono16", "444alpha", "420p8",
+                                               "420p17", "420p010", "", "420P10" };
+    for (unsigned i = 0; i < sizeof(unsupported) / sizeof(unsupported[0]); i++) {
+        char header[64], words[64];
+        snprintf(header, sizeof(header), "YUV4MPEG2 W4 H4 C%s F25:1\n", unsupported[i]);
+        snprintf(words, sizeof(words), "unsupported y4m colour space C%s", unsupported[i]);
+        expect_y4m_header_error("cs.y4m", header, words);
+    }
+    char nul[] = "YUV4MPEG2 W4 H4 C4\00020\n";
+    expect_open_error(write_fixture("nul.y4m", nul, sizeof(nul) - 1), NULL, -EINVAL,
+                      "bad y4m header: control byte 0x00 at byte 18");
+    expect_y4m_header_error("crlf.y4m", "YUV4MPEG2 W4 H4\r\n", "control byte 0x0d at byte 15");
+    char long_header[3000];
+    memset(long_header, 'X', sizeof(long_header));
+    memcpy(long_header, "YUV4MPEG2 W4 H4 ", 16);
+    long_header[sizeof(long_header) - 2] = '\n';
+    long_header[sizeof(long_header) - 1] = '\0';
+    expect_y4m_header_error("long.y4m", long_header, "no end of line in the first 1033 bytes");
+}
+
+/* A y4m whose frame `bad` is followed by tail (in place of its FRAME line and data). */
+static void expect_read_error(const char *tail, size_t tail_len, unsigned bad, const char *words)
+{
+    const EvVideoFormat f = { 4, 2, 8, EV_PIX_420 };
+    Bytes b = { 0 };
+    put_str(&b, "YUV4MPEG2 W4 H2 F25:1 C420jpeg\n");
+    for (unsigned i = 0; i < bad; i++) {
+        put_str(&b, "FRAME\n");
+        put_frame(&b, &f, i, 1);
+    }
+    put(&b, tail, tail_len);
+    const char *path = write_fixture("bad.y4m", b.p, b.len);
+    free(b.p);
+    char err[1024];
+    EvVideo *v = NULL;
+    CHECK(ev_video_open(&v, path, NULL, err, sizeof(err)) == 0);
+    if (!v)
+        return;
+    EvPicture pic;
+    for (unsigned i = 0; i < bad; i++)
+        CHECK(ev_video_read(v, &pic) == 1 && picture_matches(&pic, &f, i));
+    CHECK(ev_video_read(v, &pic) == -EINVAL);
+    CHECK(has_words(ev_video_error(v), "bad.y4m", words));
+    CHECK(ev_video_read(v, &pic) == -EINVAL); /* stays failed */
+    ev_video_close(&v);
+}
+
+static void test_y4m_read_errors(void)
+{
+    expect_read_error("FRAMX\n12345678901234", 20, 3, "bad.y4m: frame 3: expected FRAME marker");
+    expect_read_error("frame\n", 6, 0, "bad.y4m: frame 0: expected FRAME marker");
+    expect_read_error("FRAMEX", 6, 1, "frame 1: expected FRAME marker");
+    expect_read_error("X", 1, 2, "frame 2: expected FRAME marker");
+    expect_read_error("FRA", 3, 2, "frame 2: truncated FRAME marker");
+    expect_read_error("FRAME", 5, 2, "frame 2: truncated FRAME marker");
+    expect_read_error("FRAME Ip", 8, 1, "frame 1: truncated FRAME line (no end of line)");
+    expect_read_error("FRAME\n", 6, 2, "frame 2 is truncated: got 0 of 12 bytes");
+    expect_read_error("FRAME\n1234567", 13, 1, "frame 1 is truncated: got 7 of 12 bytes");
+    expect_read_error("FRAME\n12345678901", 17, 1, "frame 1 is truncated: got 11 of 12 bytes");
+    char long_line[2000];
+    memset(long_line, 'x', sizeof(long_line));
+    memcpy(long_line, "FRAME ", 6);
+    expect_read_error(long_line, sizeof(long_line), 1, "frame 1: FRAME line longer than");
+}
+
+/* ---------------------------------------------------------------------------------------- */
+/* Standard input, skipping, arguments                                                       */
+
+/* Run `body` with fd 0 reading `data` through a pipe (it fits in the pipe's buffer). */
+static void with_stdin_pipe(const void *data, size_t len, void (*body)(void))
+{
+    int fds[2];
+    const int saved = dup(STDIN_FILENO);
+    CHECK(saved >= 0 && pipe(fds) == 0);
+    CHECK(write(fds[1], data, len) == (ssize_t)len);
+    close(fds[1]);
+    CHECK(dup2(fds[0], STDIN_FILENO) == STDIN_FILENO);
+    close(fds[0]);
+    body();
+    CHECK(dup2(saved, STDIN_FILENO) == STDIN_FILENO);
+    close(saved);
+}
+
+static const EvVideoFormat stdin_fmt = { 6, 4, 10, EV_PIX_422 };
+
+static void stdin_truncated_raw(void)
+{
+    char err[1024];
+    EvVideo *v = NULL;
+    CHECK(ev_video_open(&v, "-", &stdin_fmt, err, sizeof(err)) == 0);
+    if (!v)
+        return;
+    EvPicture pic;
+    CHECK(ev_video_read(v, &pic) == 1 && picture_matches(&pic, &stdin_fmt, 0));
+    CHECK(ev_video_read(v, &pic) == -EINVAL);
+    CHECK(!strcmp(ev_video_error(v), "stdin: frame 1 is truncated: got 50 of 96 bytes"));
+    ev_video_close(&v);
+}
+
+static void stdin_y4m(void)
+{
+    CHECK(read_all("-", NULL, &stdin_fmt) == 2);
+}
+
+static void stdin_empty(void)
+{
+    char err[1024];
+    EvVideo *v = NULL;
+    CHECK(ev_video_open(&v, "-", NULL, err, sizeof(err)) == -EINVAL);
+    CHECK(!strcmp(err, "stdin: empty file (no YUV4MPEG2 header)"));
+    /* the size of a stream is unknown at open: an empty raw stream simply has no frame */
+    CHECK(ev_video_open(&v, "-", &stdin_fmt, err, sizeof(err)) == 0);
+    EvPicture pic;
+    CHECK(v && ev_video_read(v, &pic) == 0);
+    ev_video_close(&v);
+}
+
+static void test_stdin(void)
+{
+    Bytes b = { 0 };
+    put_frame(&b, &stdin_fmt, 0, 0);
+    put_frame(&b, &stdin_fmt, 1, 0);
+    with_stdin_pipe(b.p, b.len - 46, stdin_truncated_raw);
+    free(b.p);
+    b = (Bytes){ 0 };
+    put_str(&b, "YUV4MPEG2 W6 H4 C422p10\nFRAME\n");
+    put_frame(&b, &stdin_fmt, 0, 1);
+    put_str(&b, "FRAME\n");
+    put_frame(&b, &stdin_fmt, 1, 1);
+    with_stdin_pipe(b.p, b.len, stdin_y4m);
+    free(b.p);
+    with_stdin_pipe("", 0, stdin_empty);
+}
+
+static void test_skip(void)
+{
+    const EvVideoFormat f = { 8, 6, 12, EV_PIX_420 };
+    Bytes b = { 0 };
+    for (unsigned i = 0; i < 4; i++)
+        put_frame(&b, &f, i, 0);
+    const char *path = write_fixture("skip.yuv", b.p, b.len);
+    free(b.p);
+    char err[1024];
+    EvVideo *v = NULL;
+    CHECK(ev_video_open(&v, path, &f, err, sizeof(err)) == 0);
+    if (!v)
+        return;
+    EvPicture pic;
+    CHECK(ev_video_skip(v, 0) == 0);
+    CHECK(ev_video_skip(v, 2) == 0);
+    CHECK(ev_video_read(v, &pic) == 1 && picture_matches(&pic, &f, 2));
+    CHECK(ev_video_skip(v, 5) == -ENODATA);
+    CHECK(has_words(ev_video_error(v), "skip.yuv",
+                    "cannot skip 5 frames: the stream ends after 4 frames"));
+    CHECK(ev_video_read(v, &pic) == 0);
+    ev_video_close(&v);
+}
+
+static void test_arguments(void)
+{
+    char err[256];
+    EvVideo *v = NULL;
+    const EvVideoFormat f = { 4, 4, 8, EV_PIX_420 };
+    CHECK(ev_video_open(NULL, "x.yuv", &f, err, sizeof(err)) == -EINVAL);
+    CHECK(ev_video_open(&v, NULL, &f, err, sizeof(err)) == -EINVAL && v == NULL);
+    CHECK(ev_video_open(&v, fixture_path("none.yuv"), &f, NULL, 0) == -ENOENT && v == NULL);
+    CHECK(ev_video_open(&v, fixture_path("none.yuv"), &f, err, 8) == -ENOENT);
+    CHECK(strlen(err) == 7);
+    EvPicture pic;
+    CHECK(ev_video_read(NULL, &pic) == -EINVAL);
+    CHECK(ev_video_skip(NULL, 1) == -EINVAL);
+    CHECK(!strcmp(ev_video_error(NULL), ""));
+    ev_video_format(NULL, NULL);
+    ev_video_close(NULL);
+    ev_video_close(&v);
+}
+
+/* ---------------------------------------------------------------------------------------- */
+/* shared/corpus                                                                             */
+
+static int count_frames(const char *path, const EvVideoFormat *f)
+{
+    char err[1024];
+    EvVideo *v = NULL;
+    if (ev_video_open(&v, path, f, err, sizeof(err))) {
+        fprintf(stderr, "%s\n", err);
+        return -1;
+    }
+    EvPicture pic;
+    int n = 0, ret;
+    while ((ret = ev_video_read(v, &pic)) == 1)
+        n++;
+    ev_video_close(&v);
+    return ret ? -1 : n;
+}
+
+/* Every file of corpus.tsv holds its listed number of frames. */
+static void test_corpus(void)
+{
+    const char *dir = EV_SHARED_DIR "/corpus";
+    char path[1024];
+    snprintf(path, sizeof(path), "%s/corpus.tsv", dir);
+    FILE *tsv = fopen(path, "r");
+    if (!tsv) {
+        fprintf(stderr, "note: %s absent, corpus checks skipped\n", path);
+        return;
+    }
+    char line[4096], ref[256], dis[256];
+    unsigned w, h, chroma, depth, frames, rows = 0;
+    CHECK(fgets(line, sizeof(line), tsv) != NULL); /* column names */
+    while (fgets(line, sizeof(line), tsv)) {
+        if (sscanf(line, "%*[^\t]\t%255[^\t]\t%255[^\t]\t%u\t%u\t%u\t%u\t%u", ref, dis, &w, &h,
+                   &chroma, &depth, &frames) != 7)
+            continue;
+        const EvVideoFormat f = { w, h, depth,
+                                  chroma == 444 ? EV_PIX_444 : chroma == 422 ? EV_PIX_422
+                                                                             : EV_PIX_420 };
+        for (int i = 0; i < 2; i++) {
+            snprintf(path, sizeof(path), "%s/%s", dir, i ? dis : ref);
+            const int n = count_frames(path, &f);
+            if (n != (int)frames)
+                fprintf(stderr, "%s: %d frames, corpus.tsv says %u\n", path, n, frames);
+            CHECK(n == (int)frames);
+        }
+        rows++;
+    }
+    fclose(tsv);
+    CHECK(rows >= 11);
+
+    snprintf(path, sizeof(path), "%s/sunset_576x324_yuv420p10le_ref.yuv", dir);
+    const EvVideoFormat ten = { 576, 324, 10, EV_PIX_420 };
+    CHECK(count_frames(path, &ten) == 3);
+    const EvVideoFormat wrong = { 576, 324, 8, EV_PIX_422 };
+    expect_open_error(path, &wrong, -EINVAL,
+                      "size 1679616 bytes is not a whole number of 373248-byte frames (576x324 "
+                      "8-bit 4:2:2): 186624 bytes left over");
+}
+
+int main(void)
+{
+    const char *base = getenv("TMPDIR");
+    snprintf(tmp_dir, sizeof(tmp_dir), "%s/ev_io_XXXXXX", base && *base ? base : "/tmp");
+    if (!mkdtemp(tmp_dir)) {
+        perror("mkdtemp");
+        return 1;
+    }
+    test_raw_roundtrip();
+    test_y4m_tags();
+    test_y4m_by_name();
+    test_open_errors();
+    test_y4m_header_errors();
+    test_y4m_read_errors();
+    test_stdin();
+    test_skip();
+    test_arguments();
+    test_corpus();
+    for (unsigned i = 0; i < n_created; i++)
+        unlink(created[i]);
+    rmdir(tmp_dir);
+    if (failures)
+        fprintf(stderr, "unit_io: %d checks failed\n", failures);
+    else
+        printf("unit_io: all checks passed\n");
+    return failures ? 1 : 0;
+}
