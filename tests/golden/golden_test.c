@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "exactvmaf/exactvmaf.h"
 #include "golden/golden_io.h"
@@ -48,6 +49,11 @@ int main(int argc, char **argv)
     if (argi >= argc) {
         fprintf(stderr, "usage: %s [--threads N] [--pair NAME] CASE_PATTERN...\n", argv[0]);
         return 2;
+    }
+    if (access(golden_shared_dir(), R_OK)) {
+        fprintf(stderr, "%s: not found; golden tests skipped (set EV_SHARED_DIR)\n",
+                golden_shared_dir());
+        return 77;
     }
     GoldenCorpus corpus;
     GoldenCases cases;

@@ -6,6 +6,7 @@
 #include "exactvmaf/exactvmaf.h"
 #include "features/common/sample_math.h"
 #include "features/moment/moment_math.h"
+#include "features/psnr/float_psnr.h"
 #include "features/psnr/psnr_math.h"
 #include "unit/check.h"
 
@@ -70,8 +71,76 @@ static void test_16bit_extremes(void)
     ev_close(&ctx);
 }
 
+static uint32_t hash32(uint32_t x)
+{
+    x ^= x >> 16;
+    x *= 0x7feb352dU;
+    x ^= x >> 15;
+    x *= 0x846ca68bU;
+    return x ^ (x >> 16);
+}
+
+static EvPic luma_pic(void *buf, unsigned w, unsigned h, unsigned bpc)
+{
+    EvPic p = { .bpc = bpc, .layout = EV_PIX_444 };
+    p.w[0] = w;
+    p.h[0] = h;
+    p.stride[0] = (ptrdiff_t)w * (bpc > 8 ? 2 : 1);
+    p.data[0] = buf;
+    return p;
+}
+
+/* float_psnr's exact integer path equals the reference's double sum, and declines past 2^53
+ * units (then the reference loop runs). */
+static void test_float_psnr_paths(void)
+{
+    for (uint32_t e = 0; e < 65536; e++) {
+        const float diff = sample_to_float(e, 256.0f, 0) - sample_to_float(0, 256.0f, 0);
+        if ((double)psnr_float_sq_err(diff, 0.0f) * 65536.0 !=
+            (double)psnr_float_sq_err_units(e, 0)) {
+            CHECK(!"psnr_float_sq_err_units disagrees with the float square");
+            break;
+        }
+    }
+    enum { W = 2048, H = 1100 };
+    uint16_t *a = calloc((size_t)W * H, 2), *b = calloc((size_t)W * H, 2);
+    CHECK(a && b);
+    const unsigned depths[] = { 8, 9, 10, 12, 15, 16 };
+    for (unsigned k = 0; k < sizeof(depths) / sizeof(depths[0]); k++) {
+        const unsigned bpc = depths[k], max = (1u << bpc) - 1;
+        for (unsigned i = 0; i < 401 * 203; i++) {
+            const uint32_t r = hash32(i + 17 * k) % (max + 1), d = hash32(i ^ 0x5bd1e995u) % (max + 1);
+            if (bpc > 8) {
+                a[i] = (uint16_t)r;
+                b[i] = (uint16_t)d;
+            } else {
+                ((uint8_t *)a)[i] = (uint8_t)r;
+                ((uint8_t *)b)[i] = (uint8_t)d;
+            }
+        }
+        const EvPic pa = luma_pic(a, 401, 203, bpc), pb = luma_pic(b, 401, 203, bpc);
+        double fast = 0;
+        CHECK(ev_float_psnr_noise_fast(&pa, &pb, &fast) == 1);
+        CHECK_BITS(fast, ev_float_psnr_noise_reference(&pa, &pb));
+    }
+    for (size_t i = 0; i < (size_t)W * H; i++) {
+        a[i] = 0;
+        b[i] = 65535;
+    }
+    EvPic pa = luma_pic(a, W, 1024, 16), pb = luma_pic(b, W, 1024, 16);
+    double fast = 0;
+    CHECK(ev_float_psnr_noise_fast(&pa, &pb, &fast) == 1);
+    CHECK_BITS(fast, ev_float_psnr_noise_reference(&pa, &pb));
+    pa = luma_pic(a, W, H, 16);
+    pb = luma_pic(b, W, H, 16);
+    CHECK(ev_float_psnr_noise_fast(&pa, &pb, &fast) == 0);
+    free(a);
+    free(b);
+}
+
 int main(void)
 {
+    test_float_psnr_paths();
     test_integer_terms();
     test_float_terms();
     test_16bit_extremes();

@@ -1,7 +1,9 @@
 /* float_psnr: luma PSNR on libvmaf's float samples (feature/float_psnr.c, feature/psnr.c):
- * float difference and square, running double in raster order, / (w*h), glibc log10. */
+ * float difference and square, running double in raster order, / (w*h), glibc log10.
+ * Fast path: the same sum as exact integers while provably equal (psnr_math.h). */
 #include "core/extractor.h"
 #include "features/common/sample_math.h"
+#include "features/psnr/float_psnr.h"
 #include "features/psnr/psnr_math.h"
 #include "features/psnr/psnr_score.h"
 
@@ -25,7 +27,8 @@ static int float_psnr_init(void *state, const void *opts, const EvPicInfo *info,
     return 0;
 }
 
-static double noise_sum(const EvPic *ref, const EvPic *dis, float scaler)
+/* The reference: float terms added to a running double in raster order. */
+static double noise_sum_c(const EvPic *ref, const EvPic *dis, float scaler)
 {
     double noise = 0;
     for (unsigned y = 0; y < ref->h[0]; y++) {
@@ -44,13 +47,47 @@ static double noise_sum(const EvPic *ref, const EvPic *dis, float scaler)
     return noise;
 }
 
+/* The same sum as an exact integer (psnr_math.h); returns 0 past 2^53 units. */
+static int noise_sum_exact(const EvPic *ref, const EvPic *dis, float scaler, double *out)
+{
+    uint64_t units = 0;
+    for (unsigned y = 0; y < ref->h[0]; y++) {
+        if (ref->bpc > 8) {
+            const uint16_t *r = ev_pic_row16(ref, 0, y), *d = ev_pic_row16(dis, 0, y);
+            for (unsigned x = 0; x < ref->w[0]; x++)
+                units += psnr_float_sq_err_units(r[x], d[x]);
+        } else {
+            const uint8_t *r = ev_pic_row8(ref, 0, y), *d = ev_pic_row8(dis, 0, y);
+            for (unsigned x = 0; x < ref->w[0]; x++)
+                units += psnr_sq_err8(r[x], d[x]);
+        }
+    }
+    if (units >= PSNR_EXACT_LIMIT)
+        return 0;
+    *out = (double)units / ((double)scaler * scaler);
+    return 1;
+}
+
+double ev_float_psnr_noise_reference(const EvPic *ref, const EvPic *dis)
+{
+    return noise_sum_c(ref, dis, sample_scaler(ref->bpc));
+}
+
+int ev_float_psnr_noise_fast(const EvPic *ref, const EvPic *dis, double *noise)
+{
+    return noise_sum_exact(ref, dis, sample_scaler(ref->bpc), noise);
+}
+
 static int float_psnr_extract(const void *state, void *scratch, const EvPic *ref,
                               const EvPic *dis, unsigned frame, EvSink *sink)
 {
     (void)scratch;
     const FloatPsnrState *s = state;
     const int n = (int)ref->w[0] * (int)ref->h[0];
-    const double noise = noise_sum(ref, dis, s->scaler) / n;
+    double noise;
+    if (!noise_sum_exact(ref, dis, s->scaler, &noise))
+        noise = noise_sum_c(ref, dis, s->scaler);
+    noise /= n;
     return ev_sink_put(sink, "float_psnr", frame,
                        psnr_db(s->peak * s->peak, noise, 1e-10, s->psnr_max));
 }

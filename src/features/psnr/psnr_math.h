@@ -51,4 +51,16 @@ EV_HD float psnr_float_sq_err(const float r, const float d)
     return diff * diff;
 }
 
+/* float_psnr's term in units of 1/scaler^2 for samples r, d of one depth: the float
+ * difference (r - d) / scaler is exact, and its float square rounds as the integer (r - d)^2
+ * converted to float does (scaler is a power of two). While the running sum stays below 2^53
+ * units the reference's double sum is exactly the integer sum, in any order. */
+EV_HD uint64_t psnr_float_sq_err_units(const uint32_t r, const uint32_t d)
+{
+    const uint64_t e = r > d ? r - d : d - r;
+    return (uint64_t)(float)(e * e);
+}
+
+#define PSNR_EXACT_LIMIT (UINT64_C(1) << 53)
+
 #endif
