@@ -32,10 +32,12 @@ endif()
 
 # Exactness for device code: no FMA contraction, IEEE division and sqrt, no flush-to-zero.
 function(ev_add_cuda_backend target)
-  file(GLOB EV_CUDA_SOURCES CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/src/cuda/*.cu)
+  file(GLOB EV_CUDA_SOURCES CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/src/cuda/*.cu
+    ${PROJECT_SOURCE_DIR}/src/features/*/*.cu)
   target_sources(${target} PRIVATE ${EV_CUDA_SOURCES})
   target_compile_options(${target} PRIVATE
     $<$<COMPILE_LANGUAGE:CUDA>:-fmad=false -prec-div=true -prec-sqrt=true -ftz=false>)
+  target_include_directories(${target} PRIVATE ${PROJECT_SOURCE_DIR}/src)
   target_compile_definitions(${target} PRIVATE EV_HAVE_CUDA=1)
   find_package(CUDAToolkit REQUIRED)
   target_link_libraries(${target} PUBLIC CUDA::cudart_static)

@@ -11,7 +11,7 @@
 enum {
     ARG_XML = 256, ARG_JSON, ARG_CSV, ARG_SUB, ARG_THREADS, ARG_FEATURE, ARG_SUBSAMPLE,
     ARG_CPUMASK, ARG_GPUMASK, ARG_AOM_CTC, ARG_NFLX_CTC, ARG_FRAME_CNT, ARG_FRAME_SKIP_REF,
-    ARG_FRAME_SKIP_DIST, ARG_PRECISION, ARG_HELP, ARG_LIST,
+    ARG_FRAME_SKIP_DIST, ARG_PRECISION, ARG_HELP, ARG_LIST, ARG_BACKEND, ARG_GPU,
 };
 
 static const struct option long_opts[] = {
@@ -30,6 +30,7 @@ static const struct option long_opts[] = {
     { "precision", 1, NULL, ARG_PRECISION }, { "no_prediction", 0, NULL, 'n' },
     { "version", 0, NULL, 'v' },          { "quiet", 0, NULL, 'q' },
     { "help", 0, NULL, ARG_HELP },        { "list_features", 0, NULL, ARG_LIST },
+    { "backend", 1, NULL, ARG_BACKEND },  { "gpu", 1, NULL, ARG_GPU },
     { NULL, 0, NULL, 0 },
 };
 
@@ -54,6 +55,9 @@ void cli_usage(FILE *f, const char *app)
             " --frame_cnt $unsigned:       maximum number of frames to process\n"
             " --frame_skip_ref $unsigned:  skip the first N frames of the reference\n"
             " --frame_skip_dist $unsigned: skip the first N frames of the distorted\n"
+            " --backend cpu|cuda|auto:     where to compute (default auto: CUDA when a device\n"
+            "                              exists and every extractor has a CUDA twin)\n"
+            " --gpu $unsigned:             CUDA device ordinal (default 0)\n"
             " --cpumask $bitmask:          restrict CPU instruction sets (accepted; no SIMD yet)\n"
             " --gpumask $bitmask:          restrict GPU use (accepted; CPU only yet)\n"
             " --no_prediction/-n:          features only, no model\n"
@@ -102,7 +106,7 @@ static int parse_precision(const char *arg, int *out, char *err, size_t n)
         *out = EV_PRECISION_MAX;
         return 0;
     }
-    unsigned v;
+    unsigned v = 0;
     if (parse_unsigned(arg, "--precision", &v, err, n) || v > 17)
         return fail(err, n, "invalid value \"%s\" for --precision: want 0..17 or max", arg);
     *out = (int)v;
@@ -169,6 +173,17 @@ static int parse_one(CliSettings *s, int opt, const char *arg, char *err, size_t
     case ARG_FRAME_SKIP_DIST:
         return parse_unsigned(arg, "--frame_skip_dist", &s->frame_skip_dist, err, n);
     case ARG_PRECISION: return parse_precision(arg, &s->precision, err, n);
+    case ARG_BACKEND:
+        if (!strcmp(arg, "cpu"))
+            s->backend = EV_BACKEND_CPU;
+        else if (!strcmp(arg, "cuda"))
+            s->backend = EV_BACKEND_CUDA;
+        else if (!strcmp(arg, "auto"))
+            s->backend = EV_BACKEND_AUTO;
+        else
+            return fail(err, n, "invalid backend \"%s\": want cpu, cuda or auto", arg);
+        return 0;
+    case ARG_GPU: return parse_unsigned(arg, "--gpu", &s->gpu, err, n);
     case 'n': s->no_prediction = 1; return 0;
     case 'q': s->quiet = 1; return 0;
     case 'v': s->version = 1; return 0;
@@ -193,6 +208,7 @@ int cli_parse(int argc, char **argv, CliSettings *s, char *err, size_t n)
     memset(s, 0, sizeof(*s));
     s->format = EV_OUTPUT_XML;
     s->precision = EV_PRECISION_NETFLIX;
+    s->backend = EV_BACKEND_AUTO;
     opterr = 0;
     optind = 1;
     int opt;

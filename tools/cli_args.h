@@ -23,6 +23,8 @@ typedef struct CliSettings {
     const char *model[CLI_MAX_ITEMS];
     unsigned n_models;
     unsigned threads;               /* 0: one per core */
+    EvBackend backend;              /* default EV_BACKEND_AUTO */
+    unsigned gpu;                   /* CUDA device ordinal */
     unsigned subsample;
     unsigned frame_cnt;             /* 0: all */
     unsigned frame_skip_ref, frame_skip_dist;

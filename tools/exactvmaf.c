@@ -63,14 +63,21 @@ static int skip_frames(EvVideo *v, unsigned n, const char *path)
     return err;
 }
 
+/* Models first, then extractors: Netflix's registration order, hence its output order. Without
+ * --model and -n, Netflix's default model. */
 static int use_features(EvContext *ctx, const CliSettings *s)
 {
-    if (s->n_models)
-        return fprintf(stderr, "%s: --model: this build has no VMAF models yet; use --feature "
-                               "with -n/--no_prediction\n", app), -1;
-    if (!s->n_features)
-        return fprintf(stderr, "%s: nothing to compute: add --feature NAME (see "
-                               "--list_features); VMAF models are not built yet\n", app), -1;
+    if (s->no_prediction && s->n_models)
+        fprintf(stderr, "%s: warning: -n/--no_prediction: --model ignored, its features are not "
+                        "computed (add them with --feature)\n", app);
+    if (s->no_prediction && !s->n_features)
+        return fprintf(stderr, "%s: nothing to compute: -n/--no_prediction without --feature "
+                               "(see --list_features)\n", app), -1;
+    if (!s->no_prediction && !s->n_models && ev_use_model(ctx, "version=vmaf_v0.6.1"))
+        return -1;
+    for (unsigned i = 0; !s->no_prediction && i < s->n_models; i++)
+        if (ev_use_model(ctx, s->model[i]))
+            return -1; /* the logger said why */
     for (unsigned i = 0; i < s->n_features; i++)
         if (ev_use_feature(ctx, s->feature[i].name, s->feature[i].options))
             return -1; /* the logger said why */
@@ -159,6 +166,52 @@ static int write_results(const EvContext *ctx, const CliSettings *s, double fps)
     return 0;
 }
 
+/* The value of key= in a --model spec (the last one wins, as in Netflix's parser), or def. */
+static const char *spec_value(const char *spec, const char *key, char *buf, size_t size,
+                              const char *def)
+{
+    const size_t klen = strlen(key);
+    const char *found = def;
+    for (const char *p = spec; p && *p;) {
+        const char *end = strchr(p, ':');
+        const size_t len = end ? (size_t)(end - p) : strlen(p);
+        if (len > klen && !strncmp(p, key, klen) && p[klen] == '=') {
+            snprintf(buf, size, "%.*s", (int)(len - klen - 1), p + klen + 1);
+            found = buf;
+        }
+        p = end ? end + 1 : NULL;
+    }
+    return found;
+}
+
+/* Netflix prints each model's pooled mean on a terminal, "<version or path>: <mean>", then a
+ * line per bootstrap collection with its confidence interval and spread. */
+static void print_model_scores(const EvContext *ctx, const CliSettings *s)
+{
+    const unsigned n = s->n_models ? s->n_models : 1;
+    for (int pass = 0; pass < 2; pass++)
+        for (unsigned i = 0; i < n; i++) {
+            const char *spec = s->n_models ? s->model[i] : "version=vmaf_v0.6.1";
+            char label[1024], name[256], key[300];
+            const char *lab = spec_value(spec, "version", label, sizeof(label), NULL);
+            lab = lab ? lab : spec_value(spec, "path", label, sizeof(label), "?");
+            const char *nm = spec_value(spec, "name", name, sizeof(name), "vmaf");
+            double v[4];
+            static const char *const stat[4] = { "_bagging", "_ci_p95_lo", "_ci_p95_hi",
+                                                 "_stddev" };
+            int have = 1;
+            for (unsigned k = 0; k < 4 && have; k++) {
+                snprintf(key, sizeof(key), "%s%s", nm, stat[k]);
+                have = !ev_get_pooled(ctx, key, EV_POOL_MEAN, &v[k]);
+            }
+            if (pass == 1 && have)
+                fprintf(stderr, "%s: %f, ci.p95: [%f, %f], stddev: %f\n", lab, v[0], v[1], v[2],
+                        v[3]);
+            else if (pass == 0 && !ev_get_pooled(ctx, nm, EV_POOL_MEAN, &v[0]))
+                fprintf(stderr, "%s: %f\n", lab, v[0]);
+        }
+}
+
 static void list_features(void)
 {
     const char *const *names = ev_extractor_names();
@@ -178,6 +231,8 @@ static int run(const CliSettings *s)
     es.n_threads = s->threads;
     es.n_subsample = s->subsample;
     es.log = log_line;
+    es.backend = s->backend;
+    es.gpu_index = (int)s->gpu;
     if (ev_open(&ctx, &es)) {
         fprintf(stderr, "%s: cannot start: out of memory\n", app);
         goto done;
@@ -190,6 +245,8 @@ static int run(const CliSettings *s)
     double fps = 0;
     if (score_frames(ctx, s, ref, dis, &fps))
         goto done;
+    if (!s->no_prediction && isatty(STDERR_FILENO) && (!s->quiet || !s->out_path))
+        print_model_scores(ctx, s);
     if (s->out_path && write_results(ctx, s, fps))
         goto done;
     rc = 0;

@@ -89,13 +89,23 @@ typedef enum EvLogLevel {
 /** Receives one line (no trailing newline). Called from the thread that made the API call. */
 typedef void (*EvLogCallback)(void *user, EvLogLevel level, const char *line);
 
+typedef enum EvBackend {
+    EV_BACKEND_CPU = 0,     /**< the C reference (default) */
+    EV_BACKEND_CUDA = 1,    /**< CUDA twins for every extractor, or fail at the first frame */
+    EV_BACKEND_AUTO = 2,    /**< CUDA when a device exists and every extractor has a twin for
+                                 its options, else the CPU (logged at EV_LOG_WARNING, saying why) */
+} EvBackend;
+
 typedef struct EvSettings {
-    unsigned n_threads;     /**< worker threads; 0 = one per online core (default 0) */
+    unsigned n_threads;     /**< worker threads; 0 = one per online core (default 0). With CUDA
+                                 each worker drives its own stream: frames in flight */
     unsigned n_subsample;   /**< compute every Nth frame (0 or 1 = every frame), as --subsample */
     EvLogCallback log;      /**< NULL = silent (default) */
     void *log_user;         /**< passed to log */
     EvLogLevel log_level;   /**< most verbose level delivered (default EV_LOG_WARNING) */
-    uint8_t reserved[32];   /**< zero; room for new fields without an ABI break */
+    EvBackend backend;      /**< default EV_BACKEND_CPU */
+    int gpu_index;          /**< CUDA device ordinal (default 0) */
+    uint8_t reserved[24];   /**< zero; room for new fields without an ABI break */
 } EvSettings;
 
 typedef struct EvContext EvContext; /* opaque */
@@ -130,12 +140,56 @@ EV_API const char *const *ev_extractor_names(void);
  */
 EV_API int ev_send_pictures(EvContext *c, const EvPicture *ref, const EvPicture *dis);
 
+/**
+ * Zero-copy input, for callers that can write samples in place (a decoder, a file reader):
+ * borrow the next free frame slot as two pictures of the given geometry (tightly packed planes;
+ * pinned host memory when the CUDA backend is in use), fill them, then submit them with
+ * ev_submit_pictures(). Blocks while every slot is in flight. At most one borrowed pair at a
+ * time; the geometry rules of ev_send_pictures apply.
+ * @return 0, or a negative code (and *ref, *dis are zeroed).
+ */
+EV_API int ev_borrow_pictures(EvContext *c, unsigned width, unsigned height, unsigned bitdepth,
+                              EvPixelLayout layout, EvPicture *ref, EvPicture *dis);
+/** Submit the borrowed pair as the next frame. @return as ev_send_pictures(). */
+EV_API int ev_submit_pictures(EvContext *c);
+
+/** Which backend scores this context: "cpu" or "cuda" (decided at the first picture; "cpu"
+ *  before it). Static storage. */
+EV_API const char *ev_backend_name(const EvContext *c);
+
 /** Finish every frame and run the extractors' end-of-stream work. No picture after this.
  *  @return 0, or the first error of any frame. */
 EV_API int ev_flush(EvContext *c);
 
 /** Number of pairs pushed. */
 EV_API unsigned ev_frame_count(const EvContext *c);
+
+/* ---------------------------------------------------------------------------------------- */
+/* Models                                                                                    */
+
+/**
+ * Add a VMAF model, described in Netflix's --model syntax: colon-separated
+ *  - "version=NAME": a built-in model (ev_model_versions()), or "path=FILE": a JSON model file
+ *    in Netflix's format (one model, or a bootstrap collection "0", "1", ...); exactly one;
+ *  - "name=NAME": the name its scores are written under (default "vmaf"; unique per context);
+ *  - "enable_transform", "disable_clip" (bare or =true/=false): apply the model's score
+ *    transform (where the model has one), skip its score clip;
+ *  - "<extractor>.<option>=<value>" (e.g. "adm.adm_enhn_gain_limit=1.2"): an option for every
+ *    feature the model reads from that extractor, over the model's own options.
+ * The extractors the model reads are added as ev_use_feature() adds them, with the model's
+ * options. Call it before ev_use_feature(), as Netflix's CLI does, so that the output order is
+ * Netflix's; only before the first picture. At ev_flush() the model scores every computed
+ * frame (every n_subsample-th); the scores are per-frame features named NAME, and for a
+ * bootstrap collection also NAME_0001.. (its members), NAME_bagging, NAME_stddev,
+ * NAME_ci_p95_lo and NAME_ci_p95_hi. Read them with ev_get_score() and ev_get_pooled().
+ * @return 0; -ENOENT for an unknown version, a missing file or an extractor this build lacks;
+ *         -EINVAL for a bad spec, a malformed model file or a bad option (one logged line
+ *         names the file or model and the field).
+ */
+EV_API int ev_use_model(EvContext *c, const char *spec);
+
+/** Versions of the built-in models, e.g. "vmaf_v0.6.1", NULL-terminated, static storage. */
+EV_API const char *const *ev_model_versions(void);
 
 /* ---------------------------------------------------------------------------------------- */
 /* Results (after ev_flush)                                                                 */

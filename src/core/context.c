@@ -5,7 +5,10 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "core/backend.h"
 #include "core/context.h"
+#include "model/model_context.h"
+#include "cuda/runtime.h"
 
 const char *ev_version(void)
 {
@@ -92,6 +95,7 @@ fail_collector:
 
 static void free_scratch(EvContext *c, EvWorker *w)
 {
+    ev_cuda_worker_close(&w->gpu);
     if (!w->scratch)
         return;
     for (unsigned r = 0; r < c->n_reg; r++)
@@ -115,14 +119,19 @@ void ev_close(EvContext **const pc)
     }
     free_scratch(c, &c->caller);
     for (unsigned r = 0; r < c->n_reg; r++) {
-        if (c->reg[r].initialised && c->reg[r].cls->close)
-            c->reg[r].cls->close(c->reg[r].state);
+        if (c->reg[r].initialised && c->reg[r].run->close)
+            c->reg[r].run->close(c->reg[r].state);
         free(c->reg[r].opts);
         free(c->reg[r].state);
     }
-    for (unsigned i = 0; i < c->n_slots; i++)
-        free(c->slots[i].buf);
+    for (unsigned i = 0; i < c->n_slots; i++) {
+        if (c->use_cuda)
+            ev_cuda_host_free(c->slots[i].buf);
+        else
+            free(c->slots[i].buf);
+    }
     free(c->reg);
+    ev_models_free(c->models);
     free(c->slots);
     free(c->queue);
     free(c->workers);
@@ -180,7 +189,7 @@ int ev_use_feature(EvContext *const c, const char *const extractor, const char *
         free(opts);
         return -ENOMEM;
     }
-    c->reg[c->n_reg++] = (EvRegistration){ .cls = cls, .opts = opts, .state = state };
+    c->reg[c->n_reg++] = (EvRegistration){ .cls = cls, .run = cls, .opts = opts, .state = state };
     return 0;
 }
 
@@ -237,10 +246,13 @@ static int alloc_scratch(EvContext *c, EvWorker *w)
             return -ENOMEM;
         memset(w->scratch[r], 0, c->reg[r].scratch_size);
     }
+    if (c->use_cuda)
+        return ev_cuda_worker_open(&w->gpu, c->settings.gpu_index, 2 * c->frame_bytes, &c->log);
     return 0;
 }
 
-/* First frame: fix the geometry, initialise every extractor, allocate slots and scratch. */
+/* First frame: fix the geometry, choose the backend, initialise every extractor, allocate
+ * slots and per-worker scratch. */
 static int start_stream(EvContext *c, const EvPicture *ref)
 {
     c->info = (EvPicInfo){ ref->width, ref->height, ref->bitdepth, ref->layout };
@@ -252,40 +264,52 @@ static int start_stream(EvContext *c, const EvPicture *ref)
         ev_plane_size(ref->width, ref->height, ref->layout, p, &pw, &ph);
         c->frame_bytes += (size_t)pw * ph * bytes;
     }
+    int err = ev_select_backend(c);
+    if (err)
+        return err;
     for (unsigned r = 0; r < c->n_reg; r++) {
         EvRegistration *reg = &c->reg[r];
-        const int err = reg->cls->init(reg->state, reg->opts, &c->info, &c->log);
-        if (err)
+        if ((err = reg->run->init(reg->state, reg->opts, &c->info, &c->log)))
             return err;
         reg->initialised = 1;
-        reg->scratch_size = reg->cls->scratch_size ? reg->cls->scratch_size(reg->state) : 0;
+        reg->scratch_size = reg->run->scratch_size ? reg->run->scratch_size(reg->state) : 0;
     }
     for (unsigned i = 0; i < c->n_slots; i++) {
-        c->slots[i].buf = malloc(2 * c->frame_bytes);
+        const size_t n = 2 * c->frame_bytes;
+        c->slots[i].buf = c->use_cuda ? ev_cuda_host_alloc(n) : malloc(n);
         if (!c->slots[i].buf)
             return -ENOMEM;
     }
-    int err = alloc_scratch(c, &c->caller);
+    err = alloc_scratch(c, &c->caller);
     for (unsigned i = 0; !err && i < c->n_workers; i++)
         err = alloc_scratch(c, &c->workers[i]);
     return err;
 }
 
-/* Copy a caller's picture into buf, planes packed, and describe the copy in *pic. */
-static void copy_picture(const EvPicture *src, uint8_t *buf, EvPic *pic)
+/* Describe a picture stored packed at buf (planes one after another). */
+static void describe_packed(const EvPicInfo *info, uint8_t *buf, EvPic *pic)
 {
-    const unsigned bytes = src->bitdepth > 8 ? 2 : 1;
-    pic->bpc = src->bitdepth;
-    pic->layout = src->layout;
+    const unsigned bytes = info->bpc > 8 ? 2 : 1;
+    memset(pic, 0, sizeof(*pic));
+    pic->bpc = info->bpc;
+    pic->layout = info->layout;
     for (unsigned p = 0; p < 3; p++) {
-        ev_plane_size(src->width, src->height, src->layout, p, &pic->w[p], &pic->h[p]);
-        const size_t row = (size_t)pic->w[p] * bytes;
-        pic->stride[p] = (ptrdiff_t)row;
+        ev_plane_size(info->width, info->height, info->layout, p, &pic->w[p], &pic->h[p]);
+        pic->stride[p] = (ptrdiff_t)pic->w[p] * bytes;
         pic->data[p] = buf;
-        for (unsigned y = 0; y < pic->h[p]; y++)
-            memcpy(buf + y * row, (const uint8_t *)src->data[p] + (ptrdiff_t)y * src->stride[p],
+        buf += (size_t)pic->stride[p] * pic->h[p];
+    }
+}
+
+/* Copy a caller's picture into a packed picture. */
+static void copy_picture(const EvPicture *src, const EvPic *dst)
+{
+    for (unsigned p = 0; p < 3; p++) {
+        const size_t row = (size_t)dst->stride[p];
+        uint8_t *out = (uint8_t *)dst->data[p];
+        for (unsigned y = 0; y < dst->h[p]; y++)
+            memcpy(out + y * row, (const uint8_t *)src->data[p] + (ptrdiff_t)y * src->stride[p],
                    row);
-        buf += row * pic->h[p];
     }
 }
 
@@ -303,18 +327,31 @@ static int skipped_by_subsample(const EvContext *c, const EvExtractorClass *cls,
     return n > 1 && frame % n && !(cls->flags & EV_FEX_NO_SUBSAMPLE);
 }
 
-/* Run the extractors of one kind (sequential or parallel) on one slot. */
+static int runs_now(const EvContext *c, const EvRegistration *reg, unsigned frame,
+                    int sequential)
+{
+    return !!(reg->run->flags & EV_FEX_SEQUENTIAL) == sequential &&
+           !skipped_by_subsample(c, reg->run, frame);
+}
+
+/* Run the extractors of one kind (sequential or parallel) on one slot. With CUDA the slot is
+ * uploaded once here and every twin of the set reads that copy. */
 static int run_extractors(EvContext *c, EvWorker *w, const EvSlot *s, int sequential)
 {
+    EvPic ref = s->ref, dis = s->dis;
+    int uploaded = 0;
     for (unsigned r = 0; r < c->n_reg; r++) {
         const EvRegistration *reg = &c->reg[r];
-        if (!!(reg->cls->flags & EV_FEX_SEQUENTIAL) != sequential)
+        if (!runs_now(c, reg, s->frame, sequential))
             continue;
-        if (skipped_by_subsample(c, reg->cls, s->frame))
-            continue;
+        int err = 0;
+        if ((reg->run->flags & EV_FEX_CUDA) && !uploaded) {
+            err = ev_cuda_upload(w->gpu, s->buf, &ref, &dis);
+            uploaded = 1;
+        }
         EvSink sink = ev_sink(&c->collector, s->frame, r);
-        const int err =
-            reg->cls->extract(reg->state, w->scratch[r], &s->ref, &s->dis, s->frame, &sink);
+        if (!err)
+            err = reg->run->extract(reg->state, w->scratch[r], &ref, &dis, s->frame, &sink);
         if (err) {
             ev_log(&c->log, EV_LOG_ERROR, "%s: failed at frame %u (%s)", reg->cls->name,
                    s->frame, strerror(-err));
@@ -365,14 +402,64 @@ static EvSlot *take_free_slot(EvContext *c)
     return s;
 }
 
-int ev_send_pictures(EvContext *const c, const EvPicture *const ref, const EvPicture *const dis)
+static void release_slot(EvContext *c, EvSlot *s)
 {
-    if (!c)
-        return -EINVAL;
+    pthread_mutex_lock(&c->lock);
+    s->busy = 0;
+    pthread_cond_broadcast(&c->slot_free);
+    pthread_mutex_unlock(&c->lock);
+}
+
+/* A filled slot becomes frame n: sequential extractors now, the rest on a worker (or now). */
+static int dispatch(EvContext *c, EvSlot *s)
+{
+    s->frame = c->n_frames++;
+    int err = run_extractors(c, &c->caller, s, 1);
+    if (!err && !c->n_workers)
+        err = run_extractors(c, &c->caller, s, 0);
+    if (err || !c->n_workers) {
+        if (err)
+            set_error(c, err);
+        release_slot(c, s);
+        return err;
+    }
+    pthread_mutex_lock(&c->lock);
+    c->queue[(c->q_head + c->q_len) % c->n_slots] = (unsigned)(s - c->slots);
+    c->q_len++;
+    pthread_cond_signal(&c->work_ready);
+    pthread_mutex_unlock(&c->lock);
+    return 0;
+}
+
+/* The checks every new frame passes: state, geometry, earlier errors. */
+static int admit_frame(EvContext *c, const EvPicture *ref)
+{
     if (c->flushed) {
         ev_log(&c->log, EV_LOG_ERROR, "pictures sent after flush");
         return -EINVAL;
     }
+    if (c->borrowed) {
+        ev_log(&c->log, EV_LOG_ERROR, "a borrowed pair has not been submitted");
+        return -EINVAL;
+    }
+    int err;
+    if (!c->have_geometry) {
+        if ((err = start_stream(c, ref)))
+            return c->error = err;
+    } else if (!same_geometry(ref, &c->info)) {
+        ev_log(&c->log, EV_LOG_ERROR,
+               "frame %u is %ux%u %u-bit %s, but the first frame was %ux%u %u-bit %s",
+               c->n_frames, ref->width, ref->height, ref->bitdepth, layout_name(ref->layout),
+               c->info.width, c->info.height, c->info.bpc, layout_name(c->info.layout));
+        return -EINVAL;
+    }
+    return c->error;
+}
+
+int ev_send_pictures(EvContext *const c, const EvPicture *const ref, const EvPicture *const dis)
+{
+    if (!c)
+        return -EINVAL;
     int err = check_picture(c, ref, "reference");
     if (!err)
         err = check_picture(c, dis, "distorted");
@@ -386,44 +473,63 @@ int ev_send_pictures(EvContext *const c, const EvPicture *const ref, const EvPic
                dis->bitdepth, layout_name(dis->layout));
         return -EINVAL;
     }
-    if (!c->have_geometry) {
-        if ((err = start_stream(c, ref)))
-            return c->error = err;
-    } else if (!same_geometry(ref, &c->info)) {
-        ev_log(&c->log, EV_LOG_ERROR,
-               "frame %u is %ux%u %u-bit %s, but the first frame was %ux%u %u-bit %s",
-               c->n_frames, ref->width, ref->height, ref->bitdepth, layout_name(ref->layout),
-               c->info.width, c->info.height, c->info.bpc, layout_name(c->info.layout));
-        return -EINVAL;
-    }
-    if (c->error)
-        return c->error;
-
+    if ((err = admit_frame(c, ref)))
+        return err;
     EvSlot *s = take_free_slot(c);
-    s->frame = c->n_frames++;
-    copy_picture(ref, s->buf, &s->ref);
-    copy_picture(dis, s->buf + c->frame_bytes, &s->dis);
+    describe_packed(&c->info, s->buf, &s->ref);
+    describe_packed(&c->info, s->buf + c->frame_bytes, &s->dis);
+    copy_picture(ref, &s->ref);
+    copy_picture(dis, &s->dis);
+    return dispatch(c, s);
+}
 
-    if ((err = run_extractors(c, &c->caller, s, 1))) {
-        set_error(c, err);
-        pthread_mutex_lock(&c->lock);
-        s->busy = 0;
-        pthread_mutex_unlock(&c->lock);
-        return err;
+static void public_view(const EvPic *p, EvPicture *out)
+{
+    *out = (EvPicture){ p->w[0], p->h[0], p->bpc, p->layout, { 0 }, { 0 } };
+    for (unsigned i = 0; i < 3; i++) {
+        out->data[i] = p->data[i];
+        out->stride[i] = p->stride[i];
     }
-    if (!c->n_workers) {
-        err = run_extractors(c, &c->caller, s, 0);
-        s->busy = 0;
-        if (err)
-            set_error(c, err);
+}
+
+int ev_borrow_pictures(EvContext *const c, const unsigned width, const unsigned height,
+                       const unsigned bitdepth, const EvPixelLayout layout, EvPicture *const ref,
+                       EvPicture *const dis)
+{
+    if (!c || !ref || !dis)
+        return -EINVAL;
+    memset(ref, 0, sizeof(*ref));
+    memset(dis, 0, sizeof(*dis));
+    static const uint8_t probe[1];
+    const EvPicture want = { width, height, bitdepth, layout, { probe, probe, probe },
+                             { (ptrdiff_t)width * 2, (ptrdiff_t)width * 2,
+                               (ptrdiff_t)width * 2 } };
+    int err = check_picture(c, &want, "borrowed");
+    if (!err)
+        err = admit_frame(c, &want);
+    if (err)
         return err;
-    }
-    pthread_mutex_lock(&c->lock);
-    c->queue[(c->q_head + c->q_len) % c->n_slots] = (unsigned)(s - c->slots);
-    c->q_len++;
-    pthread_cond_signal(&c->work_ready);
-    pthread_mutex_unlock(&c->lock);
+    EvSlot *s = take_free_slot(c);
+    describe_packed(&c->info, s->buf, &s->ref);
+    describe_packed(&c->info, s->buf + c->frame_bytes, &s->dis);
+    public_view(&s->ref, ref);
+    public_view(&s->dis, dis);
+    c->borrowed = s;
     return 0;
+}
+
+int ev_submit_pictures(EvContext *const c)
+{
+    if (!c || !c->borrowed)
+        return -EINVAL;
+    EvSlot *s = c->borrowed;
+    c->borrowed = NULL;
+    return dispatch(c, s);
+}
+
+const char *ev_backend_name(const EvContext *const c)
+{
+    return c && c->use_cuda ? "cuda" : "cpu";
 }
 
 static void wait_idle(EvContext *c)
@@ -446,20 +552,27 @@ int ev_flush(EvContext *const c)
         return -EINVAL;
     if (c->flushed)
         return c->error;
+    if (c->borrowed) {
+        ev_log(&c->log, EV_LOG_WARNING, "flush: a borrowed pair was never submitted; dropped");
+        release_slot(c, c->borrowed);
+        c->borrowed = NULL;
+    }
     wait_idle(c);
     c->flushed = 1;
     for (unsigned r = 0; r < c->n_reg && !c->error; r++) {
         EvRegistration *reg = &c->reg[r];
-        if (!reg->initialised || !reg->cls->flush)
+        if (!reg->initialised || !reg->run->flush)
             continue;
         EvSink sink = ev_sink(&c->collector, EV_EPOCH_FLUSH, r);
-        const int err = reg->cls->flush(reg->state, c->n_frames, &sink);
+        const int err = reg->run->flush(reg->state, c->n_frames, &sink);
         if (err) {
             ev_log(&c->log, EV_LOG_ERROR, "%s: flush failed (%s)", reg->cls->name,
                    strerror(-err));
             c->error = err;
         }
     }
+    if (!c->error)
+        c->error = ev_models_predict(c);
     ev_collector_finish(&c->collector);
     return c->error;
 }

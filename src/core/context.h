@@ -8,7 +8,8 @@
 #include "core/extractor.h"
 
 typedef struct EvRegistration {
-    const EvExtractorClass *cls;
+    const EvExtractorClass *cls;    /* the CPU reference (options, names) */
+    const EvExtractorClass *run;    /* what runs: cls, or its CUDA twin */
     void *opts;             /* cls->opts_size bytes */
     void *state;            /* cls->state_size bytes, set up by init */
     size_t scratch_size;
@@ -27,6 +28,7 @@ typedef struct EvWorker {
     struct EvContext *ctx;
     pthread_t thread;
     void **scratch;         /* one block per registration */
+    struct EvCudaWorker *gpu; /* stream + device frame (CUDA backend), else NULL */
 } EvWorker;
 
 struct EvContext {
@@ -36,11 +38,15 @@ struct EvContext {
 
     EvRegistration *reg;
     unsigned n_reg;
+    struct EvModels *models;    /* ev_use_model (model/model_context.c), or NULL */
 
     /* geometry of the first frame; every frame must match it */
     int have_geometry;
     EvPicInfo info;
     size_t frame_bytes;     /* one picture, planes packed */
+
+    int use_cuda;           /* decided at the first frame (settings.backend) */
+    EvSlot *borrowed;       /* slot lent by ev_borrow_pictures, until submitted */
 
     unsigned n_frames;      /* pairs pushed */
     int flushed;

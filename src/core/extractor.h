@@ -18,6 +18,10 @@
 #include "core/log.h"
 #include "core/picture.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 typedef enum EvOptionType {
     EV_OPT_BOOL,    /* stored as int (0/1); accepts true/false */
     EV_OPT_INT,     /* stored as int */
@@ -44,6 +48,8 @@ enum {
     EV_FEX_SEQUENTIAL = 1 << 0,   /* frames in order, on one thread; may keep state */
     EV_FEX_NO_SUBSAMPLE = 1 << 1, /* runs on every frame even with --subsample (libvmaf
                                      TEMPORAL/PREV_REF extractors) */
+    EV_FEX_CUDA = 1 << 2,         /* a CUDA twin: extract() reads EvPic.dev on EvPic.gpu's
+                                     stream and returns the CPU reference's bits */
 };
 
 /* Where an extractor puts its results. Names are the names Netflix's CLI prints. */
@@ -67,8 +73,10 @@ typedef struct EvExtractorClass {
     void (*close)(void *state);                                  /* may be NULL */
 } EvExtractorClass;
 
-/* Every extractor compiled in, NULL-terminated (core/registry.c). */
+/* The CPU extractor of that name, or NULL (core/registry.c). */
 const EvExtractorClass *ev_find_extractor(const char *name);
+/* Its CUDA twin, or NULL when there is none or the build has no CUDA. */
+const EvExtractorClass *ev_find_twin(const char *name);
 
 /*
  * Parse "k=v:k=v" into opts (already holding the defaults). Unknown keys, bad values and
@@ -86,5 +94,9 @@ int ev_options_equal(const EvExtractorClass *cls, const void *a, const void *b);
  */
 void ev_options_feature_name(char *buf, size_t size, const char *base, const EvExtractorClass *cls,
                      const void *opts);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

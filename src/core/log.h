@@ -4,6 +4,10 @@
 
 #include "exactvmaf/exactvmaf.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 typedef struct EvLog {
     EvLogCallback cb;
     void *user;
@@ -18,5 +22,9 @@ typedef struct EvLog {
 
 /* Deliver one line at level (dropped when log is NULL, has no callback, or is too verbose). */
 void ev_log(const EvLog *log, EvLogLevel level, const char *fmt, ...) EV_PRINTF(3, 4);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -11,8 +11,10 @@ typedef struct EvPic {
     unsigned bpc;           /* 8..16; bpc > 8 stores uint16 samples */
     EvPixelLayout layout;
     unsigned w[3], h[3];    /* per plane, chroma floor-sized as libvmaf */
-    ptrdiff_t stride[3];    /* bytes */
-    const void *data[3];
+    ptrdiff_t stride[3];    /* bytes; the same for the device copy */
+    const void *data[3];    /* host samples */
+    const void *dev[3];     /* device copy of the samples (CUDA backend), else NULL */
+    struct EvCudaWorker *gpu; /* the worker that uploaded dev (CUDA backend), else NULL */
 } EvPic;
 
 /* Geometry an extractor is initialised with (the first frame's). */

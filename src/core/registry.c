@@ -12,6 +12,21 @@ static const EvExtractorClass *const extractors[] = {
     NULL,
 };
 
+static const EvExtractorClass *const twins[] = {
+#define EV_EXTRACTOR(sym) &sym,
+    EV_TWIN_LIST
+#undef EV_EXTRACTOR
+    NULL,
+};
+
+const EvExtractorClass *ev_find_twin(const char *const name)
+{
+    for (unsigned i = 0; twins[i]; i++)
+        if (!strcmp(twins[i]->name, name))
+            return twins[i];
+    return NULL;
+}
+
 const EvExtractorClass *ev_find_extractor(const char *const name)
 {
     for (unsigned i = 0; extractors[i]; i++)

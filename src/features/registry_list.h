@@ -6,11 +6,43 @@
 
 extern const EvExtractorClass ev_fex_float_moment;
 extern const EvExtractorClass ev_fex_psnr;
+extern const EvExtractorClass ev_fex_vif;
+extern const EvExtractorClass ev_fex_float_vif;
+extern const EvExtractorClass ev_fex_adm;
+extern const EvExtractorClass ev_fex_float_adm;
+extern const EvExtractorClass ev_fex_motion;
+extern const EvExtractorClass ev_fex_float_motion;
+extern const EvExtractorClass ev_fex_float_ansnr;
 extern const EvExtractorClass ev_fex_float_psnr;
+extern const EvExtractorClass ev_fex_float_ssim;
+extern const EvExtractorClass ev_fex_float_ms_ssim;
 
 #define EV_EXTRACTOR_LIST                                                                      \
     EV_EXTRACTOR(ev_fex_float_moment)                                                          \
     EV_EXTRACTOR(ev_fex_psnr)                                                                  \
+    EV_EXTRACTOR(ev_fex_vif)                                                                   \
+    EV_EXTRACTOR(ev_fex_float_vif)                                                             \
+    EV_EXTRACTOR(ev_fex_adm)                                                                   \
+    EV_EXTRACTOR(ev_fex_float_adm)                                                             \
+    EV_EXTRACTOR(ev_fex_motion)                                                                \
+    EV_EXTRACTOR(ev_fex_float_motion)                                                          \
+    EV_EXTRACTOR(ev_fex_float_ansnr)                                                           \
+    EV_EXTRACTOR(ev_fex_float_ssim)                                                            \
+    EV_EXTRACTOR(ev_fex_float_ms_ssim)                                                         \
     EV_EXTRACTOR(ev_fex_float_psnr)
+
+/* CUDA twins (built with EXACTVMAF_CUDA): same names as their CPU references. */
+#ifdef EV_HAVE_CUDA
+extern const EvExtractorClass ev_cuda_float_moment;
+extern const EvExtractorClass ev_cuda_psnr;
+extern const EvExtractorClass ev_cuda_float_psnr;
+
+#define EV_TWIN_LIST                                                                           \
+    EV_EXTRACTOR(ev_cuda_float_moment)                                                         \
+    EV_EXTRACTOR(ev_cuda_psnr)                                                                 \
+    EV_EXTRACTOR(ev_cuda_float_psnr)
+#else
+#define EV_TWIN_LIST
+#endif
 
 #endif

@@ -5,6 +5,7 @@
  *  - "fps" is null when not finite.
  */
 #include <math.h>
+#include <string.h>
 
 #include "output/output.h"
 
@@ -83,6 +84,19 @@ static void json_aggregates(const EvOut *const o)
     fputs("\n  }\n", o->f);
 }
 
+/* exactvmaf's addition: which backend computed each feature, written only when a CUDA twin
+ * did (a CPU run keeps Netflix's layout byte for byte). */
+static void json_backends(const EvOut *o)
+{
+    if (strcmp(ev_backend_name(o->c), "cuda"))
+        return;
+    fputs("  \"backends\": {", o->f);
+    for (unsigned j = 0; j < o->col->n_feat; j++)
+        fprintf(o->f, "%s\n    \"%s\": \"%s\"", j ? "," : "", o->col->feat[j].name,
+                ev_backend_name(o->c));
+    fputs("\n  },\n", o->f);
+}
+
 void ev_write_json(const EvOut *const o)
 {
     fputs("{\n", o->f);
@@ -91,6 +105,7 @@ void ev_write_json(const EvOut *const o)
         fprintf(o->f, "  \"fps\": %.2f,\n", o->fps);
     else
         fputs("  \"fps\": null,\n", o->f);
+    json_backends(o);
     json_frames(o);
     json_pooled(o);
     json_aggregates(o);

@@ -27,18 +27,25 @@ static void keep_last_line(void *user, EvLogLevel level, const char *line)
     snprintf((char *)user, 1024, "%s", line);
 }
 
-/* Register every "--feature name[=opts]" of the spec. */
+/* Register every "--model spec" and "--feature name[=opts]" of the spec. */
 static int use_spec(EvContext *ctx, const char *spec)
 {
     char buf[512];
     snprintf(buf, sizeof(buf), "%s", spec);
     for (char *save = NULL, *tok = strtok_r(buf, " ", &save); tok;
          tok = strtok_r(NULL, " ", &save)) {
-        if (strcmp(tok, "--feature"))
-            return -ENOSYS; /* only extractor cases are run here */
+        const int model = !strcmp(tok, "--model");
+        if (!model && strcmp(tok, "--feature"))
+            return -ENOSYS;
         char *arg = strtok_r(NULL, " ", &save);
         if (!arg)
             return -EINVAL;
+        if (model) {
+            const int err = ev_use_model(ctx, arg);
+            if (err)
+                return err;
+            continue;
+        }
         char *eq = strchr(arg, '=');
         if (eq)
             *eq++ = '\0';

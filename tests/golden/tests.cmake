@@ -21,3 +21,8 @@ ev_exact_flags(golden_test)
 ev_warnings(golden_test)
 
 ev_add_golden(moment_psnr float_moment "psnr*" float_psnr)
+ev_add_golden(ssim "float_ssim*" "float_ms_ssim*")
+ev_add_golden(vif "vif*" "float_vif*")
+ev_add_golden(motion "motion*" float_motion float_ansnr)
+ev_add_golden(models "model_vmaf_v0.6.1*" "model_vmaf_4k*" "model_vmaf_float*" "model_vmaf_b*")
+ev_add_golden(adm "adm*" "float_adm*")

@@ -68,14 +68,37 @@ static int moment_sums_exact(const EvPic *p, float scaler, double sums[2])
     return 1;
 }
 
-static void moments(const EvPic *p, float scaler, double out[2])
+/* The four outputs from each picture's sums (x and x*x, not yet divided by the int w*h). */
+int ev_moment_emit(const EvPic *ref, const double r[2], const double d[2], unsigned frame,
+                   EvSink *sink)
 {
-    double sums[2];
+    const int n = (int)ref->w[0] * (int)ref->h[0];
+    int err = ev_sink_put(sink, "float_moment_ref1st", frame, r[0] / n);
+    if (!err)
+        err = ev_sink_put(sink, "float_moment_dis1st", frame, d[0] / n);
+    if (!err)
+        err = ev_sink_put(sink, "float_moment_ref2nd", frame, r[1] / n);
+    if (!err)
+        err = ev_sink_put(sink, "float_moment_dis2nd", frame, d[1] / n);
+    return err;
+}
+
+int ev_moment_sums_from_units(const EvPic *p, uint64_t first, uint64_t second, double sums[2])
+{
+    const double scaler = sample_scaler(p->bpc);
+    if (first >= MOMENT_EXACT_LIMIT || second >= MOMENT_EXACT_LIMIT) {
+        moment_sums_c(p, (float)scaler, sums);
+        return 0;
+    }
+    sums[0] = (double)first / scaler;
+    sums[1] = (double)second / (scaler * scaler);
+    return 1;
+}
+
+static void moment_sums(const EvPic *p, float scaler, double sums[2])
+{
     if (!moment_sums_exact(p, scaler, sums))
         moment_sums_c(p, scaler, sums);
-    const int n = (int)p->w[0] * (int)p->h[0];
-    out[0] = sums[0] / n;
-    out[1] = sums[1] / n;
 }
 
 static int moment_extract(const void *state, void *scratch, const EvPic *ref, const EvPic *dis,
@@ -84,16 +107,9 @@ static int moment_extract(const void *state, void *scratch, const EvPic *ref, co
     (void)scratch;
     const MomentState *s = state;
     double r[2], d[2];
-    moments(ref, s->scaler, r);
-    moments(dis, s->scaler, d);
-    int err = ev_sink_put(sink, "float_moment_ref1st", frame, r[0]);
-    if (!err)
-        err = ev_sink_put(sink, "float_moment_dis1st", frame, d[0]);
-    if (!err)
-        err = ev_sink_put(sink, "float_moment_ref2nd", frame, r[1]);
-    if (!err)
-        err = ev_sink_put(sink, "float_moment_dis2nd", frame, d[1]);
-    return err;
+    moment_sums(ref, s->scaler, r);
+    moment_sums(dis, s->scaler, d);
+    return ev_moment_emit(ref, r, d, frame, sink);
 }
 
 /* For tests: the reference loop and the exact path on one picture. */
@@ -113,3 +129,13 @@ const EvExtractorClass ev_fex_float_moment = {
     .init = moment_init,
     .extract = moment_extract,
 };
+
+#ifdef EV_HAVE_CUDA
+const EvExtractorClass ev_cuda_float_moment = {
+    .name = "float_moment",
+    .flags = EV_FEX_CUDA,
+    .state_size = sizeof(MomentState),
+    .init = moment_init,
+    .extract = ev_moment_extract_cuda,
+};
+#endif

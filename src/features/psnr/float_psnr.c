@@ -4,6 +4,7 @@
 #include "core/extractor.h"
 #include "features/common/sample_math.h"
 #include "features/psnr/float_psnr.h"
+#include "features/psnr/psnr.h"
 #include "features/psnr/psnr_math.h"
 #include "features/psnr/psnr_score.h"
 
@@ -78,18 +79,33 @@ int ev_float_psnr_noise_fast(const EvPic *ref, const EvPic *dis, double *noise)
     return noise_sum_exact(ref, dis, sample_scaler(ref->bpc), noise);
 }
 
+int ev_float_psnr_emit(const void *state, double noise_sum, unsigned frame, const EvPic *ref,
+                       EvSink *sink)
+{
+    const FloatPsnrState *s = state;
+    const int n = (int)ref->w[0] * (int)ref->h[0]; /* the reference's int w * h */
+    const double noise = noise_sum / n;
+    return ev_sink_put(sink, "float_psnr", frame,
+                       psnr_db(s->peak * s->peak, noise, 1e-10, s->psnr_max));
+}
+
+double ev_float_psnr_noise_from_units(const EvPic *ref, const EvPic *dis, uint64_t units)
+{
+    const double scaler = sample_scaler(ref->bpc);
+    if (units < PSNR_EXACT_LIMIT)
+        return (double)units / (scaler * scaler);
+    return noise_sum_c(ref, dis, (float)scaler);
+}
+
 static int float_psnr_extract(const void *state, void *scratch, const EvPic *ref,
                               const EvPic *dis, unsigned frame, EvSink *sink)
 {
     (void)scratch;
     const FloatPsnrState *s = state;
-    const int n = (int)ref->w[0] * (int)ref->h[0];
     double noise;
     if (!noise_sum_exact(ref, dis, s->scaler, &noise))
         noise = noise_sum_c(ref, dis, s->scaler);
-    noise /= n;
-    return ev_sink_put(sink, "float_psnr", frame,
-                       psnr_db(s->peak * s->peak, noise, 1e-10, s->psnr_max));
+    return ev_float_psnr_emit(state, noise, frame, ref, sink);
 }
 
 const EvExtractorClass ev_fex_float_psnr = {
@@ -98,3 +114,13 @@ const EvExtractorClass ev_fex_float_psnr = {
     .init = float_psnr_init,
     .extract = float_psnr_extract,
 };
+
+#ifdef EV_HAVE_CUDA
+const EvExtractorClass ev_cuda_float_psnr = {
+    .name = "float_psnr",
+    .flags = EV_FEX_CUDA,
+    .state_size = sizeof(FloatPsnrState),
+    .init = float_psnr_init,
+    .extract = ev_float_psnr_extract_cuda,
+};
+#endif

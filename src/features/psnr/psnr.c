@@ -9,6 +9,7 @@
 #include <stdlib.h>
 
 #include "core/extractor.h"
+#include "features/psnr/psnr.h"
 #include "features/psnr/psnr_math.h"
 #include "features/psnr/psnr_score.h"
 
@@ -85,28 +86,39 @@ static uint64_t plane_sse(const EvPic *ref, const EvPic *dis, unsigned p)
     return sse;
 }
 
-static int psnr_extract(const void *state, void *scratch, const EvPic *ref, const EvPic *dis,
-                        unsigned frame, EvSink *sink)
+/* Score one plane from its sum of squared errors (shared by the C loop and the CUDA twin). */
+int ev_psnr_emit_plane(const void *state, unsigned p, uint64_t sse, unsigned n, unsigned frame,
+                       EvSink *sink)
 {
-    (void)scratch;
     static const char *const psnr_name[3] = { "psnr_y", "psnr_cb", "psnr_cr" };
     static const char *const mse_name[3] = { "mse_y", "mse_cb", "mse_cr" };
     const PsnrState *s = state;
     /* the reference's 8-bit path hard-wires the peak to 255 (an int square) */
     const double peak2 = s->bpc > 8 ? (double)(s->peak * s->peak) : (double)(255 * 255);
-    int err = 0;
-    for (unsigned p = 0; p < s->n_planes && !err; p++) {
-        const uint64_t sse = plane_sse(ref, dis, p);
-        const unsigned n = ref->w[p] * ref->h[p];
-        if (s->opts.enable_apsnr) {
-            atomic_fetch_add(&s->totals->sse[p], sse);
-            atomic_fetch_add(&s->totals->n_pixels[p], n);
-        }
-        const double mse = (double)sse / n;
-        err = ev_sink_put(sink, psnr_name[p], frame, psnr_db(peak2, mse, 1e-16, s->psnr_max[p]));
-        if (!err && s->opts.enable_mse)
-            err = ev_sink_put(sink, mse_name[p], frame, mse);
+    if (s->opts.enable_apsnr) {
+        atomic_fetch_add(&s->totals->sse[p], sse);
+        atomic_fetch_add(&s->totals->n_pixels[p], n);
     }
+    const double mse = (double)sse / n;
+    int err = ev_sink_put(sink, psnr_name[p], frame, psnr_db(peak2, mse, 1e-16, s->psnr_max[p]));
+    if (!err && s->opts.enable_mse)
+        err = ev_sink_put(sink, mse_name[p], frame, mse);
+    return err;
+}
+
+unsigned ev_psnr_planes(const void *state)
+{
+    return ((const PsnrState *)state)->n_planes;
+}
+
+static int psnr_extract(const void *state, void *scratch, const EvPic *ref, const EvPic *dis,
+                        unsigned frame, EvSink *sink)
+{
+    (void)scratch;
+    int err = 0;
+    for (unsigned p = 0; p < ev_psnr_planes(state) && !err; p++)
+        err = ev_psnr_emit_plane(state, p, plane_sse(ref, dis, p), ref->w[p] * ref->h[p], frame,
+                                 sink);
     return err;
 }
 
@@ -148,3 +160,18 @@ const EvExtractorClass ev_fex_psnr = {
     .flush = psnr_flush,
     .close = psnr_close,
 };
+
+#ifdef EV_HAVE_CUDA
+/* The CUDA twin: the same options, state and end of stream; sums on the device (psnr.cu). */
+const EvExtractorClass ev_cuda_psnr = {
+    .name = "psnr",
+    .flags = EV_FEX_NO_SUBSAMPLE | EV_FEX_CUDA,
+    .options = psnr_options,
+    .opts_size = sizeof(PsnrOpts),
+    .state_size = sizeof(PsnrState),
+    .init = psnr_init,
+    .extract = ev_psnr_extract_cuda,
+    .flush = psnr_flush,
+    .close = psnr_close,
+};
+#endif

@@ -1,0 +1,250 @@
+/*
+ * bench_twins: the CUDA twins on the GPU (built with CUDA only).
+ *  1. Device time per frame of each twin (CUDA events around the twin's launcher, median of
+ *     --frames runs) at 1920x1080, 3840x2160 and 7680x4320, next to the time to read its input
+ *     planes once at the device memory bandwidth measured here (device-to-device copy).
+ *  2. End-to-end frames per second of float_moment + psnr + float_psnr together through the
+ *     public API, CPU (all cores) against CUDA, next to the measured pinned host-to-device copy
+ *     bandwidth and the frame rate that copy alone allows. The CUDA run uses borrowed (pinned)
+ *     frame slots, each filled once: frames already in host memory, as a decoder would leave
+ *     them; the CPU run copies caller frames (ev_send_pictures).
+ */
+#include <cuda_runtime_api.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "core/collector.h"
+#include "core/extractor.h"
+#include "cuda/runtime.h"
+#include "exactvmaf/exactvmaf.h"
+
+static const char *const twins[] = { "float_moment", "psnr", "float_psnr" };
+
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+static int cmp_float(const void *a, const void *b)
+{
+    const float x = *(const float *)a, y = *(const float *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* Device bandwidth: bytes read + written by a large device-to-device copy, per second. */
+static double device_bandwidth(void)
+{
+    const size_t n = (size_t)1 << 30;
+    void *a, *b;
+    if (cudaMalloc(&a, n) || cudaMalloc(&b, n))
+        return 0;
+    cudaEvent_t e0, e1;
+    cudaEventCreate(&e0);
+    cudaEventCreate(&e1);
+    cudaMemcpy(b, a, n, cudaMemcpyDeviceToDevice);
+    float best = 1e30f;
+    for (int i = 0; i < 10; i++) {
+        cudaEventRecord(e0, 0);
+        cudaMemcpy(b, a, n, cudaMemcpyDeviceToDevice);
+        cudaEventRecord(e1, 0);
+        cudaEventSynchronize(e1);
+        float ms;
+        cudaEventElapsedTime(&ms, e0, e1);
+        if (ms < best)
+            best = ms;
+    }
+    cudaFree(a);
+    cudaFree(b);
+    return 2.0 * n / (best * 1e-3);
+}
+
+static double h2d_bandwidth(void)
+{
+    const size_t n = (size_t)256 << 20;
+    void *h, *d;
+    if (cudaMallocHost(&h, n) || cudaMalloc(&d, n))
+        return 0;
+    memset(h, 1, n);
+    double best = 1e30;
+    for (int i = 0; i < 10; i++) {
+        const double t0 = now();
+        cudaMemcpy(d, h, n, cudaMemcpyHostToDevice);
+        const double dt = now() - t0;
+        if (dt < best)
+            best = dt;
+    }
+    cudaFreeHost(h);
+    cudaFree(d);
+    return n / best;
+}
+
+static void fill_noise(uint8_t *buf, size_t n, uint32_t seed)
+{
+    uint32_t x = seed;
+    for (size_t i = 0; i < n; i++) {
+        x = x * 1664525u + 1013904223u;
+        buf[i] = (uint8_t)(x >> 24);
+    }
+}
+
+static void pic_from_packed(EvPic *p, uint8_t *buf, unsigned w, unsigned h)
+{
+    memset(p, 0, sizeof(*p));
+    p->bpc = 8;
+    p->layout = EV_PIX_420;
+    for (unsigned i = 0; i < 3; i++) {
+        ev_plane_size(w, h, EV_PIX_420, i, &p->w[i], &p->h[i]);
+        p->stride[i] = p->w[i];
+        p->data[i] = buf;
+        buf += (size_t)p->w[i] * p->h[i];
+    }
+}
+
+/* Median device time of one twin's extract() on an uploaded 8-bit 4:2:0 frame. */
+static float twin_device_ms(const char *name, unsigned w, unsigned h, unsigned frames)
+{
+    const EvExtractorClass *cls = ev_find_twin(name);
+    const size_t frame = (size_t)w * h * 3 / 2;
+    uint8_t *slot = ev_cuda_host_alloc(2 * frame);
+    EvCudaWorker *gpu = NULL;
+    EvLog log = { 0 };
+    if (!cls || !slot || ev_cuda_worker_open(&gpu, 0, 2 * frame, &log))
+        return -1;
+    fill_noise(slot, 2 * frame, 7);
+    EvPic ref, dis;
+    pic_from_packed(&ref, slot, w, h);
+    pic_from_packed(&dis, slot + frame, w, h);
+    void *opts = calloc(1, cls->opts_size + 1), *state = calloc(1, cls->state_size + 1);
+    ev_options_defaults(cls, opts);
+    const EvPicInfo info = { w, h, 8, EV_PIX_420 };
+    cls->init(state, opts, &info, &log);
+    ev_cuda_upload(gpu, slot, &ref, &dis);
+    ev_cuda_finish(gpu, "upload");
+    EvCollector results; /* the values are not looked at */
+    ev_collector_init(&results, &log);
+    float *ms = calloc(frames, sizeof(*ms));
+    cudaEvent_t e0, e1;
+    cudaEventCreate(&e0);
+    cudaEventCreate(&e1);
+    cudaStream_t stream = (cudaStream_t)ev_cuda_stream(gpu);
+    for (unsigned i = 0; i < frames; i++) {
+        EvSink sink = ev_sink(&results, i, 0);
+        cudaEventRecord(e0, stream);
+        cls->extract(state, NULL, &ref, &dis, i, &sink);
+        cudaEventRecord(e1, stream);
+        cudaEventSynchronize(e1);
+        cudaEventElapsedTime(&ms[i], e0, e1);
+    }
+    qsort(ms, frames, sizeof(*ms), cmp_float);
+    const float median = ms[frames / 2];
+    if (cls->close)
+        cls->close(state);
+    free(ms);
+    ev_collector_free(&results);
+    free(opts);
+    free(state);
+    ev_cuda_worker_close(&gpu);
+    ev_cuda_host_free(slot);
+    return median;
+}
+
+/* Bytes of input planes each twin reads (8-bit 4:2:0, both pictures). */
+static double twin_bytes(const char *name, unsigned w, unsigned h)
+{
+    const double luma = (double)w * h;
+    return 2 * (strcmp(name, "psnr") ? luma : luma * 1.5);
+}
+
+static double end_to_end_fps(EvBackend backend, unsigned w, unsigned h, unsigned frames,
+                             unsigned threads)
+{
+    EvSettings s;
+    ev_default_settings(&s);
+    s.backend = backend;
+    s.n_threads = threads;
+    EvContext *c;
+    if (ev_open(&c, &s))
+        return -1;
+    for (unsigned i = 0; i < 3; i++)
+        ev_use_feature(c, twins[i], NULL);
+    const size_t frame = (size_t)w * h * 3 / 2;
+    uint8_t *host = malloc(2 * frame);
+    fill_noise(host, 2 * frame, 11);
+    EvPic pr, pd;
+    pic_from_packed(&pr, host, w, h);
+    pic_from_packed(&pd, host + frame, w, h);
+    EvPicture ref = { w, h, 8, EV_PIX_420, { pr.data[0], pr.data[1], pr.data[2] },
+                      { pr.stride[0], pr.stride[1], pr.stride[2] } };
+    EvPicture dis = { w, h, 8, EV_PIX_420, { pd.data[0], pd.data[1], pd.data[2] },
+                      { pd.stride[0], pd.stride[1], pd.stride[2] } };
+    const void *filled[64] = { 0 };
+    unsigned n_filled = 0;
+    const double t0 = now();
+    for (unsigned i = 0; i < frames; i++) {
+        if (backend == EV_BACKEND_CPU) {
+            ev_send_pictures(c, &ref, &dis);
+            continue;
+        }
+        EvPicture br, bd;
+        if (ev_borrow_pictures(c, w, h, 8, EV_PIX_420, &br, &bd))
+            return -1;
+        int seen = 0;
+        for (unsigned k = 0; k < n_filled; k++)
+            seen |= filled[k] == br.data[0];
+        if (!seen && n_filled < 64) {
+            filled[n_filled++] = br.data[0];
+            memcpy((void *)br.data[0], host, frame);
+            memcpy((void *)bd.data[0], host + frame, frame);
+        }
+        ev_submit_pictures(c);
+    }
+    const int err = ev_flush(c);
+    const double dt = now() - t0;
+    ev_close(&c);
+    free(host);
+    return err ? -1 : frames / dt;
+}
+
+int main(int argc, char **argv)
+{
+    const unsigned frames = argc > 1 ? (unsigned)atoi(argv[1]) : 200;
+    if (ev_gpu_count() <= 0) {
+        printf("bench_twins: no CUDA device\n");
+        return 77;
+    }
+    const double dev_bw = device_bandwidth(), h2d_bw = h2d_bandwidth();
+    printf("device memory bandwidth (D2D copy, read+write): %.0f GB/s\n", dev_bw / 1e9);
+    printf("pinned host-to-device bandwidth: %.1f GB/s\n\n", h2d_bw / 1e9);
+    const unsigned sizes[3][2] = { { 1920, 1080 }, { 3840, 2160 }, { 7680, 4320 } };
+    printf("| twin | size | device ms/frame (median of %u) | input read at bandwidth, ms | ratio |\n",
+           frames);
+    printf("|---|---|---|---|---|\n");
+    for (unsigned t = 0; t < 3; t++)
+        for (unsigned k = 0; k < 3; k++) {
+            const unsigned w = sizes[k][0], h = sizes[k][1];
+            const float ms = twin_device_ms(twins[t], w, h, frames);
+            const double mem_ms = 1e3 * twin_bytes(twins[t], w, h) / dev_bw;
+            printf("| %s | %ux%u | %.4f | %.4f | %.2fx |\n", twins[t], w, h, ms, mem_ms,
+                   ms / mem_ms);
+        }
+    const unsigned cores = (unsigned)sysconf(_SC_NPROCESSORS_ONLN);
+    printf("\nend to end, float_moment + psnr + float_psnr, 8-bit 4:2:0, frames in host memory\n");
+    printf("| size | CPU fps (%u threads) | CUDA fps (4 streams) | H2D-bound fps | CUDA / H2D |\n",
+           cores);
+    printf("|---|---|---|---|---|\n");
+    for (unsigned k = 0; k < 3; k++) {
+        const unsigned w = sizes[k][0], h = sizes[k][1];
+        const unsigned n = k == 2 ? frames / 4 : frames;
+        const double cpu = end_to_end_fps(EV_BACKEND_CPU, w, h, n / 4 + 4, cores);
+        const double gpu = end_to_end_fps(EV_BACKEND_CUDA, w, h, n, 4);
+        const double bound = h2d_bw / (2.0 * w * h * 1.5);
+        printf("| %ux%u | %.1f | %.1f | %.1f | %.0f%% |\n", w, h, cpu, gpu, bound,
+               100 * gpu / bound);
+    }
+    return 0;
+}

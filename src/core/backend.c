@@ -1,0 +1,43 @@
+#include <errno.h>
+#include <stdio.h>
+
+#include "core/backend.h"
+#include "cuda/runtime.h"
+
+/* 0 when every registration has a twin and the device answers; else why, in one line. */
+static int cuda_possible(const EvContext *c, char *why, size_t n)
+{
+    const int err = ev_cuda_probe(c->settings.gpu_index, why, n);
+    if (err)
+        return err;
+    for (unsigned r = 0; r < c->n_reg; r++) {
+        if (!ev_find_twin(c->reg[r].cls->name)) {
+            snprintf(why, n, "%s has no CUDA twin yet", c->reg[r].cls->name);
+            return -ENOSYS;
+        }
+    }
+    return 0;
+}
+
+int ev_select_backend(EvContext *const c)
+{
+    c->use_cuda = 0;
+    if (c->settings.backend == EV_BACKEND_CPU)
+        return 0;
+    char why[256] = "";
+    const int err = cuda_possible(c, why, sizeof(why));
+    if (err) {
+        if (c->settings.backend == EV_BACKEND_CUDA) {
+            ev_log(&c->log, EV_LOG_ERROR, "backend cuda: %s", why);
+            return err;
+        }
+        /* a build without CUDA has nothing to choose: no line for that */
+        if (err != -ENOSYS || ev_gpu_count() >= 0)
+            ev_log(&c->log, EV_LOG_WARNING, "using the CPU backend: %s", why);
+        return 0;
+    }
+    c->use_cuda = 1;
+    for (unsigned r = 0; r < c->n_reg; r++)
+        c->reg[r].run = ev_find_twin(c->reg[r].cls->name);
+    return 0;
+}

@@ -1,0 +1,12 @@
+/* Choosing the backend at the first frame: the CPU references or their CUDA twins. */
+#ifndef EV_CORE_BACKEND_H
+#define EV_CORE_BACKEND_H
+
+#include "core/context.h"
+
+/* Set c->use_cuda and each registration's run class from c->settings.backend. EV_BACKEND_CUDA
+ * fails (-ENODEV, -ENOSYS) when it cannot be honoured; EV_BACKEND_AUTO falls back to the CPU
+ * and logs one warning line saying why. */
+int ev_select_backend(EvContext *c);
+
+#endif

@@ -1,0 +1,136 @@
+// The shared CUDA runtime of the twins: workers (stream + device slot + result scratch),
+// pinned slot memory, error mapping. See runtime.h.
+#include <cerrno>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+
+#include <cuda_runtime.h>
+
+#include "cuda/runtime.h"
+
+struct EvCudaWorker {
+    int device;
+    cudaStream_t stream;
+    void *slot;             // device copy of one frame slot
+    size_t slot_bytes;
+    void *scratch_dev;
+    void *scratch_host;     // pinned
+    const EvLog *log;
+};
+
+static int map_error(cudaError_t e, const EvLog *log, const char *what)
+{
+    if (e == cudaSuccess)
+        return 0;
+    ev_log(log, EV_LOG_ERROR, "cuda: %s: %s", what, cudaGetErrorString(e));
+    return e == cudaErrorMemoryAllocation ? -ENOMEM : -EIO;
+}
+
+extern "C" int ev_cuda_probe(int index, char *why, size_t why_size)
+{
+    int n = 0;
+    const cudaError_t e = cudaGetDeviceCount(&n);
+    if (e != cudaSuccess || n == 0) {
+        cudaGetLastError();
+        snprintf(why, why_size, "no CUDA device (%s)",
+                 e != cudaSuccess ? cudaGetErrorString(e) : "none found");
+        return -ENODEV;
+    }
+    if (index < 0 || index >= n) {
+        snprintf(why, why_size, "CUDA device %d does not exist (%d found)", index, n);
+        return -ENODEV;
+    }
+    return 0;
+}
+
+extern "C" int ev_cuda_worker_open(EvCudaWorker **out, int device, size_t slot_bytes,
+                                   const EvLog *log)
+{
+    *out = nullptr;
+    EvCudaWorker *w = static_cast<EvCudaWorker *>(calloc(1, sizeof(*w)));
+    if (!w)
+        return -ENOMEM;
+    w->device = device;
+    w->slot_bytes = slot_bytes;
+    w->log = log;
+    int err = map_error(cudaSetDevice(device), log, "select device");
+    if (!err)
+        err = map_error(cudaStreamCreateWithFlags(&w->stream, cudaStreamNonBlocking), log,
+                        "create stream");
+    if (!err)
+        err = map_error(cudaMalloc(&w->slot, slot_bytes), log, "allocate frame");
+    if (!err)
+        err = map_error(cudaMalloc(&w->scratch_dev, EV_CUDA_SCRATCH_BYTES), log,
+                        "allocate scratch");
+    if (!err)
+        err = map_error(cudaMallocHost(&w->scratch_host, EV_CUDA_SCRATCH_BYTES), log,
+                        "allocate pinned scratch");
+    if (err) {
+        ev_cuda_worker_close(&w);
+        return err;
+    }
+    *out = w;
+    return 0;
+}
+
+extern "C" void ev_cuda_worker_close(EvCudaWorker **pw)
+{
+    if (!pw || !*pw)
+        return;
+    EvCudaWorker *w = *pw;
+    cudaSetDevice(w->device);
+    if (w->stream)
+        cudaStreamSynchronize(w->stream);
+    cudaFree(w->slot);
+    cudaFree(w->scratch_dev);
+    cudaFreeHost(w->scratch_host);
+    if (w->stream)
+        cudaStreamDestroy(w->stream);
+    free(w);
+    *pw = nullptr;
+}
+
+static void point_at_device(const EvCudaWorker *w, const void *slot, EvPic *p)
+{
+    for (unsigned i = 0; i < 3; i++) {
+        const ptrdiff_t offset = static_cast<const char *>(p->data[i]) -
+                                 static_cast<const char *>(slot);
+        p->dev[i] = static_cast<const char *>(w->slot) + offset;
+    }
+    p->gpu = const_cast<EvCudaWorker *>(w);
+}
+
+extern "C" int ev_cuda_upload(EvCudaWorker *w, const void *slot, EvPic *ref, EvPic *dis)
+{
+    const cudaError_t e = cudaMemcpyAsync(w->slot, slot, w->slot_bytes, cudaMemcpyHostToDevice,
+                                          w->stream);
+    if (e != cudaSuccess)
+        return map_error(e, w->log, "upload frame");
+    point_at_device(w, slot, ref);
+    point_at_device(w, slot, dis);
+    return 0;
+}
+
+extern "C" void *ev_cuda_scratch_device(EvCudaWorker *w) { return w->scratch_dev; }
+extern "C" void *ev_cuda_scratch_host(EvCudaWorker *w) { return w->scratch_host; }
+extern "C" void *ev_cuda_stream(EvCudaWorker *w) { return w->stream; }
+
+extern "C" int ev_cuda_finish(EvCudaWorker *w, const char *what)
+{
+    cudaError_t e = cudaGetLastError();
+    if (e == cudaSuccess)
+        e = cudaStreamSynchronize(w->stream);
+    return map_error(e, w->log, what);
+}
+
+extern "C" void *ev_cuda_host_alloc(size_t bytes)
+{
+    void *p = nullptr;
+    return cudaMallocHost(&p, bytes) == cudaSuccess ? p : nullptr;
+}
+
+extern "C" void ev_cuda_host_free(void *p)
+{
+    cudaFreeHost(p);
+}

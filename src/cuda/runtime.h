@@ -1,0 +1,51 @@
+/*
+ * The CUDA runtime every twin shares, seen from C: a worker (one per scheduler thread) owns a
+ * stream, a device copy of the frame slot it is working on (both pictures, uploaded once per
+ * frame and read by every twin), and a small device + pinned host area for per-frame results.
+ * Slot buffers are pinned host memory, so the upload is one asynchronous copy.
+ * Without CUDA in the build every call reports -ENOSYS.
+ */
+#ifndef EV_CUDA_RUNTIME_H
+#define EV_CUDA_RUNTIME_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/log.h"
+#include "core/picture.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct EvCudaWorker EvCudaWorker;
+
+/* Bytes of device scratch (and its pinned host mirror) each worker offers the twins. */
+#define EV_CUDA_SCRATCH_BYTES 4096
+
+/* 0 when device `index` can be used; else a negative code and one line in why. */
+int ev_cuda_probe(int index, char *why, size_t why_size);
+
+/* A worker for frames whose slot (ref then dis, packed) is slot_bytes long. */
+int ev_cuda_worker_open(EvCudaWorker **out, int device, size_t slot_bytes, const EvLog *log);
+void ev_cuda_worker_close(EvCudaWorker **w);
+
+/* Upload a slot (host base, slot_bytes) and point ref/dis's dev fields at the device copy. */
+int ev_cuda_upload(EvCudaWorker *w, const void *slot, EvPic *ref, EvPic *dis);
+
+/* The worker's result areas and stream (a cudaStream_t) for twins. */
+void *ev_cuda_scratch_device(EvCudaWorker *w);
+void *ev_cuda_scratch_host(EvCudaWorker *w);
+void *ev_cuda_stream(EvCudaWorker *w);
+/* Wait for the worker's stream; maps a CUDA error to a code and a log line naming what. */
+int ev_cuda_finish(EvCudaWorker *w, const char *what);
+
+/* Pinned host memory for frame slots (falls back to malloc without CUDA). */
+void *ev_cuda_host_alloc(size_t bytes);
+void ev_cuda_host_free(void *p);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,48 @@
+/* The CUDA runtime's entry points in a build without CUDA: nothing is available. */
+#ifndef EV_HAVE_CUDA
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "cuda/runtime.h"
+
+int ev_cuda_probe(int index, char *why, size_t why_size)
+{
+    (void)index;
+    snprintf(why, why_size, "this build has no CUDA backend");
+    return -ENOSYS;
+}
+
+int ev_cuda_worker_open(EvCudaWorker **out, int device, size_t slot_bytes, const EvLog *log)
+{
+    (void)device;
+    (void)slot_bytes;
+    (void)log;
+    *out = NULL;
+    return -ENOSYS;
+}
+
+void ev_cuda_worker_close(EvCudaWorker **w)
+{
+    if (w)
+        *w = NULL;
+}
+
+int ev_cuda_upload(EvCudaWorker *w, const void *slot, EvPic *ref, EvPic *dis)
+{
+    (void)w;
+    (void)slot;
+    (void)ref;
+    (void)dis;
+    return -ENOSYS;
+}
+
+void *ev_cuda_scratch_device(EvCudaWorker *w) { (void)w; return NULL; }
+void *ev_cuda_scratch_host(EvCudaWorker *w) { (void)w; return NULL; }
+void *ev_cuda_stream(EvCudaWorker *w) { (void)w; return NULL; }
+int ev_cuda_finish(EvCudaWorker *w, const char *what) { (void)w; (void)what; return -ENOSYS; }
+void *ev_cuda_host_alloc(size_t bytes) { return malloc(bytes); }
+void ev_cuda_host_free(void *p) { free(p); }
+#else
+typedef int ev_runtime_none_unused; /* ISO C: a translation unit is not empty */
+#endif

@@ -1,0 +1,156 @@
+/* float_adm: float ADM of libvmaf (feature/float_adm.c, adm.c, adm_tools.c, extractor
+ * "float_adm"): options, init, and the per-frame outputs in Netflix's order and names. Its
+ * bits depend on the CPU's rcpss (see float_adm_math.h). */
+#include <errno.h>
+#include <stdlib.h>
+
+#include "features/adm/adm_csf_factors.h"
+#include "features/adm/adm_math.h"
+#include "features/adm/float_adm_internal.h"
+#include "features/common/sample_math.h"
+
+const EvExtractorClass ev_fex_float_adm;
+
+static const EvOption float_adm_options[] = {
+    { "debug", NULL, "debug mode: enable additional output", EV_OPT_BOOL,
+      offsetof(FadmOpts, debug), 0, 0, 1, 0 },
+    { "adm_enhn_gain_limit", "egl", "enhancement gain limit, >= 1; 1 disables the gain",
+      EV_OPT_DOUBLE, offsetof(FadmOpts, enhn_gain_limit), 100.0, 1.0, 100.0,
+      EV_OPT_FEATURE_PARAM },
+    { 0 },
+};
+
+enum { N_MAIN = 7, N_ALL = 18 };
+static const char *const float_adm_base_names[N_ALL] = {
+    "adm2", "aim", "adm3", "adm_scale0", "adm_scale1", "adm_scale2", "adm_scale3",
+    "adm", "adm_num", "adm_den", "adm_num_scale0", "adm_den_scale0", "adm_num_scale1",
+    "adm_den_scale1", "adm_num_scale2", "adm_den_scale2", "adm_num_scale3", "adm_den_scale3",
+};
+
+/* Every scale's DWT input needs 2 lines and every band 2 (the 3x3 window): 17x17 frames. */
+enum { FADM_MIN_SIZE = 17 };
+
+static int set_geometry(FadmState *s)
+{
+    size_t n = 0;
+    for (int k = 0; k < 4; k++) {
+        AdmScaleGeom *g = &s->geom[k];
+        g->in_w = k ? s->geom[k - 1].w : (int)s->width;
+        g->in_h = k ? s->geom[k - 1].h : (int)s->height;
+        g->w = (g->in_w + 1) / 2;
+        g->h = (g->in_h + 1) / 2;
+        if (g->w < 2 || g->h < 2)
+            return -EINVAL;
+        n += 4 * (size_t)(g->w + g->h);
+    }
+    if (!(s->indices = malloc(n * sizeof(int))))
+        return -ENOMEM;
+    int *p = s->indices;
+    for (int k = 0; k < 4; k++) {
+        AdmScaleGeom *g = &s->geom[k];
+        for (int t = 0; t < 4; t++) {
+            g->ind_x[t] = p;
+            for (int j = 0; j < g->w; j++)
+                *p++ = adm_dwt_index(2 * j - 1 + t, g->in_w);
+            g->ind_y[t] = p;
+            for (int i = 0; i < g->h; i++)
+                *p++ = adm_dwt_index(2 * i - 1 + t, g->in_h);
+        }
+    }
+    return 0;
+}
+
+static int float_adm_init(void *state, const void *opts, const EvPicInfo *info,
+                          const EvLog *log)
+{
+    FadmState *s = state;
+    s->opts = *(const FadmOpts *)opts;
+    s->width = info->width;
+    s->height = info->height;
+    s->bpc = info->bpc;
+    s->scaler = sample_scaler(info->bpc);
+    const int err = set_geometry(s);
+    if (err == -EINVAL)
+        ev_log(log, EV_LOG_ERROR, "float_adm: frame %ux%u is too small (minimum %dx%d)",
+               info->width, info->height, FADM_MIN_SIZE, FADM_MIN_SIZE);
+    if (err)
+        return err;
+    for (int k = 0; k < 4; k++) {
+        const float hv = adm_watson_factor(k, 0, 3.0, 1080), d = adm_watson_factor(k, 1, 3.0, 1080);
+        s->rfactor[k][0] = s->rfactor[k][1] = hv;
+        s->rfactor[k][2] = d;
+    }
+    s->cos_1deg_sq = adm_cos_1deg_sq();
+    s->noise_weight = 0.03125;
+    for (int k = 0; k < N_ALL; k++)
+        ev_options_feature_name(s->names[k], sizeof(s->names[k]), float_adm_base_names[k],
+                                &ev_fex_float_adm, opts);
+    return 0;
+}
+
+static size_t float_adm_scratch_size(const void *state)
+{
+    FadmWork unused;
+    return fadm_work_layout(state, NULL, &unused);
+}
+
+/* Totals in double; aim is its own ratio clipped at 1 (unlike the integer ADM). */
+static int float_adm_emit(const FadmState *s, const AdmScaleScore sc[4], const unsigned frame,
+                          EvSink *sink)
+{
+    double num = 0, den = 0, aim_num = 0, aim_den = 0;
+    for (int k = 0; k < 4; k++) {
+        num += sc[k].num;
+        den += sc[k].den;
+        aim_den += sc[k].den;
+        aim_num += sc[k].aim;
+    }
+    const double limit = 1e-10 * (int)(s->width * s->height) / (1920.0 * 1080.0);
+    num = num < limit ? 0 : num;
+    den = den < limit ? 0 : den;
+    /* den == 0: adm2 is 1 and the reference leaves aim uninitialised; 0 here */
+    const double adm2 = den == 0.0 ? 1.0 : num / den;
+    const double aim_ratio = aim_num / aim_den;
+    const double aim = den == 0.0 ? 0.0 : (aim_ratio < 1.0f ? aim_ratio : 1.0f);
+    const double adm3 = adm2 * 0.5 + (1 - aim) * (1 - 0.5);
+    const double value[N_ALL] = {
+        adm2, aim, adm3 > 0.0 ? adm3 : 0.0,
+        (double)sc[0].num / sc[0].den, (double)sc[1].num / sc[1].den,
+        (double)sc[2].num / sc[2].den, (double)sc[3].num / sc[3].den,
+        adm2, num, den,
+        sc[0].num, sc[0].den, sc[1].num, sc[1].den, sc[2].num, sc[2].den, sc[3].num, sc[3].den,
+    };
+    const int n = s->opts.debug ? N_ALL : N_MAIN;
+    int err = 0;
+    for (int k = 0; k < n && !err; k++)
+        err = ev_sink_put(sink, s->names[k], frame, value[k]);
+    return err;
+}
+
+static int float_adm_extract(const void *state, void *scratch, const EvPic *ref,
+                             const EvPic *dis, const unsigned frame, EvSink *sink)
+{
+    const FadmState *s = state;
+    FadmWork wk;
+    fadm_work_layout(s, scratch, &wk);
+    AdmScaleScore sc[4];
+    fadm_score_frame(s, &wk, ref, dis, sc);
+    return float_adm_emit(s, sc, frame, sink);
+}
+
+static void float_adm_close(void *state)
+{
+    FadmState *s = state;
+    free(s->indices);
+}
+
+const EvExtractorClass ev_fex_float_adm = {
+    .name = "float_adm",
+    .options = float_adm_options,
+    .opts_size = sizeof(FadmOpts),
+    .state_size = sizeof(FadmState),
+    .init = float_adm_init,
+    .scratch_size = float_adm_scratch_size,
+    .extract = float_adm_extract,
+    .close = float_adm_close,
+};

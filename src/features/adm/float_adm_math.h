@@ -1,0 +1,141 @@
+/*
+ * Float ADM arithmetic of libvmaf (feature/adm_tools.c, x86-64 build), one coefficient at a
+ * time, shared by the C reference (float_adm*.c) and a CUDA twin. All float, no contraction;
+ * the reference's double literals (0.0333333351, 0.0666666701) and its double gain step are
+ * kept, so those products and sums round through double as there.
+ *
+ * Division: on x86-64 libvmaf divides t / (o + 1e-30) as t * rcp(o + 1e-30), where rcp is the
+ * SSE rcpss estimate refined by one Newton step. rcpss is not specified by IEEE: its bits
+ * depend on the CPU (Intel and AMD tables differ), so the float ADM's bits do too. The golden
+ * (shared/golden) was produced on an AMD EPYC and matches this build's rcpss on AMD EPYC
+ * hosts; a CUDA twin needs a table of the host's rcpss (one entry per float mantissa prefix).
+ */
+#ifndef EV_FEATURES_FLOAT_ADM_MATH_H
+#define EV_FEATURES_FLOAT_ADM_MATH_H
+
+#include <math.h>
+
+#include "core/hd.h"
+
+#if !defined(__CUDACC__) && (defined(__x86_64__) || defined(_M_X64))
+#include <xmmintrin.h>
+#define FADM_HAVE_RCPSS 1
+#endif
+
+/* db2 taps: the reference's double literals stored in float arrays. */
+#define FADM_LO0 ((float)0.482962913144690)
+#define FADM_LO1 ((float)0.836516303737469)
+#define FADM_LO2 ((float)0.224143868041857)
+#define FADM_LO3 ((float)-0.129409522550921)
+#define FADM_HI0 ((float)-0.129409522550921)
+#define FADM_HI1 ((float)-0.224143868041857)
+#define FADM_HI2 ((float)0.836516303737469)
+#define FADM_HI3 ((float)-0.482962913144690)
+
+#define FADM_ONE_BY_30 0.0333333351 /* double: the product is formed in double */
+#define FADM_ONE_BY_15 0.0666666701
+
+/* Four taps into a float accumulator starting at 0, in tap order. */
+EV_HD float fadm_taps(const float f0, const float f1, const float f2, const float f3,
+                      const float s0, const float s1, const float s2, const float s3)
+{
+    float acc = 0.0f;
+    acc += f0 * s0;
+    acc += f1 * s1;
+    acc += f2 * s2;
+    acc += f3 * s3;
+    return acc;
+}
+
+EV_HD float fadm_taps_lo(const float s0, const float s1, const float s2, const float s3)
+{
+    return fadm_taps(FADM_LO0, FADM_LO1, FADM_LO2, FADM_LO3, s0, s1, s2, s3);
+}
+
+EV_HD float fadm_taps_hi(const float s0, const float s1, const float s2, const float s3)
+{
+    return fadm_taps(FADM_HI0, FADM_HI1, FADM_HI2, FADM_HI3, s0, s1, s2, s3);
+}
+
+/* 1/d as libvmaf's x86-64 build computes it: xi = rcpss(d), then xi + xi * (1 - d * xi). */
+EV_HD float fadm_rcp(const float d)
+{
+#ifdef FADM_HAVE_RCPSS
+    const float xi = _mm_cvtss_f32(_mm_rcp_ss(_mm_set_ss(d)));
+    return xi + xi * (1.0f - d * xi);
+#else
+    return 1.0f / d;    /* libvmaf's non-SSE2 builds divide exactly */
+#endif
+}
+
+/* Angle test on the (h, v) pair, all in float. */
+EV_HD int fadm_angle_flag(const float oh, const float ov, const float th, const float tv,
+                          const float cos_1deg_sq)
+{
+    const float ot_dp = oh * th + ov * tv;
+    const float o_mag_sq = oh * oh + ov * ov;
+    const float t_mag_sq = th * th + tv * tv;
+    return ot_dp >= 0.0f && ot_dp * ot_dp >= cos_1deg_sq * o_mag_sq * t_mag_sq;
+}
+
+/* One band of one coefficient: k = t/(o + 1e-30) clamped to [0, 1], r = k*o, the gain limit in
+ * double (each branch re-reads r, as the reference's two ifs do), a = t - r. */
+EV_HD void fadm_decouple_coef(const float o, const float t, const int flag, const double egl,
+                              float *r, float *a)
+{
+    float k = t * fadm_rcp(o + (float)1e-30);
+    k = k < 0.0f ? 0.0f : (k > 1.0f ? 1.0f : k);
+    float rst = k * o;
+    if (flag && rst > 0.0) {
+        const double g = rst * egl;
+        rst = (float)(g < t ? g : t);
+    }
+    if (flag && rst < 0.0) {
+        const double g = rst * egl;
+        rst = (float)(g > t ? g : t);
+    }
+    *r = rst;
+    *a = t - rst;
+}
+
+/* Masking filter value of a CSF-weighted coefficient: (float)(0.0333333351 * |x|). */
+EV_HD float fadm_flt(const float csf)
+{
+    return (float)(FADM_ONE_BY_30 * fabsf(csf));
+}
+
+/* One band's share of the threshold at a 3x3 window: a float running sum of the neighbours'
+ * masking values with the centre's own term (added in double, rounded back) in the middle. */
+EV_HD float fadm_thr_band(const float ul, const float u, const float ur, const float l,
+                          const float centre_csf, const float r, const float dl, const float d,
+                          const float dr)
+{
+    float sum = 0.0f;
+    sum += ul;
+    sum += u;
+    sum += ur;
+    sum += l;
+    sum = (float)(sum + FADM_ONE_BY_15 * fabsf(centre_csf));
+    sum += r;
+    sum += dl;
+    sum += d;
+    sum += dr;
+    return sum;
+}
+
+/* Masked energy of one coefficient: x = max(|rf * src| - thr, 0), cubed in float. */
+EV_HD float fadm_cm_cube(const float src, const float rf, const float thr)
+{
+    float x = fabsf(src * rf) - thr;
+    x = x < 0.0f ? 0.0f : x;
+    return x * x * x;
+}
+
+/* Reference energy of one coefficient: |rf * src| cubed in float. */
+EV_HD float fadm_den_cube(const float src, const float rf)
+{
+    const float x = fabsf(rf * src);
+    return x * x * x;
+}
+
+#endif

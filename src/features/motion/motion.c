@@ -1,0 +1,301 @@
+/* motion: integer motion of the reference luma, as libvmaf's feature/integer_motion.c (the
+ * pipelined v2 algorithm): per-frame SAD score, then motion2/motion3 for every frame at flush.
+ * Sequential: keeps copies of the previous one (two with the five-frame window) reference
+ * lumas and every frame's SAD score in its state, which extract() therefore mutates. */
+#include <errno.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/extractor.h"
+#include "features/motion/motion_math.h"
+
+typedef struct MotionOpts {
+    int force_zero;
+    double blend_factor;
+    double blend_offset;
+    double fps_weight;
+    double max_val;
+    int five_frame_window;
+    int moving_average;
+    int debug;
+} MotionOpts;
+
+enum { NAME_SAD, NAME_MOTION, NAME_MOTION2, NAME_MOTION3, N_NAMES };
+
+typedef struct MotionState {
+    MotionOpts opts;
+    unsigned w, h, bpc;
+    unsigned depth;         /* previous lumas kept: 1, or 2 with the five-frame window */
+    size_t luma_bytes;
+    uint8_t *prev[2];       /* frame k's luma lives in prev[k % depth], packed rows */
+    double *score;          /* every frame's SAD score, as written */
+    unsigned n_scores, cap_scores;
+    char name[N_NAMES][160];
+} MotionState;
+
+#define OPT(field) offsetof(MotionOpts, field)
+static const EvOption motion_options[] = {
+    { "motion_force_zero", "force_0", "forcing motion score to zero", EV_OPT_BOOL,
+      OPT(force_zero), 0, 0, 1, EV_OPT_FEATURE_PARAM },
+    { "motion_blend_factor", "mbf", "blend motion score given an offset", EV_OPT_DOUBLE,
+      OPT(blend_factor), 1.0, 0.0, 1.0, EV_OPT_FEATURE_PARAM },
+    { "motion_blend_offset", "mbo", "blend motion score starting from this offset",
+      EV_OPT_DOUBLE, OPT(blend_offset), 40.0, 0.0, 1000.0, EV_OPT_FEATURE_PARAM },
+    { "motion_fps_weight", "mfw", "fps-aware multiplicative weight/correction", EV_OPT_DOUBLE,
+      OPT(fps_weight), 1.0, 0.0, 5.0, EV_OPT_FEATURE_PARAM },
+    { "motion_max_val", "mmxv",
+      "maximum value allowed; larger values will be clipped to this value", EV_OPT_DOUBLE,
+      OPT(max_val), 10000.0, 0.0, 10000.0, EV_OPT_FEATURE_PARAM },
+    { "motion_five_frame_window", "mffw", "use five-frame temporal window", EV_OPT_BOOL,
+      OPT(five_frame_window), 0, 0, 1, EV_OPT_FEATURE_PARAM },
+    { "motion_moving_average", "mma", "use moving average for motion scores after first frame",
+      EV_OPT_BOOL, OPT(moving_average), 0, 0, 1, EV_OPT_FEATURE_PARAM },
+    { "debug", NULL, "debug mode: enable additional output", EV_OPT_BOOL, OPT(debug), 0, 0, 1,
+      0 },
+    { 0 },
+};
+#undef OPT
+
+extern const EvExtractorClass ev_fex_motion;
+
+static void motion_names(MotionState *s)
+{
+    static const char *const base[N_NAMES] = { "VMAF_integer_feature_motion_sad_score",
+                                               "integer_motion", "integer_motion2",
+                                               "integer_motion3" };
+    for (unsigned i = 0; i < N_NAMES; i++)
+        ev_options_feature_name(s->name[i], sizeof(s->name[i]), base[i], &ev_fex_motion,
+                                &s->opts);
+}
+
+static int motion_init(void *state, const void *opts, const EvPicInfo *info, const EvLog *log)
+{
+    MotionState *s = state;
+    s->opts = *(const MotionOpts *)opts;
+    /* the blur mirrors -2 -> 2 and n + 1 -> n - 3: a plane needs 3 rows and 3 columns */
+    if (info->width < 3 || info->height < 3) {
+        ev_log(log, EV_LOG_ERROR, "motion: frame %ux%u is too small (minimum 3x3)", info->width,
+               info->height);
+        return -EINVAL;
+    }
+    if (info->bpc < 8 || info->bpc > 16) {
+        ev_log(log, EV_LOG_ERROR, "motion: %u bits per sample unsupported (8..16)", info->bpc);
+        return -EINVAL;
+    }
+    s->w = info->width;
+    s->h = info->height;
+    s->bpc = info->bpc;
+    s->depth = s->opts.five_frame_window ? 2 : 1;
+    s->luma_bytes = (size_t)s->w * s->h * (s->bpc > 8 ? 2 : 1);
+    motion_names(s);
+    if (s->opts.force_zero)
+        return 0;
+    for (unsigned k = 0; k < s->depth; k++)
+        if (!(s->prev[k] = malloc(s->luma_bytes)))
+            return -ENOMEM;
+    return 0;
+}
+
+static size_t motion_scratch_size(const void *state)
+{
+    const MotionState *s = state;
+    return (size_t)s->w * sizeof(int32_t);
+}
+
+/* Vertical pass of row i, samples of type T, into y[]; returns the OR of the row (0: all 0).
+ * DIFF is motion_vblur_diff32 where the sums fit in int32 (bpc <= 15), else the int64 form. */
+#define VBLUR_ROW(T, DIFF)                                                                     \
+    const T *rp[5], *rc[5];                                                                    \
+    for (int k = 0; k < 5; k++) {                                                              \
+        const int r = motion_mirror((int)i - MOTION_RADIUS + k, (int)s->h);                    \
+        rp[k] = (const T *)prev + (size_t)r * s->w;                                            \
+        rc[k] = (const T *)((const uint8_t *)cur->data[0] + (ptrdiff_t)r * cur->stride[0]);    \
+    }                                                                                          \
+    /* restrict: y (int32) never overlaps the samples, which lets the loop vectorise */        \
+    const T *restrict p0 = rp[0], *restrict p1 = rp[1], *restrict p2 = rp[2];                  \
+    const T *restrict p3 = rp[3], *restrict p4 = rp[4];                                        \
+    const T *restrict c0 = rc[0], *restrict c1 = rc[1], *restrict c2 = rc[2];                  \
+    const T *restrict c3 = rc[3], *restrict c4 = rc[4];                                        \
+    int32_t any = 0;                                                                           \
+    for (unsigned j = 0; j < s->w; j++) {                                                      \
+        const int32_t d[5] = { p0[j] - c0[j], p1[j] - c1[j], p2[j] - c2[j], p3[j] - c3[j],     \
+                               p4[j] - c4[j] };                                                \
+        y[j] = DIFF(d, shift);                                                                 \
+        any |= y[j];                                                                           \
+    }                                                                                          \
+    return any
+
+static int32_t vblur_row8(const MotionState *s, const uint8_t *prev, const EvPic *cur,
+                          unsigned i, int32_t *restrict y)
+{
+    const unsigned shift = 8;
+    VBLUR_ROW(uint8_t, motion_vblur_diff32);
+}
+
+static int32_t vblur_row15(const MotionState *s, const uint8_t *prev, const EvPic *cur,
+                           unsigned i, int32_t *restrict y)
+{
+    const unsigned shift = s->bpc;
+    VBLUR_ROW(uint16_t, motion_vblur_diff32);
+}
+
+static int32_t vblur_row16(const MotionState *s, const uint8_t *prev, const EvPic *cur,
+                           unsigned i, int32_t *restrict y)
+{
+    const unsigned shift = 16;
+    VBLUR_ROW(uint16_t, motion_vblur_diff);
+}
+#undef VBLUR_ROW
+
+static uint32_t hblur_abs_mirrored(const int32_t *y, int j, int w)
+{
+    int32_t t[5];
+    for (int k = 0; k < 5; k++)
+        t[k] = y[motion_mirror(j - MOTION_RADIUS + k, w)];
+    return motion_hblur_abs(t);
+}
+
+/* Horizontal pass of one row: the row's SAD in the reference's wrapping uint32. */
+static uint32_t hblur_row_sad(const int32_t *y, unsigned w)
+{
+    const int n = (int)w, inside_end = n - MOTION_RADIUS;
+    uint32_t sad = hblur_abs_mirrored(y, 0, n) + hblur_abs_mirrored(y, 1, n);
+    int j = MOTION_RADIUS;
+    for (; j < inside_end; j++)
+        sad += motion_hblur_abs(y + j - MOTION_RADIUS);
+    for (; j < n; j++)
+        sad += hblur_abs_mirrored(y, j, n);
+    return sad;
+}
+
+static uint64_t frame_sad(const MotionState *s, const uint8_t *prev, const EvPic *cur,
+                          int32_t *y)
+{
+    uint64_t sad = 0;
+    for (unsigned i = 0; i < s->h; i++) {
+        const int32_t any = s->bpc == 8    ? vblur_row8(s, prev, cur, i, y)
+                            : s->bpc < 16 ? vblur_row15(s, prev, cur, i, y)
+                                          : vblur_row16(s, prev, cur, i, y);
+        if (any) /* an all-zero row adds 0: skipped, as the reference */
+            sad += hblur_row_sad(y, s->w);
+    }
+    return sad;
+}
+
+static void keep_luma(MotionState *s, const EvPic *cur, unsigned frame)
+{
+    const size_t row = s->luma_bytes / s->h;
+    uint8_t *dst = s->prev[frame % s->depth];
+    for (unsigned i = 0; i < s->h; i++)
+        memcpy(dst + i * row, (const uint8_t *)cur->data[0] + (ptrdiff_t)i * cur->stride[0], row);
+}
+
+static int push_score(MotionState *s, double score)
+{
+    if (s->n_scores == s->cap_scores) {
+        const unsigned cap = s->cap_scores ? 2 * s->cap_scores : 256;
+        double *v = realloc(s->score, cap * sizeof(*v));
+        if (!v)
+            return -ENOMEM;
+        s->score = v;
+        s->cap_scores = cap;
+    }
+    s->score[s->n_scores++] = score;
+    return 0;
+}
+
+/* Sequential: frames arrive in order on one thread, so the state may change here. */
+static int motion_extract(const void *state, void *scratch, const EvPic *ref, const EvPic *dis,
+                          unsigned frame, EvSink *sink)
+{
+    (void)dis;
+    MotionState *s = (MotionState *)state;
+    if (frame != s->n_scores)
+        return -EINVAL; /* the engine calls a sequential extractor for 0, 1, 2... */
+    double score = 0.;
+    if (!s->opts.force_zero) {
+        if (frame >= s->depth) /* the previous luma of the window (n-1, or n-2) */
+            score = motion_sad_score(frame_sad(s, s->prev[frame % s->depth], ref, scratch), s->w,
+                                     s->h, s->opts.fps_weight, s->opts.max_val);
+        keep_luma(s, ref, frame);
+    }
+    int err = push_score(s, score);
+    if (!err)
+        err = ev_sink_put(sink, s->name[NAME_SAD], frame, score);
+    if (!err && s->opts.debug)
+        err = ev_sink_put(sink, s->name[NAME_MOTION], frame, score);
+    return err;
+}
+
+/* motion2 of frame i from the SAD scores: 0 before the window is full; the last frame keeps its
+ * own score; otherwise the next frame's, or the smaller of it and the score stride-1 frames
+ * back (stride 2 with the five-frame window) when that one is inside the window. */
+static double motion2_at(const MotionState *s, unsigned i, unsigned min_idx)
+{
+    const double *sad = s->score;
+    if (i < min_idx)
+        return 0.;
+    if (i + 1 >= s->n_scores)
+        return sad[i];
+    const unsigned stride = s->opts.five_frame_window ? 2 : 1;
+    const int lo = (int)i - (int)(stride - 1);
+    if (lo < (int)min_idx)
+        return sad[i + 1];
+    return sad[lo] < sad[i + 1] ? sad[lo] : sad[i + 1];
+}
+
+/* Writes motion2 and motion3 of every frame, interleaved as the reference. The frames before
+ * the window is full get as motion3 the "stamp": the blended, clipped SAD score of the first
+ * full-window frame (0 when there is none); it also seeds the moving average. */
+static int motion_flush(void *state, unsigned n_frames, EvSink *sink)
+{
+    (void)n_frames;
+    MotionState *s = state;
+    const MotionOpts *o = &s->opts;
+    const unsigned min_idx = s->depth;
+    const unsigned n = s->n_scores;
+    double stamp = 0.;
+    if (n > min_idx)
+        stamp = motion_clip(motion_blend(s->score[min_idx], o->blend_factor, o->blend_offset),
+                            o->max_val);
+    double prev = 0.;
+    int err = 0;
+    for (unsigned i = 0; i < n && !err; i++) {
+        const double m2 = motion2_at(s, i, min_idx);
+        double m3 = stamp;
+        if (i >= min_idx) {
+            const double p = motion_clip(motion_blend(m2, o->blend_factor, o->blend_offset),
+                                         o->max_val);
+            m3 = o->moving_average ? (p + prev) / 2.0 : p;
+            prev = p;
+        } else {
+            prev = stamp;
+        }
+        err = ev_sink_put(sink, s->name[NAME_MOTION2], i, m2);
+        if (!err)
+            err = ev_sink_put(sink, s->name[NAME_MOTION3], i, m3);
+    }
+    return err;
+}
+
+static void motion_close(void *state)
+{
+    MotionState *s = state;
+    free(s->prev[0]);
+    free(s->prev[1]);
+    free(s->score);
+}
+
+const EvExtractorClass ev_fex_motion = {
+    .name = "motion",
+    .flags = EV_FEX_SEQUENTIAL | EV_FEX_NO_SUBSAMPLE,
+    .options = motion_options,
+    .opts_size = sizeof(MotionOpts),
+    .state_size = sizeof(MotionState),
+    .init = motion_init,
+    .scratch_size = motion_scratch_size,
+    .extract = motion_extract,
+    .flush = motion_flush,
+    .close = motion_close,
+};

@@ -1,0 +1,163 @@
+/* float_ms_ssim: 5-scale MS-SSIM (Wang) of the luma on libvmaf's floats, as
+ * feature/float_ms_ssim.c and feature/ms_ssim.c: a 9/7 low-pass pyramid, one _iqa_ssim per
+ * scale (ssim_core.c), and the product of pow(l, a) pow(c, b) pow(s, g) over the scales. */
+#include <errno.h>
+#include <math.h>
+#include <stddef.h>
+
+#include "core/extractor.h"
+#include "features/ssim/ssim_core.h"
+#include "features/ssim/ssim_score.h"
+
+#define MS_SCALES 5
+
+typedef struct MsSsimOpts {
+    int enable_lcs;
+    int enable_db;
+    int clip_db;
+} MsSsimOpts;
+
+typedef struct MsSsimState {
+    MsSsimOpts opts;
+    int w[MS_SCALES], h[MS_SCALES];   /* pyramid sizes: each w / 2 + (w & 1) of the previous */
+    double max_db;
+    SsimKernel lpf;
+} MsSsimState;
+
+/* Per-worker memory: scales 1..4 of both planes, the row cache, ssim_core's buffers. */
+typedef struct MsSsimBufs {
+    float *ref[MS_SCALES], *dis[MS_SCALES];
+    SsimRowCache *cache;
+    void *core;
+} MsSsimBufs;
+
+/* libvmaf's exponents (float, widened to double by pow): luminance only at the last scale. */
+static const float ms_alpha[MS_SCALES] = { 0.0000f, 0.0000f, 0.0000f, 0.0000f, 0.1333f };
+static const float ms_beta[MS_SCALES] = { 0.0448f, 0.2856f, 0.3001f, 0.2363f, 0.1333f };
+static const float ms_gamma[MS_SCALES] = { 0.0448f, 0.2856f, 0.3001f, 0.2363f, 0.1333f };
+
+static const char *const ms_names[3][MS_SCALES] = {
+    { "float_ms_ssim_l_scale0", "float_ms_ssim_l_scale1", "float_ms_ssim_l_scale2",
+      "float_ms_ssim_l_scale3", "float_ms_ssim_l_scale4" },
+    { "float_ms_ssim_c_scale0", "float_ms_ssim_c_scale1", "float_ms_ssim_c_scale2",
+      "float_ms_ssim_c_scale3", "float_ms_ssim_c_scale4" },
+    { "float_ms_ssim_s_scale0", "float_ms_ssim_s_scale1", "float_ms_ssim_s_scale2",
+      "float_ms_ssim_s_scale3", "float_ms_ssim_s_scale4" },
+};
+
+static const EvOption ms_ssim_options[] = {
+    { "enable_lcs", NULL, "enable luminance, contrast and structure intermediate output",
+      EV_OPT_BOOL, offsetof(MsSsimOpts, enable_lcs), 0, 0, 1, 0 },
+    { "enable_db", NULL, "write MS-SSIM values as dB", EV_OPT_BOOL,
+      offsetof(MsSsimOpts, enable_db), 0, 0, 1, 0 },
+    { "clip_db", NULL, "clip dB scores", EV_OPT_BOOL, offsetof(MsSsimOpts, clip_db), 0, 0, 1,
+      0 },
+    { 0 },
+};
+
+static size_t ms_layout(const MsSsimState *s, char *base, MsSsimBufs *b)
+{
+    size_t off = 0;
+    b->ref[0] = b->dis[0] = NULL;   /* scale 0 is read from the picture */
+    for (int k = 1; k < MS_SCALES; k++) {
+        const size_t plane = (size_t)s->w[k] * (size_t)s->h[k] * sizeof(float);
+        b->ref[k] = ssim_take(base, &off, plane);
+        b->dis[k] = ssim_take(base, &off, plane);
+    }
+    b->cache = ssim_take(base, &off, sizeof(SsimRowCache));
+    float *rows = ssim_take(base, &off, SSIM_CACHE_ROWS * (size_t)s->w[0] * sizeof(float));
+    if (base)
+        b->cache->rows = rows;
+    b->core = ssim_take(base, &off, ssim_core_scratch_size(s->w[0]));
+    return off;
+}
+
+/* libvmaf's check, before any scale is built: halving (floor) 4 times, every size stays >= 11
+ * (so min(w, h) >= 176). The pyramid itself rounds odd sizes up. */
+static int ms_fits(unsigned w, unsigned h)
+{
+    for (int k = 0; k < MS_SCALES; k++, w /= 2, h /= 2)
+        if (w < SSIM_WINDOW || h < SSIM_WINDOW)
+            return 0;
+    return 1;
+}
+
+static int ms_ssim_init(void *state, const void *opts, const EvPicInfo *info, const EvLog *log)
+{
+    MsSsimState *s = state;
+    s->opts = *(const MsSsimOpts *)opts;
+    if (!ms_fits(info->width, info->height)) {
+        ev_log(log, EV_LOG_ERROR,
+               "float_ms_ssim: frame %ux%u is too small: its %d scales need at least %dx%d",
+               info->width, info->height, MS_SCALES, SSIM_WINDOW << (MS_SCALES - 1),
+               SSIM_WINDOW << (MS_SCALES - 1));
+        return -EINVAL;
+    }
+    s->w[0] = (int)info->width;
+    s->h[0] = (int)info->height;
+    for (int k = 1; k < MS_SCALES; k++) {
+        s->w[k] = ssim_decimated_size(s->w[k - 1], 2);
+        s->h[k] = ssim_decimated_size(s->h[k - 1], 2);
+    }
+    ssim_kernel_lpf(&s->lpf);
+    s->max_db = ssim_max_db(s->opts.clip_db, info->bpc, info->width, info->height);
+    return 0;
+}
+
+static size_t ms_ssim_scratch_size(const void *state)
+{
+    MsSsimBufs b;
+    return ms_layout(state, NULL, &b);
+}
+
+/* Build scales 1..4 of one plane; level[0] is the picture. */
+static void ms_pyramid(const MsSsimState *s, const MsSsimBufs *b, float *const *imgs,
+                       SsimPlane level[MS_SCALES])
+{
+    for (int k = 1; k < MS_SCALES; k++) {
+        ssim_decimate(&level[k - 1], &s->lpf, b->cache, imgs[k]);
+        level[k] = ssim_plane_of_img(imgs[k], s->w[k], s->h[k]);
+    }
+}
+
+static int ms_ssim_extract(const void *state, void *scratch, const EvPic *ref, const EvPic *dis,
+                           unsigned frame, EvSink *sink)
+{
+    const MsSsimState *s = state;
+    MsSsimBufs b;
+    ms_layout(s, scratch, &b);
+    SsimPlane r[MS_SCALES], d[MS_SCALES];
+    r[0] = ssim_plane_of_pic(ref);
+    d[0] = ssim_plane_of_pic(dis);
+    ms_pyramid(s, &b, b.ref, r);
+    ms_pyramid(s, &b, b.dis, d);
+
+    double msssim = 1.0, lcs[3][MS_SCALES];
+    for (int k = 0; k < MS_SCALES; k++) {
+        SsimMeans m;
+        ssim_core(&r[k], &d[k], b.core, &m);
+        msssim *= pow(m.l, ms_alpha[k]) * pow(m.c, ms_beta[k]) * pow(m.s, ms_gamma[k]);
+        lcs[0][k] = m.l;
+        lcs[1][k] = m.c;
+        lcs[2][k] = m.s;
+        if (msssim == INFINITY)
+            return -ERANGE;   /* libvmaf fails the frame ("ms_ssim is INFINITY") */
+    }
+    if (s->opts.enable_db)
+        msssim = ssim_db(msssim, s->max_db);
+    int err = ev_sink_put(sink, "float_ms_ssim", frame, msssim);
+    for (int t = 0; s->opts.enable_lcs && t < 3; t++)
+        for (int k = 0; k < MS_SCALES; k++)
+            err |= ev_sink_put(sink, ms_names[t][k], frame, lcs[t][k]);
+    return err ? -ENOMEM : 0;
+}
+
+const EvExtractorClass ev_fex_float_ms_ssim = {
+    .name = "float_ms_ssim",
+    .options = ms_ssim_options,
+    .opts_size = sizeof(MsSsimOpts),
+    .state_size = sizeof(MsSsimState),
+    .init = ms_ssim_init,
+    .scratch_size = ms_ssim_scratch_size,
+    .extract = ms_ssim_extract,
+};

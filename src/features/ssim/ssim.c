@@ -1,0 +1,126 @@
+/* float_ssim: SSIM of the luma on libvmaf's floats, as feature/float_ssim.c and feature/ssim.c:
+ * optional box decimation by the scale factor, then one _iqa_ssim (ssim_core.c). */
+#include <errno.h>
+#include <stddef.h>
+
+#include "core/extractor.h"
+#include "features/ssim/ssim_core.h"
+#include "features/ssim/ssim_score.h"
+
+typedef struct SsimOpts {
+    int enable_lcs;
+    int enable_db;
+    int clip_db;
+    int scale;
+} SsimOpts;
+
+typedef struct SsimState {
+    SsimOpts opts;
+    int scale;          /* the factor in effect: opts.scale, or the automatic one */
+    int w, h;           /* frame */
+    int sw, sh;         /* what the window sees: decimated when scale > 1 */
+    double max_db;
+    SsimKernel box;
+} SsimState;
+
+/* Per-worker memory: the decimated planes, the row cache, ssim_core's buffers. */
+typedef struct SsimBufs {
+    float *ref, *dis;
+    SsimRowCache *cache;
+    void *core;
+} SsimBufs;
+
+static const EvOption ssim_options[] = {
+    { "enable_lcs", NULL, "enable luminance, contrast and structure intermediate output",
+      EV_OPT_BOOL, offsetof(SsimOpts, enable_lcs), 0, 0, 1, 0 },
+    { "enable_db", NULL, "write SSIM values as dB", EV_OPT_BOOL, offsetof(SsimOpts, enable_db),
+      0, 0, 1, 0 },
+    { "clip_db", NULL, "clip dB scores", EV_OPT_BOOL, offsetof(SsimOpts, clip_db), 0, 0, 1, 0 },
+    { "scale", NULL, "decimation scale factor (0=auto, 1=no downscaling, 2-10=explicit)",
+      EV_OPT_INT, offsetof(SsimOpts, scale), 0, 0, SSIM_MAX_FACTOR, 0 },
+    { 0 },
+};
+
+static size_t ssim_layout(const SsimState *s, char *base, SsimBufs *b)
+{
+    size_t off = 0;
+    b->ref = b->dis = NULL;
+    b->cache = NULL;
+    if (s->scale > 1) {
+        const size_t plane = (size_t)s->sw * (size_t)s->sh * sizeof(float);
+        b->ref = ssim_take(base, &off, plane);
+        b->dis = ssim_take(base, &off, plane);
+        b->cache = ssim_take(base, &off, sizeof(SsimRowCache));
+        float *rows = ssim_take(base, &off, SSIM_CACHE_ROWS * (size_t)s->w * sizeof(float));
+        if (base)
+            b->cache->rows = rows;
+    }
+    b->core = ssim_take(base, &off, ssim_core_scratch_size(s->sw));
+    return off;
+}
+
+static int ssim_init(void *state, const void *opts, const EvPicInfo *info, const EvLog *log)
+{
+    SsimState *s = state;
+    s->opts = *(const SsimOpts *)opts;
+    s->w = (int)info->width;
+    s->h = (int)info->height;
+    s->scale = s->opts.scale > 0 ? s->opts.scale : ssim_auto_scale(s->w, s->h);
+    s->sw = s->scale > 1 ? ssim_decimated_size(s->w, s->scale) : s->w;
+    s->sh = s->scale > 1 ? ssim_decimated_size(s->h, s->scale) : s->h;
+    if (s->sw < SSIM_WINDOW || s->sh < SSIM_WINDOW) {
+        ev_log(log, EV_LOG_ERROR,
+               "float_ssim: frame %ux%u is too small: at scale %d the %dx%d window sees %dx%d "
+               "samples, at least %dx%d are needed",
+               info->width, info->height, s->scale, SSIM_WINDOW, SSIM_WINDOW, s->sw, s->sh,
+               SSIM_WINDOW, SSIM_WINDOW);
+        return -EINVAL;
+    }
+    if (s->scale > 1)
+        ssim_kernel_box(&s->box, s->scale);
+    s->max_db = ssim_max_db(s->opts.clip_db, info->bpc, info->width, info->height);
+    return 0;
+}
+
+static size_t ssim_scratch_size(const void *state)
+{
+    SsimBufs b;
+    return ssim_layout(state, NULL, &b);
+}
+
+static int ssim_extract(const void *state, void *scratch, const EvPic *ref, const EvPic *dis,
+                        unsigned frame, EvSink *sink)
+{
+    const SsimState *s = state;
+    SsimBufs b;
+    ssim_layout(s, scratch, &b);
+    SsimPlane r = ssim_plane_of_pic(ref), d = ssim_plane_of_pic(dis);
+    if (s->scale > 1) {
+        ssim_decimate(&r, &s->box, b.cache, b.ref);
+        ssim_decimate(&d, &s->box, b.cache, b.dis);
+        r = ssim_plane_of_img(b.ref, s->sw, s->sh);
+        d = ssim_plane_of_img(b.dis, s->sw, s->sh);
+    }
+    SsimMeans m;
+    ssim_core(&r, &d, b.core, &m);
+    double score = m.ssim;
+    if (s->opts.enable_db)
+        score = ssim_db(score, s->max_db);
+    int err = ev_sink_put(sink, "float_ssim", frame, score);
+    if (s->opts.enable_lcs) {
+        err |= ev_sink_put(sink, "float_ssim_l", frame, m.l);
+        err |= ev_sink_put(sink, "float_ssim_c", frame, m.c);
+        err |= ev_sink_put(sink, "float_ssim_s", frame, m.s);
+    }
+    return err ? -ENOMEM : 0;
+}
+
+const EvExtractorClass ev_fex_float_ssim = {
+    .name = "float_ssim",
+    .options = ssim_options,
+    .opts_size = sizeof(SsimOpts),
+    .state_size = sizeof(SsimState),
+    .init = ssim_init,
+    .scratch_size = ssim_scratch_size,
+    .extract = ssim_extract,
+};

@@ -1,0 +1,160 @@
+/* SSIM decimation (float_ssim box, MS-SSIM 9/7 low-pass) and the separable Gaussian row passes,
+ * as libvmaf's feature/iqa/decimate.c, convolve.c (IQA_CONVOLVE_1D) and _iqa_filter_pixel. */
+#include <stdint.h>
+
+#include "features/common/sample_math.h"
+#include "features/ssim/ssim_filter.h"
+
+SsimPlane ssim_plane_of_pic(const EvPic *pic)
+{
+    return (SsimPlane){ pic, NULL, (int)pic->w[0], (int)pic->h[0] };
+}
+
+SsimPlane ssim_plane_of_img(const float *img, const int w, const int h)
+{
+    return (SsimPlane){ NULL, img, w, h };
+}
+
+const float *ssim_plane_row(const SsimPlane *p, const int y, float *buf)
+{
+    if (p->img)
+        return p->img + (size_t)y * p->w;
+    const float scaler = sample_scaler(p->pic->bpc);
+    if (p->pic->bpc > 8) {
+        const uint16_t *row = ev_pic_row16(p->pic, 0, (unsigned)y);
+        for (int x = 0; x < p->w; x++)
+            buf[x] = sample_to_float(row[x], scaler, 0);
+    } else {
+        const uint8_t *row = ev_pic_row8(p->pic, 0, (unsigned)y);
+        for (int x = 0; x < p->w; x++)
+            buf[x] = sample_to_float(row[x], scaler, 0);
+    }
+    return buf;
+}
+
+void ssim_kernel_box(SsimKernel *k, const int factor)
+{
+    k->n = factor;
+    k->first = ssim_kernel_first(factor);
+    k->factor = factor;
+    for (int i = 0; i < factor * factor; i++)
+        k->coef[i] = ssim_box_tap(factor);
+}
+
+void ssim_kernel_lpf(SsimKernel *k)
+{
+    k->n = SSIM_LPF;
+    k->first = ssim_kernel_first(SSIM_LPF);
+    k->factor = 2;
+    for (int v = 0; v < SSIM_LPF; v++)
+        for (int u = 0; u < SSIM_LPF; u++)
+            k->coef[v * SSIM_LPF + u] = ssim_lpf_tap(v, u);
+}
+
+/* Row y of src, through the cache when src is a picture. A decimation window spans at most
+ * SSIM_MAX_FACTOR consecutive rows (reflection stays inside that span), so the rows one window
+ * holds never share a slot. */
+static const float *cached_row(const SsimPlane *src, SsimRowCache *cache, const int y)
+{
+    if (src->img)
+        return src->img + (size_t)y * src->w;
+    const int slot = y % SSIM_CACHE_ROWS;
+    float *row = cache->rows + (size_t)slot * src->w;
+    if (cache->tag[slot] != y) {
+        ssim_plane_row(src, y, row);
+        cache->tag[slot] = y;
+    }
+    return row;
+}
+
+/* Samples [xa, xb) of one output row, whose taps are all inside the row: tap by tap over a
+ * chunk of samples, each sum still in row-major tap order. factor is a literal 2 for the
+ * low-pass, so the strided loads vectorise. */
+static inline void decimate_inner(const float *const *rows, const SsimKernel *k, const int factor,
+                                  const int xa, const int xb, float *dst)
+{
+    enum { CHUNK = 256 };
+    double acc[CHUNK];
+    for (int c0 = xa; c0 < xb; c0 += CHUNK) {
+        const int len = xb - c0 < CHUNK ? xb - c0 : CHUNK;
+        for (int i = 0; i < len; i++)
+            acc[i] = 0.0;
+        for (int v = 0; v < k->n; v++)
+            for (int u = 0; u < k->n; u++) {
+                const float *src = rows[v] + c0 * factor + k->first + u;
+                const float coef = k->coef[v * k->n + u];
+                for (int i = 0; i < len; i++)
+                    acc[i] = ssim_tap(acc[i], src[i * factor], coef);
+            }
+        for (int i = 0; i < len; i++)
+            dst[c0 + i] = ssim_tap_end(acc[i]);
+    }
+}
+
+/* One output row: sample x is centred on source column x * factor; the samples whose taps
+ * leave the row reflect them one by one. */
+static void decimate_row(const float *const *rows, const SsimKernel *k, const int src_w,
+                         const int dst_w, float *dst)
+{
+    int xa = 0, xb = dst_w;
+    while (xa < dst_w && xa * k->factor + k->first < 0)
+        xa++;
+    while (xb > xa && (xb - 1) * k->factor + k->first + k->n > src_w)
+        xb--;
+    for (int x = 0; x < dst_w; x++)
+        if (x < xa || x >= xb)
+            dst[x] = ssim_decimate_edge(rows, k->coef, k->n, x * k->factor + k->first, src_w);
+    if (k->factor == 2)
+        decimate_inner(rows, k, 2, xa, xb, dst);
+    else
+        decimate_inner(rows, k, k->factor, xa, xb, dst);
+}
+
+/* libvmaf decimates float_ssim's frames in place; every read there precedes the write over it
+ * for the sizes accepted (>= 11 samples after decimation), so out of place is the same. */
+void ssim_decimate(const SsimPlane *src, const SsimKernel *k, SsimRowCache *cache, float *dst)
+{
+    const int dst_w = ssim_decimated_size(src->w, k->factor);
+    const int dst_h = ssim_decimated_size(src->h, k->factor);
+    for (int i = 0; i < SSIM_CACHE_ROWS; i++)
+        cache->tag[i] = -1;
+    const float *rows[SSIM_MAX_FACTOR];
+    for (int y = 0; y < dst_h; y++) {
+        for (int v = 0; v < k->n; v++)
+            rows[v] = cached_row(src, cache, ssim_reflect(y * k->factor + k->first + v, src->h));
+        decimate_row(rows, k, src->w, dst_w, dst + (size_t)y * dst_w);
+    }
+}
+
+/* Each output keeps its sum in a register across the 11 taps (tap order), so the loop over x
+ * vectorises without changing any sum. */
+void ssim_gauss_row(const float *in, const int w, float *out)
+{
+    const int n = w - (SSIM_WINDOW - 1);
+    for (int x = 0; x < n; x++) {
+        double sum = 0.0;
+        for (int k = 0; k < SSIM_WINDOW; k++)
+            sum = ssim_tap(sum, in[x + k], ssim_gauss_tap(k));
+        out[x] = ssim_tap_end(sum);
+    }
+}
+
+/* Row by row over a chunk of columns: each sum still takes its taps in order. */
+void ssim_gauss_column(const float *const *rows, const int n, float *out)
+{
+    enum { CHUNK = 256 };
+    double acc[CHUNK];
+    for (int x0 = 0; x0 < n; x0 += CHUNK) {
+        const int len = n - x0 < CHUNK ? n - x0 : CHUNK;
+        for (int i = 0; i < len; i++)
+            acc[i] = 0.0;
+        for (int k = 0; k < SSIM_WINDOW; k++) {
+            const float *row = rows[k] + x0;
+            const float g = ssim_gauss_tap(k);
+            for (int i = 0; i < len; i++)
+                acc[i] = ssim_tap(acc[i], row[i], g);
+        }
+        for (int i = 0; i < len; i++)
+            out[x0 + i] = ssim_tap_end(acc[i]);
+    }
+}

@@ -1,0 +1,141 @@
+/* vif: integer VIF at four scales (integer_vif_scale0..3) and its debug totals, as libvmaf's
+ * feature/integer_vif.c (scalar C). Frames are independent; any depth 8..16. */
+#include <errno.h>
+#include <stddef.h>
+
+#include "core/extractor.h"
+#include "features/vif/vif_log2.h"
+#include "features/vif/vif_names.h"
+#include "features/vif/vif_scale.h"
+
+enum { VIF_MIN_SIZE = 16 };  /* scale 3 (1/8 size) needs 2 samples per side to reflect */
+
+typedef struct VifOpts {
+    int debug;
+    double enhn_gain_limit;
+    int skip_scale0;
+} VifOpts;
+
+typedef struct VifState {
+    VifOpts opts;
+    int w, h;
+    unsigned bpc;
+    VifNames names;
+    uint16_t log2_table[VIF_LOG2_TABLE_SIZE];
+} VifState;
+
+/* Per-worker memory: the row buffers, then ref and dis of scales 1..3. */
+typedef struct VifScratch {
+    VifRows rows;
+    uint16_t *img[4][2];
+} VifScratch;
+
+extern const EvExtractorClass ev_fex_vif;
+
+static const EvOption vif_options[] = {
+    { "debug", NULL, "debug mode: enable additional output", EV_OPT_BOOL,
+      offsetof(VifOpts, debug), 0, 0, 1, 0 },
+    { "vif_enhn_gain_limit", "egl",
+      "enhancement gain imposed on vif, must be >= 1.0, where 1.0 means the gain is "
+      "completely disabled",
+      EV_OPT_DOUBLE, offsetof(VifOpts, enhn_gain_limit), 100.0, 1.0, 100.0,
+      EV_OPT_FEATURE_PARAM },
+    { "vif_skip_scale0", "ssclz", "when set, skip scale 0 calculations", EV_OPT_BOOL,
+      offsetof(VifOpts, skip_scale0), 0, 0, 1, EV_OPT_FEATURE_PARAM },
+    { 0 },
+};
+
+static size_t align64(const size_t n)
+{
+    return (n + 63) & ~(size_t)63;
+}
+
+static size_t img_bytes(const VifState *s, const int scale)
+{
+    return align64((size_t)(s->w >> scale) * (size_t)(s->h >> scale) * sizeof(uint16_t));
+}
+
+static size_t vif_scratch_size(const void *state)
+{
+    const VifState *s = state;
+    size_t n = align64(vif_rows_size(s->w));
+    for (int scale = 1; scale < 4; scale++)
+        n += 2 * img_bytes(s, scale);
+    return n;
+}
+
+static VifScratch carve_scratch(const VifState *s, void *mem)
+{
+    VifScratch sc = { 0 };
+    vif_rows_init(&sc.rows, mem, s->w);
+    unsigned char *p = (unsigned char *)mem + align64(vif_rows_size(s->w));
+    for (int scale = 1; scale < 4; scale++) {
+        for (int k = 0; k < 2; k++, p += img_bytes(s, scale))
+            sc.img[scale][k] = (uint16_t *)p;
+    }
+    return sc;
+}
+
+static int vif_init(void *state, const void *opts, const EvPicInfo *info, const EvLog *log)
+{
+    VifState *s = state;
+    s->opts = *(const VifOpts *)opts;
+    if (info->bpc < 8 || info->bpc > 16) {
+        ev_log(log, EV_LOG_ERROR, "vif: bit depth %u is not supported (8..16)", info->bpc);
+        return -EINVAL;
+    }
+    if (info->width < VIF_MIN_SIZE || info->height < VIF_MIN_SIZE) {
+        ev_log(log, EV_LOG_ERROR, "vif: frame %ux%u is too small (minimum %dx%d)", info->width,
+               info->height, VIF_MIN_SIZE, VIF_MIN_SIZE);
+        return -EINVAL;
+    }
+    s->w = (int)info->width;
+    s->h = (int)info->height;
+    s->bpc = info->bpc;
+    vif_names_init(&s->names, "integer_vif", &ev_fex_vif, opts);
+    vif_log2_table_build(s->log2_table);
+    return 0;
+}
+
+static VifPlane luma_plane(const EvPic *p)
+{
+    const VifPlane v = { p->data[0], p->stride[0], (int)p->w[0], (int)p->h[0], p->bpc == 8 };
+    return v;
+}
+
+static int vif_extract(const void *state, void *scratch, const EvPic *ref, const EvPic *dis,
+                       unsigned frame, EvSink *sink)
+{
+    const VifState *s = state;
+    VifScratch sc = carve_scratch(s, scratch);
+    VifPlane r = luma_plane(ref), d = luma_plane(dis);
+    VifScaleScores v = { .skip_scale0 = s->opts.skip_scale0 };
+    for (int scale = s->opts.skip_scale0 ? 1 : 0; scale < 4; scale++) {
+        if (scale > 0) {
+            const ptrdiff_t stride = (ptrdiff_t)(r.w / 2) * (ptrdiff_t)sizeof(uint16_t);
+            vif_scale_down(sc.img[scale][0], sc.img[scale][1], stride, &r, &d, scale - 1,
+                           ref->bpc, &sc.rows);
+            const VifPlane rn = { sc.img[scale][0], stride, r.w / 2, r.h / 2, 0 };
+            const VifPlane dn = { sc.img[scale][1], stride, r.w / 2, r.h / 2, 0 };
+            r = rn;
+            d = dn;
+        }
+        VifSums sums = { 0 };
+        vif_scale_stat(&sums, &r, &d, scale, ref->bpc, s->log2_table,
+                       s->opts.enhn_gain_limit, &sc.rows);
+        v.num[scale] = vif_scale_num(&sums);
+        v.den[scale] = vif_scale_den(&sums);
+        v.score[scale] = v.num[scale] / v.den[scale];   /* a float quotient, widened */
+    }
+    return vif_put_scores(sink, frame, &s->names, &v, s->opts.debug);
+}
+
+const EvExtractorClass ev_fex_vif = {
+    .name = "vif",
+    .options = vif_options,
+    .opts_size = sizeof(VifOpts),
+    .state_size = sizeof(VifState),
+    .init = vif_init,
+    .scratch_size = vif_scratch_size,
+    .extract = vif_extract,
+};

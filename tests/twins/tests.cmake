@@ -1,0 +1,12 @@
+# The parity gate as tests. Without a GPU (CI): the gate's own logic, CPU against CPU, must
+# pass, and must fail when one value is moved by one ULP. With a GPU (label gpu): every twin
+# against the CPU on the quick fixture set and the corpus (exit 77 without a device).
+add_test(NAME twins_gate_self COMMAND exactvmaf_parity --twin-backend cpu --quick --threads 2)
+add_test(NAME twins_gate_planted_ulp
+         COMMAND bash -c "\"$0\" --twin-backend cpu --quick --threads 2 --plant-ulp --only psnr >\"$1\"; rc=$?; cat \"$1\"; [ $rc -eq 1 ] && grep -q DIFFERENT \"$1\""
+                 $<TARGET_FILE:exactvmaf_parity> ${CMAKE_CURRENT_BINARY_DIR}/planted_ulp.txt)
+set_tests_properties(twins_gate_self twins_gate_planted_ulp PROPERTIES LABELS twins)
+
+add_test(NAME gpu_parity_quick
+         COMMAND exactvmaf_parity --quick --corpus ${EV_SHARED_DIR}/corpus)
+set_tests_properties(gpu_parity_quick PROPERTIES LABELS gpu SKIP_RETURN_CODE 77)

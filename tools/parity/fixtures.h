@@ -1,0 +1,57 @@
+/* Parity-gate fixtures: generated frames from a seeded hash, and corpus pairs. */
+#ifndef EV_PARITY_FIXTURES_H
+#define EV_PARITY_FIXTURES_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "exactvmaf/exactvmaf.h"
+
+typedef enum FixtureKind {
+    FIX_NOISE,          /* full-range noise, ref and dis independent */
+    FIX_IDENTICAL,      /* dis = ref (noise) */
+    FIX_BRIGHT,         /* samples in the top 1/16 of the range, small errors */
+    FIX_UNITS_2P53,     /* luma whose float_moment/float_psnr sum is 2^53 + delta units */
+    FIX_CORPUS,         /* a pair of raw files */
+} FixtureKind;
+
+typedef struct Fixture {
+    char name[96];
+    FixtureKind kind;
+    unsigned width, height, bitdepth, frames;
+    EvPixelLayout layout;
+    uint32_t seed;
+    int delta;                  /* FIX_UNITS_2P53: -1, 0, +1 */
+    char ref_path[512], dis_path[512]; /* FIX_CORPUS */
+} Fixture;
+
+typedef struct FixtureList {
+    Fixture *item;
+    unsigned n, cap;
+} FixtureList;
+
+/* The standard set (DESIGN.md "Parity gate"); quick = the small ones only. */
+int fixtures_standard(FixtureList *l, uint32_t seed, int quick);
+/* Every pair of corpus_dir/corpus.tsv. */
+int fixtures_corpus(FixtureList *l, const char *corpus_dir);
+/* n random small fixtures for --search. */
+int fixtures_random(FixtureList *l, uint32_t seed, unsigned n);
+void fixtures_free(FixtureList *l);
+
+/* A frame source: fills packed ref/dis pictures (planes one after another). */
+typedef struct FrameSource {
+    const Fixture *fx;
+    FILE *ref, *dis;
+    uint8_t *buf;               /* ref then dis */
+    size_t frame_bytes;
+    EvPicture pic[2];
+} FrameSource;
+
+int source_open(FrameSource *s, const Fixture *fx);
+/* Frame i (0-based, in order). Returns 0, or -1 on a read error. */
+int source_frame(FrameSource *s, unsigned i);
+void source_close(FrameSource *s);
+
+uint32_t fixture_hash(uint32_t x);
+
+#endif

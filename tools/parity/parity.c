@@ -1,0 +1,256 @@
+/*
+ * exactvmaf-parity: the parity gate. Every CUDA twin against the CPU extractor of the same
+ * build, on the corpus and on seeded generated fixtures, for every option set that changes
+ * arithmetic; one row per (extractor, options, fixture): frames compared, frames identical,
+ * largest |difference| and ULP distance. Exit 1 on any difference, 77 when no CUDA device.
+ *
+ * usage: exactvmaf-parity [--corpus DIR] [--seed N] [--quick] [--search N] [--threads N]
+ *                         [--only NAME] [--twin-backend cuda|cpu] [--plant-ulp]
+ *   --twin-backend cpu compares the CPU with itself (to test the gate without a GPU);
+ *   --plant-ulp moves one twin value by one ULP: the gate must then fail.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "exactvmaf/exactvmaf.h"
+#include "fixtures.h"
+
+typedef struct OptionSet {
+    const char *extractor, *options;
+} OptionSet;
+
+/* Every option set that changes the arithmetic of the twins built so far. */
+static const OptionSet option_sets[] = {
+    { "float_moment", "" },
+    { "psnr", "" },
+    { "psnr", "enable_mse=true:enable_apsnr=true" },
+    { "psnr", "reduced_hbd_peak=true:min_sse=0.5" },
+    { "psnr", "enable_chroma=false:enable_apsnr=true" },
+    { "float_psnr", "" },
+};
+
+typedef struct GateArgs {
+    const char *corpus, *only;
+    uint32_t seed;
+    unsigned search, threads;
+    int quick, plant, twin_backend;
+} GateArgs;
+
+typedef struct Row {
+    unsigned frames, identical, values;
+    double max_abs;
+    uint64_t max_ulp;
+} Row;
+
+static void quiet_log(void *user, EvLogLevel level, const char *line)
+{
+    (void)user;
+    if (level == EV_LOG_ERROR)
+        fprintf(stderr, "exactvmaf-parity: %s\n", line);
+}
+
+static EvContext *open_run(const OptionSet *o, EvBackend backend, unsigned threads)
+{
+    EvSettings s;
+    ev_default_settings(&s);
+    s.backend = backend;
+    s.n_threads = threads;
+    s.log = quiet_log;
+    EvContext *c = NULL;
+    if (ev_open(&c, &s))
+        return NULL;
+    if (ev_use_feature(c, o->extractor, o->options)) {
+        ev_close(&c);
+        return NULL;
+    }
+    return c;
+}
+
+static int score(EvContext *c, const Fixture *fx)
+{
+    FrameSource src;
+    int err = source_open(&src, fx) ? -EIO : 0;
+    for (unsigned i = 0; !err && i < fx->frames; i++) {
+        err = source_frame(&src, i) ? -EIO : 0;
+        if (!err)
+            err = ev_send_pictures(c, &src.pic[0], &src.pic[1]);
+    }
+    source_close(&src);
+    return err ? err : ev_flush(c);
+}
+
+static uint64_t bits(double d)
+{
+    uint64_t u;
+    memcpy(&u, &d, sizeof(u));
+    return u;
+}
+
+/* Distance in representable doubles (same sign: difference of the bit patterns). */
+static uint64_t ulp_distance(double a, double b)
+{
+    const int64_t ia = (int64_t)bits(a), ib = (int64_t)bits(b);
+    const int64_t la = ia < 0 ? INT64_MIN - ia : ia, lb = ib < 0 ? INT64_MIN - ib : ib;
+    return la > lb ? (uint64_t)la - (uint64_t)lb : (uint64_t)lb - (uint64_t)la;
+}
+
+static void account(Row *row, double want, double got, int *frame_ok)
+{
+    row->values++;
+    if (bits(want) == bits(got))
+        return;
+    *frame_ok = 0;
+    const double d = fabs(want - got);
+    if (!(d <= row->max_abs))
+        row->max_abs = d;
+    const uint64_t u = ulp_distance(want, got);
+    if (u > row->max_ulp)
+        row->max_ulp = u;
+}
+
+/* Compare every per-frame value and aggregate; planting moves the first twin value 1 ULP. */
+static void compare(const EvContext *cpu, const EvContext *twin, int plant, Row *row)
+{
+    const unsigned nf = ev_feature_count(cpu), frames = ev_frame_count(cpu);
+    if (nf != ev_feature_count(twin) || frames != ev_frame_count(twin)) {
+        row->frames = frames;
+        row->max_ulp = UINT64_MAX;
+        return;
+    }
+    for (unsigned i = 0; i < frames; i++) {
+        int ok = 1;
+        for (unsigned f = 0; f < nf; f++) {
+            const char *name = ev_feature_name(cpu, f);
+            double a = 0, b = 0;
+            const int ea = ev_get_score(cpu, name, i, &a), eb = ev_get_score(twin, name, i, &b);
+            if (ea != eb) {
+                ok = 0;
+                row->max_ulp = UINT64_MAX;
+                continue;
+            }
+            if (ea)
+                continue;
+            if (plant && !row->values)
+                b = nextafter(b, INFINITY);
+            account(row, a, b, &ok);
+        }
+        row->frames++;
+        row->identical += ok;
+    }
+    for (unsigned k = 0; k < ev_aggregate_count(cpu); k++) {
+        const char *na, *nb;
+        double a, b;
+        int ok = 1;
+        if (ev_get_aggregate(cpu, k, &na, &a) || ev_get_aggregate(twin, k, &nb, &b) ||
+            strcmp(na, nb))
+            row->max_ulp = UINT64_MAX;
+        else
+            account(row, a, b, &ok);
+        if (!ok && row->identical == row->frames)
+            row->identical--; /* a differing aggregate fails the row */
+    }
+}
+
+static int run_row(const GateArgs *a, const OptionSet *o, const Fixture *fx, unsigned *bad,
+                   unsigned long *frames)
+{
+    EvContext *cpu = open_run(o, EV_BACKEND_CPU, a->threads);
+    EvContext *twin = open_run(o, (EvBackend)a->twin_backend, a->threads);
+    int err = cpu && twin ? 0 : -EINVAL;
+    const int ec = err ? err : score(cpu, fx);
+    const int et = err ? err : score(twin, fx);
+    Row row = { 0 };
+    if (ec == -ENODEV || et == -ENODEV) {
+        err = -ENODEV;
+    } else if (ec || et) {
+        /* both refusing the fixture (e.g. a depth an extractor rejects) is parity too */
+        printf("| %-12s | %-38s | %-32s | %s |\n", o->extractor, o->options, fx->name,
+               ec && et ? "refused by both" : "REFUSED BY ONE");
+        *bad += !(ec && et);
+    } else {
+        compare(cpu, twin, a->plant, &row);
+        const int same = row.identical == row.frames && row.max_ulp == 0;
+        *bad += !same;
+        *frames += row.frames;
+        if (!a->search || !same) /* a search prints only what differs */
+            printf("| %-12s | %-38s | %-32s | %6u | %6u | %9.3g | %6" PRIu64 " |%s\n",
+               o->extractor, o->options[0] ? o->options : "(defaults)", fx->name, row.frames,
+               row.identical, row.max_abs, row.max_ulp, same ? "" : " DIFFERENT");
+    }
+    ev_close(&cpu);
+    ev_close(&twin);
+    return err;
+}
+
+static int parse(int argc, char **argv, GateArgs *a)
+{
+    *a = (GateArgs){ .seed = 20261130u, .threads = 4, .twin_backend = EV_BACKEND_CUDA };
+    for (int i = 1; i < argc; i++) {
+        const char *k = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+        if (!strcmp(k, "--quick"))
+            a->quick = 1;
+        else if (!strcmp(k, "--plant-ulp"))
+            a->plant = 1;
+        else if (v && !strcmp(k, "--corpus") && ++i)
+            a->corpus = v;
+        else if (v && !strcmp(k, "--only") && ++i)
+            a->only = v;
+        else if (v && !strcmp(k, "--seed") && ++i)
+            a->seed = (uint32_t)strtoul(v, NULL, 0);
+        else if (v && !strcmp(k, "--search") && ++i)
+            a->search = (unsigned)strtoul(v, NULL, 0);
+        else if (v && !strcmp(k, "--threads") && ++i)
+            a->threads = (unsigned)strtoul(v, NULL, 0);
+        else if (v && !strcmp(k, "--twin-backend") && ++i)
+            a->twin_backend = !strcmp(v, "cpu") ? EV_BACKEND_CPU : EV_BACKEND_CUDA;
+        else
+            return -1;
+    }
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    GateArgs a;
+    if (parse(argc, argv, &a)) {
+        fprintf(stderr, "usage: %s [--corpus DIR] [--seed N] [--quick] [--search N] "
+                        "[--threads N] [--only EXTRACTOR] [--twin-backend cuda|cpu] "
+                        "[--plant-ulp]\n", argv[0]);
+        return 2;
+    }
+    if (a.twin_backend == EV_BACKEND_CUDA && ev_gpu_count() <= 0) {
+        printf("exactvmaf-parity: no CUDA device (%s): skipped\n",
+               ev_gpu_count() < 0 ? "built without CUDA" : "none found");
+        return 77;
+    }
+    FixtureList fx = { 0 };
+    int err = a.search ? fixtures_random(&fx, a.seed, a.search)
+                       : fixtures_standard(&fx, a.seed, a.quick);
+    if (!err && a.corpus)
+        err = fixtures_corpus(&fx, a.corpus);
+    if (err) {
+        fprintf(stderr, "exactvmaf-parity: cannot set up fixtures (%s)\n", strerror(-err));
+        return 2;
+    }
+    printf("seed %" PRIu32 ", twin backend %s%s\n\n", a.seed,
+           a.twin_backend == EV_BACKEND_CUDA ? "cuda" : "cpu", a.plant ? ", one ULP planted" : "");
+    printf("| extractor    | options                                | fixture                          | frames | ident. | max |d|   | ULP    |\n");
+    printf("|---|---|---|---|---|---|---|\n");
+    unsigned bad = 0, rows = 0;
+    unsigned long frames = 0;
+    for (size_t o = 0; o < sizeof(option_sets) / sizeof(option_sets[0]); o++) {
+        if (a.only && strcmp(a.only, option_sets[o].extractor))
+            continue;
+        for (unsigned i = 0; i < fx.n && !err; i++, rows++)
+            err = run_row(&a, &option_sets[o], &fx.item[i], &bad, &frames);
+    }
+    fixtures_free(&fx);
+    if (err == -ENODEV)
+        return 77;
+    printf("\n%u rows, %lu frames compared, %u rows with differences\n", rows, frames, bad);
+    return bad || err ? 1 : 0;
+}

@@ -1,0 +1,150 @@
+/* Frame sources of the parity gate: generated pictures, or raw corpus files. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "fixtures.h"
+
+static size_t plane_bytes(const Fixture *fx, unsigned p)
+{
+    unsigned w, h;
+    ev_plane_size(fx->width, fx->height, fx->layout, p, &w, &h);
+    return (size_t)w * h * (fx->bitdepth > 8 ? 2 : 1);
+}
+
+static void describe(const Fixture *fx, uint8_t *buf, EvPicture *pic)
+{
+    *pic = (EvPicture){ fx->width, fx->height, fx->bitdepth, fx->layout, { 0 }, { 0 } };
+    for (unsigned p = 0; p < 3; p++) {
+        unsigned w, h;
+        ev_plane_size(fx->width, fx->height, fx->layout, p, &w, &h);
+        pic->data[p] = buf;
+        pic->stride[p] = (ptrdiff_t)w * (fx->bitdepth > 8 ? 2 : 1);
+        buf += plane_bytes(fx, p);
+    }
+}
+
+static void put(uint8_t *plane, size_t i, unsigned bpc, uint32_t v)
+{
+    if (bpc > 8)
+        ((uint16_t *)plane)[i] = (uint16_t)v;
+    else
+        plane[i] = (uint8_t)v;
+}
+
+/* One sample of a generated fixture. side 0 = ref, 1 = dis. */
+static uint32_t sample(const Fixture *fx, unsigned frame, unsigned p, size_t i, int side)
+{
+    const uint32_t max = (1u << fx->bitdepth) - 1;
+    const uint32_t key = fx->seed * 0x9e3779b9u + frame * 0x85ebca6bu + p * 0xc2b2ae35u;
+    const uint32_t base = fixture_hash(key ^ (uint32_t)i ^ (uint32_t)(i >> 32) * 0x27d4eb2du);
+    switch (fx->kind) {
+    case FIX_IDENTICAL:
+        return base & max;
+    case FIX_BRIGHT: {
+        const uint32_t v = max - (base & (max >> 4));
+        const uint32_t e = side ? fixture_hash(base) % 64 : 0;
+        return v >= e ? v - e : 0;
+    }
+    default:
+        return side ? fixture_hash(base ^ 0x68e31da4u) & max : base & max;
+    }
+}
+
+/* The float square of v / 256 in units of 1/65536: v * v rounded to a float. */
+static uint64_t units(uint32_t v)
+{
+    return (uint64_t)(float)((uint64_t)v * v);
+}
+
+/* Largest v with units(v) <= r (units is non-decreasing in v). */
+static uint32_t largest_below(uint64_t r)
+{
+    uint32_t lo = 0, hi = 65535;
+    while (lo < hi) {
+        const uint32_t mid = (lo + hi + 1) / 2;
+        if (units(mid) <= r)
+            lo = mid;
+        else
+            hi = mid - 1;
+    }
+    return lo;
+}
+
+/* 16-bit luma whose sum of float squares is exactly 2^53 + delta units (dis luma is 0, so
+ * float_psnr's noise sum is the same number); raster order: 65535s, then a greedy tail. */
+static void fill_units_2p53(const Fixture *fx, uint8_t *ref_luma)
+{
+    const uint64_t target = (UINT64_C(1) << 53) + (uint64_t)(int64_t)fx->delta;
+    const uint64_t top = units(65535);
+    const size_t n = (size_t)fx->width * fx->height;
+    size_t i = 0;
+    uint64_t left = target;
+    for (const uint64_t k = target / top - 1; i < k && i < n; i++) {
+        put(ref_luma, i, 16, 65535);
+        left -= top;
+    }
+    while (left && i < n) {
+        const uint32_t v = largest_below(left);
+        put(ref_luma, i++, 16, v);
+        left -= units(v);
+    }
+}
+
+static void generate(FrameSource *s, unsigned frame)
+{
+    const Fixture *fx = s->fx;
+    memset(s->buf, 0, 2 * s->frame_bytes);
+    if (fx->kind == FIX_UNITS_2P53) {
+        fill_units_2p53(fx, s->buf);
+        return;
+    }
+    for (int side = 0; side < 2; side++) {
+        uint8_t *plane = s->buf + side * s->frame_bytes;
+        for (unsigned p = 0; p < 3; p++) {
+            const size_t n = plane_bytes(fx, p) / (fx->bitdepth > 8 ? 2 : 1);
+            for (size_t i = 0; i < n; i++)
+                put(plane, i, fx->bitdepth, sample(fx, frame, p, i, side));
+            plane += plane_bytes(fx, p);
+        }
+    }
+}
+
+int source_open(FrameSource *s, const Fixture *fx)
+{
+    memset(s, 0, sizeof(*s));
+    s->fx = fx;
+    for (unsigned p = 0; p < 3; p++)
+        s->frame_bytes += plane_bytes(fx, p);
+    s->buf = malloc(2 * s->frame_bytes);
+    if (!s->buf)
+        return -1;
+    describe(fx, s->buf, &s->pic[0]);
+    describe(fx, s->buf + s->frame_bytes, &s->pic[1]);
+    if (fx->kind != FIX_CORPUS)
+        return 0;
+    s->ref = fopen(fx->ref_path, "rb");
+    s->dis = fopen(fx->dis_path, "rb");
+    return s->ref && s->dis ? 0 : -1;
+}
+
+int source_frame(FrameSource *s, unsigned i)
+{
+    if (s->fx->kind != FIX_CORPUS) {
+        generate(s, i);
+        return 0;
+    }
+    if (fread(s->buf, 1, s->frame_bytes, s->ref) != s->frame_bytes ||
+        fread(s->buf + s->frame_bytes, 1, s->frame_bytes, s->dis) != s->frame_bytes)
+        return -1;
+    return 0;
+}
+
+void source_close(FrameSource *s)
+{
+    if (s->ref)
+        fclose(s->ref);
+    if (s->dis)
+        fclose(s->dis);
+    free(s->buf);
+    memset(s, 0, sizeof(*s));
+}
