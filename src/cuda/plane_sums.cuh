@@ -1,8 +1,14 @@
-// Order-free integer sums over a plane pair, the reduction the exact twins share: every term
-// is an integer (or an integer number of units), so any order gives the CPU's sum.
-// One block per row; each thread adds its samples, the block reduces, thread 0 adds the row
-// into the totals with a 64-bit atomic. Row sums can be truncated to uint32 first, as the
-// 8-bit psnr reference does (its row accumulator is a uint32 that wraps).
+// Order-free integer sums over planes, the reduction the exact twins share: every term is an
+// integer (or an integer number of units), so any order gives the CPU's sum.
+//
+// ev_segment_sums: one launch sums up to EV_MAX_SEGMENTS contiguous sample runs (a packed
+// plane is one run), each into two totals (a, b). Threads read 16 bytes of each picture at a
+// time; each block reduces and stores its partials; the last block to finish adds the partials
+// and writes the totals straight into the worker's pinned host area, then re-arms the counter.
+// No memset, no copy: one kernel per twin and frame.
+//
+// ev_row_sums: the 8-bit psnr case whose reference row accumulator (uint32) can wrap, rows
+// wider than 66052 samples: one block per row, the row sum truncated to 32 bits.
 #ifndef EV_CUDA_PLANE_SUMS_CUH
 #define EV_CUDA_PLANE_SUMS_CUH
 
@@ -16,6 +22,22 @@ struct EvTwoSums {
 };
 
 constexpr int EV_SUM_THREADS = 256;
+constexpr int EV_MAX_SEGMENTS = 3;
+constexpr int EV_MAX_SUM_BLOCKS = 1024;
+
+struct EvSegments {
+    const char *ref[EV_MAX_SEGMENTS];
+    const char *dis[EV_MAX_SEGMENTS]; // unused for single-picture terms
+    unsigned long long n[EV_MAX_SEGMENTS]; // samples
+    int vector[EV_MAX_SEGMENTS];      // both runs 16-byte aligned: 16-byte loads
+    int count;
+};
+
+// The device scratch a worker lends: per-block partials, then the arrival counter.
+struct EvSumScratch {
+    unsigned long long partial[EV_MAX_SUM_BLOCKS][2 * EV_MAX_SEGMENTS];
+    unsigned int arrived;
+};
 
 __device__ __forceinline__ unsigned long long ev_warp_sum(unsigned long long v)
 {
@@ -24,50 +46,144 @@ __device__ __forceinline__ unsigned long long ev_warp_sum(unsigned long long v)
     return v;
 }
 
-// Term: struct with `__device__ EvTwoSums operator()(uint32_t r, uint32_t d) const`.
-template <typename Sample, typename Term, bool ROW_U32>
-__global__ void ev_plane_sums_kernel(const char *ref, const char *dis, ptrdiff_t stride,
-                                     unsigned w, Term term, unsigned long long *totals)
+// Sum v over the block; the result is valid in thread 0.
+__device__ __forceinline__ unsigned long long ev_block_sum(unsigned long long v)
 {
-    const Sample *r = reinterpret_cast<const Sample *>(ref + blockIdx.x * stride);
-    const Sample *d = reinterpret_cast<const Sample *>(dis + blockIdx.x * stride);
-    unsigned long long a = 0, b = 0;
-    for (unsigned x = threadIdx.x; x < w; x += blockDim.x) {
-        const EvTwoSums t = term(r[x], d[x]);
+    __shared__ unsigned long long warp_part[EV_SUM_THREADS / 32];
+    v = ev_warp_sum(v);
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    __syncthreads(); // warp_part may still be read from a previous call
+    if (!lane)
+        warp_part[warp] = v;
+    __syncthreads();
+    v = threadIdx.x < EV_SUM_THREADS / 32 ? warp_part[threadIdx.x] : 0;
+    return warp < 1 ? ev_warp_sum(v) : 0;
+}
+
+template <typename Sample> __device__ __forceinline__ uint32_t ev_lane(const uint4 &v, int k)
+{
+    constexpr int per_word = sizeof(uint32_t) / sizeof(Sample);
+    const uint32_t w = (&v.x)[k / per_word];
+    constexpr int bits = 8 * sizeof(Sample);
+    return (w >> (bits * (k % per_word))) & ((1u << bits) - 1u);
+}
+
+// Term: `__device__ EvTwoSums operator()(uint32_t r, uint32_t d) const`. SINGLE: d is not read.
+template <typename Sample, bool SINGLE, typename Term>
+__device__ void ev_segment(const char *ref, const char *dis, unsigned long long n, int vector,
+                           Term term, unsigned long long &a, unsigned long long &b)
+{
+    constexpr int per_vec = 16 / sizeof(Sample);
+    const unsigned long long stride = (unsigned long long)gridDim.x * blockDim.x;
+    const unsigned long long tid = (unsigned long long)blockIdx.x * blockDim.x + threadIdx.x;
+    unsigned long long done = 0;
+    if (vector) {
+        const unsigned long long n_vec = n / per_vec;
+        const uint4 *rv = reinterpret_cast<const uint4 *>(ref);
+        const uint4 *dv = reinterpret_cast<const uint4 *>(dis);
+        for (unsigned long long i = tid; i < n_vec; i += stride) {
+            const uint4 r = __ldg(rv + i);
+            const uint4 d = SINGLE ? r : __ldg(dv + i);
+#pragma unroll
+            for (int k = 0; k < per_vec; k++) {
+                const EvTwoSums t = term(ev_lane<Sample>(r, k), ev_lane<Sample>(d, k));
+                a += t.a;
+                b += t.b;
+            }
+        }
+        done = n_vec * per_vec;
+    }
+    const Sample *rs = reinterpret_cast<const Sample *>(ref);
+    const Sample *ds = reinterpret_cast<const Sample *>(dis);
+    for (unsigned long long i = done + tid; i < n; i += stride) {
+        const EvTwoSums t = term(rs[i], SINGLE ? rs[i] : ds[i]);
         a += t.a;
         b += t.b;
     }
-    __shared__ unsigned long long part[2][EV_SUM_THREADS / 32];
-    a = ev_warp_sum(a);
-    b = ev_warp_sum(b);
-    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
-    if (!lane) {
-        part[0][warp] = a;
-        part[1][warp] = b;
-    }
-    __syncthreads();
-    if (threadIdx.x)
-        return;
-    a = b = 0;
-    for (int i = 0; i < EV_SUM_THREADS / 32; i++) {
-        a += part[0][i];
-        b += part[1][i];
-    }
-    if (ROW_U32)
-        a = (uint32_t)a; // the reference's row accumulator wraps modulo 2^32
-    atomicAdd(&totals[0], a);
-    atomicAdd(&totals[1], b);
 }
 
-// Sum a plane (h rows of w samples) into totals[0..1] (zeroed by the caller) on stream.
-template <typename Sample, bool ROW_U32 = false, typename Term>
-void ev_plane_sums(const void *ref, const void *dis, ptrdiff_t stride, unsigned w, unsigned h,
-                   Term term, unsigned long long *totals, cudaStream_t stream)
+template <typename Sample, bool SINGLE, typename Term>
+__global__ void __launch_bounds__(EV_SUM_THREADS)
+    ev_segment_sums_kernel(EvSegments segs, Term term, EvSumScratch *scratch,
+                           unsigned long long *out)
 {
-    if (!w || !h)
+    __shared__ bool last;
+    for (int s = 0; s < segs.count; s++) {
+        unsigned long long a = 0, b = 0;
+        ev_segment<Sample, SINGLE>(segs.ref[s], segs.dis[s], segs.n[s], segs.vector[s], term,
+                                   a, b);
+        a = ev_block_sum(a);
+        b = ev_block_sum(b);
+        if (!threadIdx.x) {
+            scratch->partial[blockIdx.x][2 * s] = a;
+            scratch->partial[blockIdx.x][2 * s + 1] = b;
+        }
+    }
+    if (!threadIdx.x) {
+        __threadfence();
+        last = atomicAdd(&scratch->arrived, 1u) == gridDim.x - 1;
+    }
+    __syncthreads();
+    if (!last)
         return;
-    ev_plane_sums_kernel<Sample, Term, ROW_U32><<<h, EV_SUM_THREADS, 0, stream>>>(
-        static_cast<const char *>(ref), static_cast<const char *>(dis), stride, w, term, totals);
+    __threadfence();
+    for (int k = 0; k < 2 * segs.count; k++) {
+        unsigned long long v = 0;
+        for (unsigned i = threadIdx.x; i < gridDim.x; i += blockDim.x)
+            v += *(volatile unsigned long long *)&scratch->partial[i][k];
+        v = ev_block_sum(v);
+        if (!threadIdx.x)
+            out[k] = v;
+    }
+    if (!threadIdx.x)
+        scratch->arrived = 0;
+}
+
+static inline int ev_aligned16(const void *p)
+{
+    return !(reinterpret_cast<uintptr_t>(p) & 15);
+}
+
+static inline void ev_add_segment(EvSegments &segs, const void *ref, const void *dis,
+                                  unsigned long long n)
+{
+    const int s = segs.count++;
+    segs.ref[s] = static_cast<const char *>(ref);
+    segs.dis[s] = static_cast<const char *>(dis);
+    segs.n[s] = n;
+    segs.vector[s] = ev_aligned16(ref) && ev_aligned16(dis);
+}
+
+// Sum every segment into out[2s] (a) and out[2s+1] (b): host-visible memory, valid once the
+// stream is synchronised. scratch: the worker's device scratch (EvSumScratch).
+template <typename Sample, bool SINGLE = false, typename Term>
+void ev_segment_sums(const EvSegments &segs, Term term, void *scratch, unsigned long long *out,
+                     cudaStream_t stream)
+{
+    unsigned long long most = 0;
+    for (int s = 0; s < segs.count; s++)
+        most = segs.n[s] > most ? segs.n[s] : most;
+    const unsigned long long per_block = (unsigned long long)EV_SUM_THREADS * 64;
+    unsigned long long blocks = (most + per_block - 1) / per_block;
+    blocks = blocks < 1 ? 1 : blocks > EV_MAX_SUM_BLOCKS ? EV_MAX_SUM_BLOCKS : blocks;
+    ev_segment_sums_kernel<Sample, SINGLE, Term><<<(unsigned)blocks, EV_SUM_THREADS, 0, stream>>>(
+        segs, term, static_cast<EvSumScratch *>(scratch), out);
+}
+
+// The 8-bit psnr rows that can wrap: one block per row, each row sum truncated to uint32 and
+// added into totals[0] (device memory the caller zeroed).
+template <typename Term>
+__global__ void __launch_bounds__(EV_SUM_THREADS)
+    ev_row_sums_u32_kernel(const uint8_t *ref, const uint8_t *dis, ptrdiff_t stride, unsigned w,
+                           Term term, unsigned long long *totals)
+{
+    const uint8_t *r = ref + blockIdx.x * stride, *d = dis + blockIdx.x * stride;
+    unsigned long long a = 0;
+    for (unsigned x = threadIdx.x; x < w; x += blockDim.x)
+        a += term(r[x], d[x]).a;
+    a = ev_block_sum(a);
+    if (!threadIdx.x)
+        atomicAdd(totals, (unsigned long long)(uint32_t)a); // the reference's uint32 row sum
 }
 
 #endif

@@ -64,6 +64,9 @@ extern "C" int ev_cuda_worker_open(EvCudaWorker **out, int device, size_t slot_b
         err = map_error(cudaMalloc(&w->scratch_dev, EV_CUDA_SCRATCH_BYTES), log,
                         "allocate scratch");
     if (!err)
+        err = map_error(cudaMemset(w->scratch_dev, 0, EV_CUDA_SCRATCH_BYTES), log,
+                        "clear scratch");
+    if (!err)
         err = map_error(cudaMallocHost(&w->scratch_host, EV_CUDA_SCRATCH_BYTES), log,
                         "allocate pinned scratch");
     if (err) {

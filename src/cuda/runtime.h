@@ -21,7 +21,7 @@ extern "C" {
 typedef struct EvCudaWorker EvCudaWorker;
 
 /* Bytes of device scratch (and its pinned host mirror) each worker offers the twins. */
-#define EV_CUDA_SCRATCH_BYTES 4096
+#define EV_CUDA_SCRATCH_BYTES 65536
 
 /* 0 when device `index` can be used; else a negative code and one line in why. */
 int ev_cuda_probe(int index, char *why, size_t why_size);
@@ -33,7 +33,8 @@ void ev_cuda_worker_close(EvCudaWorker **w);
 /* Upload a slot (host base, slot_bytes) and point ref/dis's dev fields at the device copy. */
 int ev_cuda_upload(EvCudaWorker *w, const void *slot, EvPic *ref, EvPic *dis);
 
-/* The worker's result areas and stream (a cudaStream_t) for twins. */
+/* The worker's result areas and stream (a cudaStream_t) for twins. The device area starts
+ * zeroed, and twins leave it as they found it (plane_sums.cuh re-arms its counter). */
 void *ev_cuda_scratch_device(EvCudaWorker *w);
 void *ev_cuda_scratch_host(EvCudaWorker *w);
 void *ev_cuda_stream(EvCudaWorker *w);

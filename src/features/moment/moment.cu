@@ -8,7 +8,7 @@
 
 namespace {
 
-// Both sums of one picture: the second argument is unused.
+// Both sums of one sample (a single-picture term: the second argument is not read).
 struct MomentUnits {
     __device__ EvTwoSums operator()(uint32_t v, uint32_t) const
     {
@@ -16,34 +16,36 @@ struct MomentUnits {
     }
 };
 
-void picture_sums(const EvPic *p, unsigned long long *totals, cudaStream_t stream)
-{
-    if (p->bpc > 8)
-        ev_plane_sums<uint16_t>(p->dev[0], p->dev[0], p->stride[0], p->w[0], p->h[0],
-                                MomentUnits(), totals, stream);
-    else
-        ev_plane_sums<uint8_t>(p->dev[0], p->dev[0], p->stride[0], p->w[0], p->h[0],
-                               MomentUnits(), totals, stream);
-}
-
 } // namespace
+
+extern "C" void ev_moment_launch_cuda(const void *state, const EvPic *ref, const EvPic *dis)
+{
+    (void)state;
+    EvCudaWorker *w = ref->gpu;
+    auto stream = static_cast<cudaStream_t>(ev_cuda_stream(w));
+    auto *host = static_cast<unsigned long long *>(ev_cuda_scratch_host(w));
+    const unsigned long long n = (unsigned long long)ref->w[0] * ref->h[0];
+    EvSegments segs = {};
+    ev_add_segment(segs, ref->dev[0], ref->dev[0], n);
+    ev_add_segment(segs, dis->dev[0], dis->dev[0], n);
+    if (ref->bpc > 8)
+        ev_segment_sums<uint16_t, true>(segs, MomentUnits(), ev_cuda_scratch_device(w), host,
+                                        stream);
+    else
+        ev_segment_sums<uint8_t, true>(segs, MomentUnits(), ev_cuda_scratch_device(w), host,
+                                       stream);
+}
 
 extern "C" int ev_moment_extract_cuda(const void *state, void *scratch, const EvPic *ref,
                                       const EvPic *dis, unsigned frame, EvSink *sink)
 {
-    (void)state;
     (void)scratch;
-    EvCudaWorker *w = ref->gpu;
-    auto *stream = static_cast<cudaStream_t>(ev_cuda_stream(w));
-    auto *dev = static_cast<unsigned long long *>(ev_cuda_scratch_device(w));
-    auto *host = static_cast<unsigned long long *>(ev_cuda_scratch_host(w));
-    cudaMemsetAsync(dev, 0, 4 * sizeof(*dev), stream);
-    picture_sums(ref, dev, stream);
-    picture_sums(dis, dev + 2, stream);
-    cudaMemcpyAsync(host, dev, 4 * sizeof(*dev), cudaMemcpyDeviceToHost, stream);
-    const int err = ev_cuda_finish(w, "float_moment");
+    ev_moment_launch_cuda(state, ref, dis);
+    const int err = ev_cuda_finish(ref->gpu, "float_moment");
     if (err)
         return err;
+    const unsigned long long *host =
+        static_cast<unsigned long long *>(ev_cuda_scratch_host(ref->gpu));
     double r[2], d[2];
     ev_moment_sums_from_units(ref, host[0], host[1], r);
     ev_moment_sums_from_units(dis, host[2], host[3], d);

@@ -21,6 +21,9 @@ int ev_moment_sums_from_units(const EvPic *p, uint64_t first, uint64_t second, d
 int ev_moment_emit(const EvPic *ref, const double r[2], const double d[2], unsigned frame,
                    EvSink *sink);
 
+/* CUDA twin: launch = enqueue the device sums on ref->gpu's stream; extract = launch, wait,
+ * finish on the host. */
+void ev_moment_launch_cuda(const void *state, const EvPic *ref, const EvPic *dis);
 int ev_moment_extract_cuda(const void *state, void *scratch, const EvPic *ref, const EvPic *dis,
                            unsigned frame, EvSink *sink);
 

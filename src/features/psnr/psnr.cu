@@ -1,8 +1,6 @@
 // CUDA twins of psnr and float_psnr: the squared-error sums of psnr_math.h on the device
 // (integers, or float_psnr's terms in exact units), the rest on the host as in psnr.c.
 // References: psnr.c / float_psnr.c beside this file.
-#include <cerrno>
-
 #include "cuda/plane_sums.cuh"
 #include "cuda/runtime.h"
 #include "features/psnr/psnr.h"
@@ -31,54 +29,103 @@ struct FloatSseUnits {
     }
 };
 
-// Launch the sum of plane p into totals[2p], totals[2p+1].
-template <typename Term16, typename Term8, bool ROW_U32_8BIT>
-void plane_sum(const EvPic *ref, const EvPic *dis, unsigned p, unsigned long long *totals,
-               cudaStream_t stream)
+struct Gpu {
+    EvCudaWorker *w;
+    cudaStream_t stream;
+    void *dev;
+    unsigned long long *host;
+};
+
+Gpu gpu_of(const EvPic *p)
 {
-    if (ref->bpc > 8)
-        ev_plane_sums<uint16_t>(ref->dev[p], dis->dev[p], ref->stride[p], ref->w[p], ref->h[p],
-                                Term16(), totals, stream);
-    else
-        ev_plane_sums<uint8_t, ROW_U32_8BIT>(ref->dev[p], dis->dev[p], ref->stride[p],
-                                             ref->w[p], ref->h[p], Term8(), totals, stream);
+    return { p->gpu, static_cast<cudaStream_t>(ev_cuda_stream(p->gpu)),
+             ev_cuda_scratch_device(p->gpu),
+             static_cast<unsigned long long *>(ev_cuda_scratch_host(p->gpu)) };
+}
+
+// A plane's samples as one run (the slot packs planes: stride == width * bytes).
+void add_plane(EvSegments &segs, const EvPic *ref, const EvPic *dis, unsigned p)
+{
+    ev_add_segment(segs, ref->dev[p], dis->dev[p], (unsigned long long)ref->w[p] * ref->h[p]);
+}
+
+// The reference's 8-bit row accumulator is a uint32: rows of more than 66052 samples can wrap
+// it, and then only the row-by-row kernel reproduces the sum.
+bool rows_can_wrap(const EvPic *p, unsigned planes)
+{
+    for (unsigned i = 0; i < planes; i++)
+        if ((unsigned long long)p->w[i] * 255 * 255 > 0xffffffffull)
+            return p->bpc == 8;
+    return false;
+}
+
+void sse_by_rows(const EvPic *ref, const EvPic *dis, unsigned planes, const Gpu &g)
+{
+    auto *totals = static_cast<unsigned long long *>(g.dev);
+    cudaMemsetAsync(totals, 0, 2 * EV_MAX_SEGMENTS * sizeof(*totals), g.stream);
+    for (unsigned p = 0; p < planes; p++)
+        if (ref->w[p] && ref->h[p])
+            ev_row_sums_u32_kernel<<<ref->h[p], EV_SUM_THREADS, 0, g.stream>>>(
+                static_cast<const uint8_t *>(ref->dev[p]),
+                static_cast<const uint8_t *>(dis->dev[p]), ref->stride[p], ref->w[p], Sse8(),
+                totals + 2 * p);
+    cudaMemcpyAsync(g.host, totals, 2 * EV_MAX_SEGMENTS * sizeof(*totals),
+                    cudaMemcpyDeviceToHost, g.stream);
 }
 
 } // namespace
+
+extern "C" void ev_psnr_launch_cuda(const void *state, const EvPic *ref, const EvPic *dis)
+{
+    const Gpu g = gpu_of(ref);
+    const unsigned planes = ev_psnr_planes(state);
+    if (rows_can_wrap(ref, planes)) {
+        sse_by_rows(ref, dis, planes, g);
+        return;
+    }
+    EvSegments segs = {};
+    for (unsigned p = 0; p < planes; p++)
+        add_plane(segs, ref, dis, p);
+    if (ref->bpc > 8)
+        ev_segment_sums<uint16_t>(segs, Sse16(), g.dev, g.host, g.stream);
+    else
+        ev_segment_sums<uint8_t>(segs, Sse8(), g.dev, g.host, g.stream);
+}
 
 extern "C" int ev_psnr_extract_cuda(const void *state, void *scratch, const EvPic *ref,
                                     const EvPic *dis, unsigned frame, EvSink *sink)
 {
     (void)scratch;
-    EvCudaWorker *w = ref->gpu;
-    auto *stream = static_cast<cudaStream_t>(ev_cuda_stream(w));
-    auto *dev = static_cast<unsigned long long *>(ev_cuda_scratch_device(w));
-    auto *host = static_cast<unsigned long long *>(ev_cuda_scratch_host(w));
-    const unsigned planes = ev_psnr_planes(state);
-    cudaMemsetAsync(dev, 0, 6 * sizeof(*dev), stream);
-    for (unsigned p = 0; p < planes; p++)
-        plane_sum<Sse16, Sse8, true>(ref, dis, p, dev + 2 * p, stream);
-    cudaMemcpyAsync(host, dev, 6 * sizeof(*dev), cudaMemcpyDeviceToHost, stream);
-    int err = ev_cuda_finish(w, "psnr");
-    for (unsigned p = 0; p < planes && !err; p++)
-        err = ev_psnr_emit_plane(state, p, host[2 * p], ref->w[p] * ref->h[p], frame, sink);
+    const Gpu g = gpu_of(ref);
+    ev_psnr_launch_cuda(state, ref, dis);
+    int err = ev_cuda_finish(g.w, "psnr");
+    for (unsigned p = 0; p < ev_psnr_planes(state) && !err; p++)
+        err = ev_psnr_emit_plane(state, p, g.host[2 * p], ref->w[p] * ref->h[p], frame, sink);
     return err;
+}
+
+extern "C" void ev_float_psnr_launch_cuda(const void *state, const EvPic *ref,
+                                          const EvPic *dis)
+{
+    (void)state;
+    const Gpu g = gpu_of(ref);
+    EvSegments segs = {};
+    add_plane(segs, ref, dis, 0);
+    if (ref->bpc > 8)
+        ev_segment_sums<uint16_t>(segs, FloatSseUnits(), g.dev, g.host, g.stream);
+    else
+        ev_segment_sums<uint8_t>(segs, FloatSseUnits(), g.dev, g.host, g.stream);
 }
 
 extern "C" int ev_float_psnr_extract_cuda(const void *state, void *scratch, const EvPic *ref,
                                           const EvPic *dis, unsigned frame, EvSink *sink)
 {
     (void)scratch;
-    EvCudaWorker *w = ref->gpu;
-    auto *stream = static_cast<cudaStream_t>(ev_cuda_stream(w));
-    auto *dev = static_cast<unsigned long long *>(ev_cuda_scratch_device(w));
-    auto *host = static_cast<unsigned long long *>(ev_cuda_scratch_host(w));
-    cudaMemsetAsync(dev, 0, 2 * sizeof(*dev), stream);
-    plane_sum<FloatSseUnits, FloatSseUnits, false>(ref, dis, 0, dev, stream);
-    cudaMemcpyAsync(host, dev, 2 * sizeof(*dev), cudaMemcpyDeviceToHost, stream);
-    const int err = ev_cuda_finish(w, "float_psnr");
+    const Gpu g = gpu_of(ref);
+    ev_float_psnr_launch_cuda(state, ref, dis);
+    const int err = ev_cuda_finish(g.w, "float_psnr");
     if (err)
         return err;
-    const double noise = ev_float_psnr_noise_from_units(ref, dis, host[0]);
+    const double noise = ev_float_psnr_noise_from_units(ref, dis, g.host[0]);
     return ev_float_psnr_emit(state, noise, frame, ref, sink);
 }

@@ -22,6 +22,10 @@ int ev_float_psnr_emit(const void *state, double noise_sum, unsigned frame, cons
  * reference loop on the host copy when the units reach 2^53. */
 double ev_float_psnr_noise_from_units(const EvPic *ref, const EvPic *dis, uint64_t units);
 
+/* CUDA twins: launch = enqueue the device sums on ref->gpu's stream (results in the worker's
+ * host area once the stream is synchronised); extract = launch, wait, score. */
+void ev_psnr_launch_cuda(const void *state, const EvPic *ref, const EvPic *dis);
+void ev_float_psnr_launch_cuda(const void *state, const EvPic *ref, const EvPic *dis);
 int ev_psnr_extract_cuda(const void *state, void *scratch, const EvPic *ref, const EvPic *dis,
                          unsigned frame, EvSink *sink);
 int ev_float_psnr_extract_cuda(const void *state, void *scratch, const EvPic *ref,

@@ -4,9 +4,9 @@
  *
  * Units: every scale works on "8-bit sample x 256" means and "8-bit sample^2 x 65536"
  * second moments, whatever the input depth, so the noise variance is 2.0 = 131072 units.
- * Every filter sum below is an exact integer (it provably never wraps its type), so the taps
- * may be added in any order; only the per-pixel statistic has floating-point steps (a double
- * gain), and its four totals are int64: any pixel order gives the same totals.
+ * Every filter sum of integer VIF is an exact integer (it provably never wraps its type), so
+ * the taps may be added in any order; only the per-pixel statistic has floating-point steps (a
+ * double gain), and its four totals are int64: any pixel order gives the same totals.
  */
 #ifndef EV_FEATURES_VIF_MATH_H
 #define EV_FEATURES_VIF_MATH_H
