@@ -130,18 +130,25 @@ static float twin_device_ms(unsigned t, unsigned w, unsigned h, unsigned frames)
     cls->init(state, opts, &info, &log);
     ev_cuda_upload(gpu, slot, &ref, &dis);
     ev_cuda_finish(gpu, "upload");
+    /* every launch is queued behind an event, with no host wait in between, so an interval
+     * is one launch's device time (the GPU never waits for the host) */
     float *ms = calloc(frames, sizeof(*ms));
-    cudaEvent_t e0, e1;
-    cudaEventCreate(&e0);
-    cudaEventCreate(&e1);
+    cudaEvent_t *ev = calloc(frames + 1, sizeof(*ev));
+    for (unsigned i = 0; i <= frames; i++)
+        cudaEventCreate(&ev[i]);
     cudaStream_t stream = (cudaStream_t)ev_cuda_stream(gpu);
+    launchers[t](state, &ref, &dis); /* warm-up */
     for (unsigned i = 0; i < frames; i++) {
-        cudaEventRecord(e0, stream);
+        cudaEventRecord(ev[i], stream);
         launchers[t](state, &ref, &dis);
-        cudaEventRecord(e1, stream);
-        cudaEventSynchronize(e1);
-        cudaEventElapsedTime(&ms[i], e0, e1);
     }
+    cudaEventRecord(ev[frames], stream);
+    cudaEventSynchronize(ev[frames]);
+    for (unsigned i = 0; i < frames; i++)
+        cudaEventElapsedTime(&ms[i], ev[i], ev[i + 1]);
+    for (unsigned i = 0; i <= frames; i++)
+        cudaEventDestroy(ev[i]);
+    free(ev);
     qsort(ms, frames, sizeof(*ms), cmp_float);
     const float median = ms[frames / 2];
     if (cls->close)

@@ -17,13 +17,15 @@
 
 #include <cuda_runtime.h>
 
+#include "cuda/runtime.h"
+
 struct EvTwoSums {
     unsigned long long a, b;
 };
 
 constexpr int EV_SUM_THREADS = 256;
 constexpr int EV_MAX_SEGMENTS = 3;
-constexpr int EV_MAX_SUM_BLOCKS = 1024;
+constexpr int EV_MAX_SUM_BLOCKS = 2048;
 
 struct EvSegments {
     const char *ref[EV_MAX_SEGMENTS];
@@ -38,6 +40,7 @@ struct EvSumScratch {
     unsigned long long partial[EV_MAX_SUM_BLOCKS][2 * EV_MAX_SEGMENTS];
     unsigned int arrived;
 };
+static_assert(sizeof(EvSumScratch) <= EV_CUDA_SCRATCH_BYTES, "worker scratch too small");
 
 __device__ __forceinline__ unsigned long long ev_warp_sum(unsigned long long v)
 {
@@ -69,6 +72,39 @@ template <typename Sample> __device__ __forceinline__ uint32_t ev_lane(const uin
 }
 
 // Term: `__device__ EvTwoSums operator()(uint32_t r, uint32_t d) const`. SINGLE: d is not read.
+// A Term with `static constexpr bool kFits32 = true` promises that 16 of its terms fit 32 bits:
+// each 16-byte vector is then summed in 32-bit registers before widening (same integers).
+template <typename Term> struct EvFits32 {
+    template <typename T> static constexpr bool test(decltype(T::kFits32) *) { return T::kFits32; }
+    template <typename T> static constexpr bool test(...) { return false; }
+    static constexpr bool value = test<Term>(nullptr);
+};
+
+template <typename Sample, bool SINGLE, typename Term>
+__device__ __forceinline__ void ev_vector_terms(const uint4 &r, const uint4 &d, Term term,
+                                                unsigned long long &a, unsigned long long &b)
+{
+    constexpr int per_vec = 16 / sizeof(Sample);
+    if constexpr (EvFits32<Term>::value) {
+        uint32_t a32 = 0, b32 = 0;
+#pragma unroll
+        for (int k = 0; k < per_vec; k++) {
+            const EvTwoSums t = term(ev_lane<Sample>(r, k), ev_lane<Sample>(d, k));
+            a32 += (uint32_t)t.a;
+            b32 += (uint32_t)t.b;
+        }
+        a += a32;
+        b += b32;
+    } else {
+#pragma unroll
+        for (int k = 0; k < per_vec; k++) {
+            const EvTwoSums t = term(ev_lane<Sample>(r, k), ev_lane<Sample>(d, k));
+            a += t.a;
+            b += t.b;
+        }
+    }
+}
+
 template <typename Sample, bool SINGLE, typename Term>
 __device__ void ev_segment(const char *ref, const char *dis, unsigned long long n, int vector,
                            Term term, unsigned long long &a, unsigned long long &b)
@@ -81,15 +117,16 @@ __device__ void ev_segment(const char *ref, const char *dis, unsigned long long 
         const unsigned long long n_vec = n / per_vec;
         const uint4 *rv = reinterpret_cast<const uint4 *>(ref);
         const uint4 *dv = reinterpret_cast<const uint4 *>(dis);
-        for (unsigned long long i = tid; i < n_vec; i += stride) {
-            const uint4 r = __ldg(rv + i);
-            const uint4 d = SINGLE ? r : __ldg(dv + i);
-#pragma unroll
-            for (int k = 0; k < per_vec; k++) {
-                const EvTwoSums t = term(ev_lane<Sample>(r, k), ev_lane<Sample>(d, k));
-                a += t.a;
-                b += t.b;
-            }
+        unsigned long long i = tid;
+        for (; i + stride < n_vec; i += 2 * stride) { // two loads in flight per picture
+            const uint4 r0 = __ldg(rv + i), r1 = __ldg(rv + i + stride);
+            const uint4 d0 = SINGLE ? r0 : __ldg(dv + i), d1 = SINGLE ? r1 : __ldg(dv + i + stride);
+            ev_vector_terms<Sample, SINGLE>(r0, d0, term, a, b);
+            ev_vector_terms<Sample, SINGLE>(r1, d1, term, a, b);
+        }
+        if (i < n_vec) {
+            const uint4 r0 = __ldg(rv + i);
+            ev_vector_terms<Sample, SINGLE>(r0, SINGLE ? r0 : __ldg(dv + i), term, a, b);
         }
         done = n_vec * per_vec;
     }
@@ -163,7 +200,8 @@ void ev_segment_sums(const EvSegments &segs, Term term, void *scratch, unsigned 
     unsigned long long most = 0;
     for (int s = 0; s < segs.count; s++)
         most = segs.n[s] > most ? segs.n[s] : most;
-    const unsigned long long per_block = (unsigned long long)EV_SUM_THREADS * 64;
+    /* about one 2x16-byte step per thread and picture: as many loads in flight as possible */
+    const unsigned long long per_block = (unsigned long long)EV_SUM_THREADS * 32;
     unsigned long long blocks = (most + per_block - 1) / per_block;
     blocks = blocks < 1 ? 1 : blocks > EV_MAX_SUM_BLOCKS ? EV_MAX_SUM_BLOCKS : blocks;
     ev_segment_sums_kernel<Sample, SINGLE, Term><<<(unsigned)blocks, EV_SUM_THREADS, 0, stream>>>(

@@ -21,7 +21,7 @@ extern "C" {
 typedef struct EvCudaWorker EvCudaWorker;
 
 /* Bytes of device scratch (and its pinned host mirror) each worker offers the twins. */
-#define EV_CUDA_SCRATCH_BYTES 65536
+#define EV_CUDA_SCRATCH_BYTES (128 * 1024)
 
 /* 0 when device `index` can be used; else a negative code and one line in why. */
 int ev_cuda_probe(int index, char *why, size_t why_size);

@@ -343,6 +343,28 @@ static void test_frames(void)
     free(b);
 }
 
+/* Odd and tiny sizes: bands under 15 lines make CM visit the first/last rows and columns with
+ * mirrored/replicated neighbours (run under ASan to check every access stays in the bands). */
+static void test_small_sizes(void)
+{
+    static const unsigned int_sizes[][2] = { { 33, 35 }, { 37, 34 }, { 41, 97 }, { 100, 33 } };
+    static const unsigned float_sizes[][2] = { { 17, 18 }, { 19, 23 }, { 18, 17 }, { 35, 17 } };
+    uint8_t *a = malloc(100 * 100), *b = malloc(100 * 100);
+    double v[7];
+    for (int k = 0; k < 4; k++) {
+        const unsigned w = int_sizes[k][0], h = int_sizes[k][1];
+        make_pair(w, h, a, b);
+        CHECK(run_pair("adm", "debug=true", w, h, 10, a, b, int_names, 7, v) == 0);
+        CHECK(isfinite(v[0]) && v[0] > 0.0 && isfinite(v[1]) && isfinite(v[6]));
+        const unsigned fw = float_sizes[k][0], fh = float_sizes[k][1];
+        make_pair(fw, fh, a, b);
+        CHECK(run_pair("float_adm", "debug=true", fw, fh, 12, a, b, float_names, 7, v) == 0);
+        CHECK(isfinite(v[0]) && v[0] > 0.0 && isfinite(v[1]) && isfinite(v[6]));
+    }
+    free(a);
+    free(b);
+}
+
 int main(void)
 {
     test_wrap();
@@ -356,5 +378,6 @@ int main(void)
     test_rcp();
     test_depth_invariance();
     test_frames();
+    test_small_sizes();
     return check_report("adm_math");
 }

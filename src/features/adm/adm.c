@@ -66,7 +66,7 @@ static int set_geometry(AdmState *s)
         g->h = (g->in_h + 1) / 2;
         if (g->in_w < ADM_MIN_DWT_INPUT || g->in_h < ADM_MIN_DWT_INPUT)
             return -EINVAL;
-        n += 4 * (size_t)(g->w + g->h);
+        n += 4 * (size_t)g->h;
     }
     if (!(s->indices = malloc(n * sizeof(int))))
         return -ENOMEM;
@@ -74,9 +74,6 @@ static int set_geometry(AdmState *s)
     for (int k = 0; k < 4; k++) {
         AdmScaleGeom *g = &s->geom[k];
         for (int t = 0; t < 4; t++) {
-            g->ind_x[t] = p;
-            for (int j = 0; j < g->w; j++)
-                *p++ = adm_dwt_index(2 * j - 1 + t, g->in_w);
             g->ind_y[t] = p;
             for (int i = 0; i < g->h; i++)
                 *p++ = adm_dwt_index(2 * i - 1 + t, g->in_h);
@@ -101,7 +98,9 @@ static float csf_factor(const AdmOpts *o, const int lambda, const int diag)
     }
 }
 
-/* Every libm-derived constant, once: factors, their cubes and fixed-point forms. */
+/* Every libm-derived constant, once: factors, their cubes and fixed-point forms. Barten factors
+ * exceed 1 and overflow the reference's (uint16_t)/(uint32_t) conversions (undefined in C);
+ * adm_gcc_double_to_u16/u32 give GCC's x86-64 bits in defined C (adm_csf_factors.h). */
 static void set_factors(AdmState *s)
 {
     const AdmOpts *o = &s->opts;

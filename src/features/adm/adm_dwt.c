@@ -36,24 +36,35 @@ static void vert0_16(const AdmScaleGeom *g, const EvPic *pic, const int i, int32
             hi[j] = adm_dwt0_vert_hi(r0[j], r1[j], r2[j], r3[j], bpc);
 }
 
+/* The vertical rows hold n samples at [0, n) plus room for the positions [-1] and [n, n+1] the
+ * horizontal taps reach, filled by the DWT's border rule (adm_dwt_index): -1 -> 1, n -> n-1,
+ * n+1 -> n-2. Output j then reads taps 2j-1 .. 2j+2 directly. */
+static void pad_row(int32_t *row, const int n)
+{
+    row[-1] = row[1];
+    row[n] = row[n - 1];
+    row[n + 1] = row[n - 2];
+}
+
 /* Horizontal pass of scale 0 for output row i; hvd == NULL computes band a only. */
 static void horz0(const AdmScaleGeom *g, const int i, const int32_t *lo, const int32_t *hi,
                   int32_t *a, const AdmBands16 *hvd)
 {
     const int w = g->w;
-    const int *x0 = g->ind_x[0], *x1 = g->ind_x[1], *x2 = g->ind_x[2], *x3 = g->ind_x[3];
     int32_t *pa = a + (size_t)i * w;
-    for (int j = 0; j < w; j++)
-        pa[j] = adm_dwt0_horz(adm_taps0_lo(lo[x0[j]], lo[x1[j]], lo[x2[j]], lo[x3[j]]));
+    for (int j = 0; j < w; j++) {
+        const int32_t *t = lo + 2 * j - 1;
+        pa[j] = adm_dwt0_horz(adm_taps0_lo(t[0], t[1], t[2], t[3]));
+    }
     if (!hvd)
         return;
     int16_t *pv = hvd->v + (size_t)i * w, *ph = hvd->h + (size_t)i * w;
     int16_t *pd = hvd->d + (size_t)i * w;
     for (int j = 0; j < w; j++) {
-        const int j0 = x0[j], j1 = x1[j], j2 = x2[j], j3 = x3[j];
-        pv[j] = adm_dwt0_horz(adm_taps0_hi(lo[j0], lo[j1], lo[j2], lo[j3]));
-        ph[j] = adm_dwt0_horz(adm_taps0_lo(hi[j0], hi[j1], hi[j2], hi[j3]));
-        pd[j] = adm_dwt0_horz(adm_taps0_hi(hi[j0], hi[j1], hi[j2], hi[j3]));
+        const int32_t *t = lo + 2 * j - 1, *u = hi + 2 * j - 1;
+        pv[j] = adm_dwt0_horz(adm_taps0_hi(t[0], t[1], t[2], t[3]));
+        ph[j] = adm_dwt0_horz(adm_taps0_lo(u[0], u[1], u[2], u[3]));
+        pd[j] = adm_dwt0_horz(adm_taps0_hi(u[0], u[1], u[2], u[3]));
     }
 }
 
@@ -68,6 +79,9 @@ void adm_dwt_scale0(const AdmState *s, AdmWork *wk, const EvPic *pic, int32_t *a
             vert0_16(g, pic, i, wk->row_lo, hvd ? wk->row_hi : NULL);
         else
             vert0_8(g, pic, i, wk->row_lo, hvd ? wk->row_hi : NULL);
+        pad_row(wk->row_lo, g->in_w);
+        if (hvd)
+            pad_row(wk->row_hi, g->in_w);
         horz0(g, i, wk->row_lo, wk->row_hi, a, hvd);
     }
 }
@@ -99,15 +113,14 @@ static void horz123(const AdmScaleGeom *g, const int i, const int scale, const i
     const int64_t add = s123_horz_add[scale - 1];
     const unsigned shift = s123_horz_shift[scale - 1];
     const int w = g->w;
-    const int *x0 = g->ind_x[0], *x1 = g->ind_x[1], *x2 = g->ind_x[2], *x3 = g->ind_x[3];
     const size_t off = (size_t)i * w;
     int32_t *pa = a + off, *pv = hvd->v + off, *ph = hvd->h + off, *pd = hvd->d + off;
     for (int j = 0; j < w; j++) {
-        const int j0 = x0[j], j1 = x1[j], j2 = x2[j], j3 = x3[j];
-        pa[j] = adm_dwt_round32(adm_taps_lo(lo[j0], lo[j1], lo[j2], lo[j3]), add, shift);
-        pv[j] = adm_dwt_round32(adm_taps_hi(lo[j0], lo[j1], lo[j2], lo[j3]), add, shift);
-        ph[j] = adm_dwt_round32(adm_taps_lo(hi[j0], hi[j1], hi[j2], hi[j3]), add, shift);
-        pd[j] = adm_dwt_round32(adm_taps_hi(hi[j0], hi[j1], hi[j2], hi[j3]), add, shift);
+        const int32_t *t = lo + 2 * j - 1, *u = hi + 2 * j - 1;
+        pa[j] = adm_dwt_round32(adm_taps_lo(t[0], t[1], t[2], t[3]), add, shift);
+        pv[j] = adm_dwt_round32(adm_taps_hi(t[0], t[1], t[2], t[3]), add, shift);
+        ph[j] = adm_dwt_round32(adm_taps_lo(u[0], u[1], u[2], u[3]), add, shift);
+        pd[j] = adm_dwt_round32(adm_taps_hi(u[0], u[1], u[2], u[3]), add, shift);
     }
 }
 
@@ -119,6 +132,8 @@ void adm_dwt_scale123(const AdmState *s, AdmWork *wk, const int scale, int32_t *
     const AdmScaleGeom *g = &s->geom[scale];
     for (int i = 0; i < g->h; i++) {
         vert123(g, a, i, scale, wk->row_lo, wk->row_hi);
+        pad_row(wk->row_lo, g->in_w);
+        pad_row(wk->row_hi, g->in_w);
         horz123(g, i, scale, wk->row_lo, wk->row_hi, a, hvd);
     }
 }

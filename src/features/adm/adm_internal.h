@@ -57,17 +57,17 @@ static inline int adm_span_visits(const AdmSpan *sp, const int i)
 }
 
 /* Geometry of one scale: the DWT input (in_w x in_h) and its bands (w x h), and the four tap
- * indices (adm_dwt_index) of every output row and column. */
+ * rows (adm_dwt_index) of every output row; columns use padded rows instead (adm_dwt.c). */
 typedef struct AdmScaleGeom {
     int in_w, in_h, w, h;
-    int *ind_x[4], *ind_y[4];
+    int *ind_y[4];
 } AdmScaleGeom;
 
 typedef struct AdmState {
     AdmOpts opts;
     unsigned width, height, bpc;
     AdmScaleGeom geom[4];
-    int *indices;               /* storage of every ind_x / ind_y */
+    int *indices;               /* storage of every ind_y */
     int32_t *div_lookup;        /* 65537 entries, centred at 32768 */
     float cos_1deg_sq;
     float rfactor[4][3];        /* CSF factor per scale and band h, v, d */
@@ -91,7 +91,7 @@ typedef struct AdmWork {
     int32_t *ref_a, *dis_a;                             /* low band, all scales, in place */
     AdmBands16 ref0, dis0, r0, a0, csf0, flt0;          /* scale 0 */
     AdmBands32 ref1, dis1, r1, a1, csf1, flt1;          /* scales 1..3 */
-    int32_t *row_lo, *row_hi;                           /* one DWT row of the input width */
+    int32_t *row_lo, *row_hi;                           /* DWT rows, padded (adm_dwt.c) */
     uint32_t *cm_rows;                                  /* two CM rows of the scale-0 width */
 } AdmWork;
 

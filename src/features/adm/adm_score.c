@@ -43,8 +43,13 @@ size_t adm_work_layout(const AdmState *s, void *base, AdmWork *w)
     AdmBands32 *b32[6] = { &w->ref1, &w->dis1, &w->r1, &w->a1, &w->csf1, &w->flt1 };
     for (int i = 0; i < 6; i++)
         carve32(base, &off, n1, b32[i]);
-    w->row_lo = carve(base, &off, s->width, sizeof(int32_t));
-    w->row_hi = carve(base, &off, s->width, sizeof(int32_t));
+    /* DWT rows: the input width plus the border positions -1, n, n+1 (see adm_dwt.c) */
+    w->row_lo = carve(base, &off, s->width + 3, sizeof(int32_t));
+    w->row_hi = carve(base, &off, s->width + 3, sizeof(int32_t));
+    if (base) {
+        w->row_lo++;
+        w->row_hi++;
+    }
     w->cm_rows = carve(base, &off, 2 * (size_t)s->geom[0].w, sizeof(uint32_t));
     return off;
 }

@@ -1,6 +1,6 @@
 /* float_adm: float ADM of libvmaf (feature/float_adm.c, adm.c, adm_tools.c, extractor
  * "float_adm"): options, init, and the per-frame outputs in Netflix's order and names. Its
- * bits depend on the CPU's rcpss (see float_adm_math.h). */
+ * division uses AMD's rcpss estimate, emulated, on every CPU (see float_adm_math.h). */
 #include <errno.h>
 #include <stdlib.h>
 
@@ -41,7 +41,7 @@ static int set_geometry(FadmState *s)
         g->h = (g->in_h + 1) / 2;
         if (g->w < 2 || g->h < 2)
             return -EINVAL;
-        n += 4 * (size_t)(g->w + g->h);
+        n += 4 * (size_t)g->h;
     }
     if (!(s->indices = malloc(n * sizeof(int))))
         return -ENOMEM;
@@ -49,9 +49,6 @@ static int set_geometry(FadmState *s)
     for (int k = 0; k < 4; k++) {
         AdmScaleGeom *g = &s->geom[k];
         for (int t = 0; t < 4; t++) {
-            g->ind_x[t] = p;
-            for (int j = 0; j < g->w; j++)
-                *p++ = adm_dwt_index(2 * j - 1 + t, g->in_w);
             g->ind_y[t] = p;
             for (int i = 0; i < g->h; i++)
                 *p++ = adm_dwt_index(2 * i - 1 + t, g->in_h);

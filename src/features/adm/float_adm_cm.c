@@ -135,14 +135,15 @@ size_t fadm_work_layout(const FadmState *s, void *base, FadmWork *w)
 {
     const size_t n = (size_t)s->geom[0].w * s->geom[0].h;
     const size_t plane = (n * sizeof(float) + 63) & ~(size_t)63;
-    const size_t row = (s->width * sizeof(float) + 63) & ~(size_t)63;
+    const size_t row = ((s->width + 3) * sizeof(float) + 63) & ~(size_t)63;
     float **p[20] = { &w->ref_a, &w->dis_a, &w->ref.h, &w->ref.v, &w->ref.d, &w->dis.h,
                       &w->dis.v, &w->dis.d, &w->r.h, &w->r.v, &w->r.d, &w->a.h, &w->a.v,
                       &w->a.d, &w->csf.h, &w->csf.v, &w->csf.d, &w->flt.h, &w->flt.v,
                       &w->flt.d };
     for (int k = 0; k < 20; k++)
         *p[k] = base ? (float *)((char *)base + k * plane) : NULL;
-    w->row_lo = base ? (float *)((char *)base + 20 * plane) : NULL;
-    w->row_hi = base ? (float *)((char *)base + 20 * plane + row) : NULL;
+    /* DWT rows: the input width plus the border positions -1, n, n+1 */
+    w->row_lo = base ? (float *)((char *)base + 20 * plane) + 1 : NULL;
+    w->row_hi = base ? (float *)((char *)base + 20 * plane + row) + 1 : NULL;
     return 20 * plane + 2 * row;
 }

@@ -5,42 +5,67 @@
 #include "features/adm/float_adm_math.h"
 #include "features/common/sample_math.h"
 
-/* Sample j of picture row y as libvmaf's float ADM sees it. */
-static float sample_at(const EvPic *pic, const int y, const int j, const float scaler)
-{
-    const uint32_t v = pic->bpc > 8 ? ev_pic_row16(pic, 0, (unsigned)y)[j]
-                                    : ev_pic_row8(pic, 0, (unsigned)y)[j];
-    return sample_to_float(v, scaler, -128);
-}
-
+/* Vertical pass of scale 0 for output row i (hi may be NULL). */
 static void vert0(const FadmState *s, const AdmScaleGeom *g, const EvPic *pic, const int i,
                   float *lo, float *hi)
 {
-    const int y0 = g->ind_y[0][i], y1 = g->ind_y[1][i];
-    const int y2 = g->ind_y[2][i], y3 = g->ind_y[3][i];
-    for (int j = 0; j < g->in_w; j++) {
-        const float s0 = sample_at(pic, y0, j, s->scaler), s1 = sample_at(pic, y1, j, s->scaler);
-        const float s2 = sample_at(pic, y2, j, s->scaler), s3 = sample_at(pic, y3, j, s->scaler);
+    const float sc = s->scaler;
+    const int n = g->in_w;
+    if (pic->bpc > 8) {
+        const uint16_t *r0 = ev_pic_row16(pic, 0, g->ind_y[0][i]);
+        const uint16_t *r1 = ev_pic_row16(pic, 0, g->ind_y[1][i]);
+        const uint16_t *r2 = ev_pic_row16(pic, 0, g->ind_y[2][i]);
+        const uint16_t *r3 = ev_pic_row16(pic, 0, g->ind_y[3][i]);
+        for (int j = 0; j < n; j++) {
+            const float s0 = sample_to_float(r0[j], sc, -128);
+            const float s1 = sample_to_float(r1[j], sc, -128);
+            const float s2 = sample_to_float(r2[j], sc, -128);
+            const float s3 = sample_to_float(r3[j], sc, -128);
+            lo[j] = fadm_taps_lo(s0, s1, s2, s3);
+            if (hi)
+                hi[j] = fadm_taps_hi(s0, s1, s2, s3);
+        }
+        return;
+    }
+    const uint8_t *r0 = ev_pic_row8(pic, 0, g->ind_y[0][i]);
+    const uint8_t *r1 = ev_pic_row8(pic, 0, g->ind_y[1][i]);
+    const uint8_t *r2 = ev_pic_row8(pic, 0, g->ind_y[2][i]);
+    const uint8_t *r3 = ev_pic_row8(pic, 0, g->ind_y[3][i]);
+    for (int j = 0; j < n; j++) {
+        const float s0 = sample_to_float(r0[j], sc, -128), s1 = sample_to_float(r1[j], sc, -128);
+        const float s2 = sample_to_float(r2[j], sc, -128), s3 = sample_to_float(r3[j], sc, -128);
         lo[j] = fadm_taps_lo(s0, s1, s2, s3);
         if (hi)
             hi[j] = fadm_taps_hi(s0, s1, s2, s3);
     }
 }
 
-/* Horizontal pass of output row i from the vertical rows; hvd == NULL: band a only. */
+/* Border positions -1, n, n+1 of a vertical row, by the DWT's rule (see adm_dwt.c). */
+static void pad_row(float *row, const int n)
+{
+    row[-1] = row[1];
+    row[n] = row[n - 1];
+    row[n + 1] = row[n - 2];
+}
+
+/* Horizontal pass of output row i from the padded vertical rows; hvd == NULL: band a only. */
 static void horz(const AdmScaleGeom *g, const int i, const float *lo, const float *hi, float *a,
                  const FadmBands *hvd)
 {
     const size_t off = (size_t)i * g->w;
-    for (int j = 0; j < g->w; j++) {
-        const int j0 = g->ind_x[0][j], j1 = g->ind_x[1][j];
-        const int j2 = g->ind_x[2][j], j3 = g->ind_x[3][j];
-        a[off + j] = fadm_taps_lo(lo[j0], lo[j1], lo[j2], lo[j3]);
-        if (!hvd)
-            continue;
-        hvd->v[off + j] = fadm_taps_hi(lo[j0], lo[j1], lo[j2], lo[j3]);
-        hvd->h[off + j] = fadm_taps_lo(hi[j0], hi[j1], hi[j2], hi[j3]);
-        hvd->d[off + j] = fadm_taps_hi(hi[j0], hi[j1], hi[j2], hi[j3]);
+    const int w = g->w;
+    for (int j = 0; j < w; j++) {
+        const float *t = lo + 2 * j - 1;
+        a[off + j] = fadm_taps_lo(t[0], t[1], t[2], t[3]);
+    }
+    if (!hvd)
+        return;
+    float *pv = hvd->v + off, *ph = hvd->h + off, *pd = hvd->d + off;
+    for (int j = 0; j < w; j++) {
+        const float *t = lo + 2 * j - 1, *u = hi + 2 * j - 1;
+        pv[j] = fadm_taps_hi(t[0], t[1], t[2], t[3]);
+        ph[j] = fadm_taps_lo(u[0], u[1], u[2], u[3]);
+        pd[j] = fadm_taps_hi(u[0], u[1], u[2], u[3]);
     }
 }
 
@@ -50,6 +75,9 @@ void fadm_dwt_scale0(const FadmState *s, FadmWork *wk, const EvPic *pic, float *
     const AdmScaleGeom *g = &s->geom[0];
     for (int i = 0; i < g->h; i++) {
         vert0(s, g, pic, i, wk->row_lo, hvd ? wk->row_hi : NULL);
+        pad_row(wk->row_lo, g->in_w);
+        if (hvd)
+            pad_row(wk->row_hi, g->in_w);
         horz(g, i, wk->row_lo, wk->row_hi, a, hvd);
     }
 }
@@ -69,6 +97,8 @@ void fadm_dwt_scale123(const FadmState *s, FadmWork *wk, const int scale, float 
             lo[j] = fadm_taps_lo(r0[j], r1[j], r2[j], r3[j]);
             hi[j] = fadm_taps_hi(r0[j], r1[j], r2[j], r3[j]);
         }
+        pad_row(lo, g->in_w);
+        pad_row(hi, g->in_w);
         horz(g, i, lo, hi, a, hvd);
     }
 }

@@ -5,10 +5,13 @@
  * kept, so those products and sums round through double as there.
  *
  * Division: on x86-64 libvmaf divides t / (o + 1e-30) as t * rcp(o + 1e-30), where rcp is the
- * SSE rcpss estimate refined by one Newton step. rcpss is not specified by IEEE: its bits
- * depend on the CPU (Intel and AMD tables differ), so the float ADM's bits do too. The golden
- * (shared/golden) was produced on an AMD EPYC and matches this build's rcpss on AMD EPYC
- * hosts; a CUDA twin needs a table of the host's rcpss (one entry per float mantissa prefix).
+ * SSE rcpss estimate refined by one Newton step. rcpss is not specified by IEEE and differs
+ * between vendors, so Netflix's float_adm bits depend on the CPU that runs libvmaf: the golden
+ * (shared/golden) was made on AMD; on an Intel Xeon 455 of its 2912 float_adm values differ
+ * (rcpss(1.5) is 0x3f2aa800 on AMD, 0x3f2aa000 on Intel). exactvmaf defines the estimate as
+ * AMD's: adm_rcp_estimate (adm_rcp.h) reproduces AMD's rcpss in portable code, table-driven,
+ * equal to it for all 2^32 inputs, so float_adm gives the golden's bits on every CPU and on a
+ * GPU. No intrinsics here: the estimate never comes from the running CPU.
  */
 #ifndef EV_FEATURES_FLOAT_ADM_MATH_H
 #define EV_FEATURES_FLOAT_ADM_MATH_H
@@ -16,11 +19,7 @@
 #include <math.h>
 
 #include "core/hd.h"
-
-#if !defined(__CUDACC__) && (defined(__x86_64__) || defined(_M_X64))
-#include <xmmintrin.h>
-#define FADM_HAVE_RCPSS 1
-#endif
+#include "features/adm/adm_rcp.h"
 
 /* db2 taps: the reference's double literals stored in float arrays. */
 #define FADM_LO0 ((float)0.482962913144690)
@@ -57,15 +56,12 @@ EV_HD float fadm_taps_hi(const float s0, const float s1, const float s2, const f
     return fadm_taps(FADM_HI0, FADM_HI1, FADM_HI2, FADM_HI3, s0, s1, s2, s3);
 }
 
-/* 1/d as libvmaf's x86-64 build computes it: xi = rcpss(d), then xi + xi * (1 - d * xi). */
+/* 1/d as libvmaf's x86-64 build computes it (adm_tools.c rcp_s): xi = rcpss(d), AMD's estimate
+ * on every CPU, then one Newton step xi + xi * (1 - d * xi) in float, not contracted. */
 EV_HD float fadm_rcp(const float d)
 {
-#ifdef FADM_HAVE_RCPSS
-    const float xi = _mm_cvtss_f32(_mm_rcp_ss(_mm_set_ss(d)));
+    const float xi = adm_rcp_estimate(d);
     return xi + xi * (1.0f - d * xi);
-#else
-    return 1.0f / d;    /* libvmaf's non-SSE2 builds divide exactly */
-#endif
 }
 
 /* Angle test on the (h, v) pair, all in float. */
@@ -79,21 +75,17 @@ EV_HD int fadm_angle_flag(const float oh, const float ov, const float th, const 
 }
 
 /* One band of one coefficient: k = t/(o + 1e-30) clamped to [0, 1], r = k*o, the gain limit in
- * double (each branch re-reads r, as the reference's two ifs do), a = t - r. */
+ * double (the second step tests the first's result, as the reference's two ifs do), a = t - r. */
 EV_HD void fadm_decouple_coef(const float o, const float t, const int flag, const double egl,
                               float *r, float *a)
 {
     float k = t * fadm_rcp(o + (float)1e-30);
     k = k < 0.0f ? 0.0f : (k > 1.0f ? 1.0f : k);
-    float rst = k * o;
-    if (flag && rst > 0.0) {
-        const double g = rst * egl;
-        rst = (float)(g < t ? g : t);
-    }
-    if (flag && rst < 0.0) {
-        const double g = rst * egl;
-        rst = (float)(g > t ? g : t);
-    }
+    const float rst0 = k * o;
+    const double g0 = rst0 * egl;
+    const float rst1 = flag && rst0 > 0.0 ? (float)(g0 < t ? g0 : t) : rst0;
+    const double g1 = rst1 * egl;
+    const float rst = flag && rst1 < 0.0 ? (float)(g1 > t ? g1 : t) : rst1;
     *r = rst;
     *a = t - rst;
 }

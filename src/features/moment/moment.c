@@ -56,7 +56,7 @@ static int moment_sums_exact(const EvPic *p, float scaler, double sums[2])
             const uint8_t *row = ev_pic_row8(p, 0, y);
             for (unsigned x = 0; x < p->w[0]; x++) {
                 first += moment_first_units(row[x]);
-                second += (uint64_t)row[x] * row[x];
+                second += moment_square_units_small(row[x]);
             }
         }
     }

@@ -16,6 +16,16 @@ struct MomentUnits {
     }
 };
 
+// 8 bits: x * x of a sample below 256 is exact, so the units are v * v (16 of them fit 32
+// bits, and so do 16 samples).
+struct MomentUnits8 {
+    static constexpr bool kFits32 = true;
+    __device__ EvTwoSums operator()(uint32_t v, uint32_t) const
+    {
+        return { moment_first_units(v), moment_square_units_small(v) };
+    }
+};
+
 } // namespace
 
 extern "C" void ev_moment_launch_cuda(const void *state, const EvPic *ref, const EvPic *dis)
@@ -32,7 +42,7 @@ extern "C" void ev_moment_launch_cuda(const void *state, const EvPic *ref, const
         ev_segment_sums<uint16_t, true>(segs, MomentUnits(), ev_cuda_scratch_device(w), host,
                                         stream);
     else
-        ev_segment_sums<uint8_t, true>(segs, MomentUnits(), ev_cuda_scratch_device(w), host,
+        ev_segment_sums<uint8_t, true>(segs, MomentUnits8(), ev_cuda_scratch_device(w), host,
                                        stream);
 }
 

@@ -37,6 +37,12 @@ EV_HD uint64_t moment_square_units(const uint32_t v)
     return (uint64_t)(float)((uint64_t)v * v);
 }
 
+/* moment_square_units for v < 4096 (8..12-bit samples): the square is below 2^24, exact. */
+EV_HD uint32_t moment_square_units_small(const uint32_t v)
+{
+    return v * v;
+}
+
 /* The largest running sum, in units, that the double reference still adds exactly. */
 #define MOMENT_EXACT_LIMIT (UINT64_C(1) << 53)
 

@@ -9,6 +9,7 @@
 namespace {
 
 struct Sse8 {
+    static constexpr bool kFits32 = true; // 16 * 65025 < 2^32
     __device__ EvTwoSums operator()(uint32_t r, uint32_t d) const
     {
         return { psnr_sq_err8((uint8_t)r, (uint8_t)d), 0 };
@@ -26,6 +27,15 @@ struct FloatSseUnits {
     __device__ EvTwoSums operator()(uint32_t r, uint32_t d) const
     {
         return { psnr_float_sq_err_units(r, d), 0 };
+    }
+};
+
+// 8 bits: the float square of a difference below 256 is exact, so the units are e * e.
+struct FloatSseUnits8 {
+    static constexpr bool kFits32 = true;
+    __device__ EvTwoSums operator()(uint32_t r, uint32_t d) const
+    {
+        return { psnr_sq_err8((uint8_t)r, (uint8_t)d), 0 };
     }
 };
 
@@ -114,7 +124,7 @@ extern "C" void ev_float_psnr_launch_cuda(const void *state, const EvPic *ref,
     if (ref->bpc > 8)
         ev_segment_sums<uint16_t>(segs, FloatSseUnits(), g.dev, g.host, g.stream);
     else
-        ev_segment_sums<uint8_t>(segs, FloatSseUnits(), g.dev, g.host, g.stream);
+        ev_segment_sums<uint8_t>(segs, FloatSseUnits8(), g.dev, g.host, g.stream);
 }
 
 extern "C" int ev_float_psnr_extract_cuda(const void *state, void *scratch, const EvPic *ref,

@@ -1,0 +1,65 @@
+/*
+ * adm_rcp_estimate(x): the SSE rcpss reciprocal estimate exactly as an AMD EPYC (Zen 4, family
+ * 25 model 17) computes it, for every float bit pattern, in portable C (host and device, EV_HD).
+ *
+ * Why: libvmaf's x86-64 float ADM divides by rcpss refined with one Newton step (fadm_rcp in
+ * float_adm_math.h). rcpss is not specified beyond |relative error| <= 1.5 * 2^-12, and AMD's
+ * and Intel's estimates differ (rcpss(1.5) is 0x3f2aa800 on AMD, 0x3f2aa000 on Intel), so
+ * Netflix's float_adm bits depend on the CPU that runs it. The golden (shared/golden) was made
+ * on AMD. exactvmaf defines the estimate as AMD's, with this function, so its float_adm results
+ * are the same on every CPU (Intel, ARM, GPU) and equal the golden.
+ *
+ * The rule, measured on that CPU and checked against _mm_rcp_ss for all 2^32 inputs by
+ * tests/unit/adm_rcp_exhaustive.c (also, once, under MXCSR DAZ+FTZ and each rounding mode: the
+ * estimate does not depend on them).
+ * With s the sign bit, E the biased exponent and m the 23-bit mantissa field of x:
+ *   E == 0            (+-0, subnormals: read as zero)  -> s | inf
+ *   1 <= E <= 252     (normal)                         -> s | (253 - E) << 23 | T[m >> 11] << 11
+ *   E == 253, 254     (estimate would be subnormal)    -> s | 0 (flushed)
+ *   E == 255, m == 0  (+-inf)                          -> s | 0
+ *   E == 255, m != 0  (NaN)                            -> x | 0x00400000 (quieted, payload kept)
+ * So a normal input's estimate reads only the top 12 mantissa bits, has 12 mantissa bits
+ * itself, and lies in [2^(127-E) / 2, 2^(127-E)): mantissa 1.0 gives 0x3f7ff000, never 1.0,
+ * so the exponent is always 253 - E. T (adm_rcp_table.h) holds the 4096 result mantissas.
+ */
+#ifndef EV_FEATURES_ADM_RCP_H
+#define EV_FEATURES_ADM_RCP_H
+
+#include <stdint.h>
+#include <string.h>
+
+#include "core/hd.h"
+#include "features/adm/adm_rcp_table.h"
+
+/* The estimate on raw bits (see the rule above). */
+EV_HD uint32_t adm_rcp_estimate_bits(const uint32_t u)
+{
+    const uint32_t sign = u & 0x80000000u;
+    const uint32_t e = (u >> 23) & 0xffu;
+    const uint32_t m = u & 0x007fffffu;
+    if (e == 0)
+        return sign | 0x7f800000u;
+    if (e == 255)
+        return m ? u | 0x00400000u : sign;
+    if (e >= 253)
+        return sign;
+#ifdef __CUDA_ARCH__
+    const uint32_t t = adm_rcp_table_dev[m >> 11];
+#else
+    const uint32_t t = adm_rcp_table[m >> 11];
+#endif
+    return sign | (253u - e) << 23 | t << 11;
+}
+
+/* rcpss(x), i.e. _mm_cvtss_f32(_mm_rcp_ss(_mm_set_ss(x))) on AMD Zen 4, on any CPU. */
+EV_HD float adm_rcp_estimate(const float x)
+{
+    uint32_t u;
+    memcpy(&u, &x, sizeof(u));
+    u = adm_rcp_estimate_bits(u);
+    float r;
+    memcpy(&r, &u, sizeof(r));
+    return r;
+}
+
+#endif
