@@ -1,5 +1,6 @@
 /*
- * bench_twins: the CUDA twins on the GPU (built with CUDA only).
+ * bench_twins [frames [streams [kernels]]]: the CUDA twins on the GPU (built with CUDA only);
+ * "kernels" stops after part 1.
  *  1. Device time per frame of each twin (CUDA events around the twin's launcher, median of
  *     --frames runs) at 1920x1080, 3840x2160 and 7680x4320, next to the time to read its input
  *     planes once at the device memory bandwidth measured here (device-to-device copy).
@@ -244,6 +245,8 @@ int main(int argc, char **argv)
             printf("| %s | %ux%u | %.4f | %.4f | %.2fx |\n", twins[t], w, h, ms, mem_ms,
                    ms / mem_ms);
         }
+    if (argc > 3 && !strcmp(argv[3], "kernels"))
+        return 0;
     const unsigned cores = (unsigned)sysconf(_SC_NPROCESSORS_ONLN);
     const unsigned streams = argc > 2 ? (unsigned)atoi(argv[2]) : 4;
     printf("\nend to end, float_moment + psnr + float_psnr, 8-bit 4:2:0, frames in host memory\n");

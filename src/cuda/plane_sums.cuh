@@ -25,7 +25,10 @@ struct EvTwoSums {
 
 constexpr int EV_SUM_THREADS = 256;
 constexpr int EV_MAX_SEGMENTS = 3;
-constexpr int EV_MAX_SUM_BLOCKS = 2048;
+constexpr int EV_MAX_SUM_BLOCKS = 1024;
+#ifndef EV_SUM_SAMPLES_PER_THREAD
+#define EV_SUM_SAMPLES_PER_THREAD 128
+#endif
 
 struct EvSegments {
     const char *ref[EV_MAX_SEGMENTS];
@@ -72,10 +75,13 @@ template <typename Sample> __device__ __forceinline__ uint32_t ev_lane(const uin
 }
 
 // Term: `__device__ EvTwoSums operator()(uint32_t r, uint32_t d) const`. SINGLE: d is not read.
-// A Term with `static constexpr bool kFits32 = true` promises that 16 of its terms fit 32 bits:
-// each 16-byte vector is then summed in 32-bit registers before widening (same integers).
-template <typename Term> struct EvFits32 {
-    template <typename T> static constexpr bool test(decltype(T::kFits32) *) { return T::kFits32; }
+// A Term may also offer `__device__ void word(uint32_t r4, uint32_t d4, uint32_t &a,
+// uint32_t &b) const` for 8-bit samples: the same terms of four packed bytes added to a and b
+// (with byte-parallel instructions such as __dp4a); it must give the same integers, and 16 of
+// its terms must fit 32 bits (one 16-byte vector is summed in 32 bits, then widened).
+template <typename Term> struct EvHasWord {
+    template <typename T>
+    static constexpr bool test(decltype(&T::word)) { return true; }
     template <typename T> static constexpr bool test(...) { return false; }
     static constexpr bool value = test<Term>(nullptr);
 };
@@ -85,14 +91,11 @@ __device__ __forceinline__ void ev_vector_terms(const uint4 &r, const uint4 &d, 
                                                 unsigned long long &a, unsigned long long &b)
 {
     constexpr int per_vec = 16 / sizeof(Sample);
-    if constexpr (EvFits32<Term>::value) {
+    if constexpr (sizeof(Sample) == 1 && EvHasWord<Term>::value) {
         uint32_t a32 = 0, b32 = 0;
 #pragma unroll
-        for (int k = 0; k < per_vec; k++) {
-            const EvTwoSums t = term(ev_lane<Sample>(r, k), ev_lane<Sample>(d, k));
-            a32 += (uint32_t)t.a;
-            b32 += (uint32_t)t.b;
-        }
+        for (int k = 0; k < 4; k++)
+            term.word((&r.x)[k], (&d.x)[k], a32, b32);
         a += a32;
         b += b32;
     } else {
@@ -139,22 +142,58 @@ __device__ void ev_segment(const char *ref, const char *dis, unsigned long long 
     }
 }
 
+// Two single-picture runs of one length (float_moment's ref and dis luma), read side by side so
+// that both pictures' loads are in flight together; the sums are those of ev_segment on each.
+template <typename Sample, typename Term>
+__device__ void ev_segment_pair(const EvSegments &segs, Term term, unsigned long long sum[4])
+{
+    const unsigned long long n_vec = segs.n[0] / (16 / sizeof(Sample));
+    const unsigned long long stride = (unsigned long long)gridDim.x * blockDim.x;
+    const uint4 *p = reinterpret_cast<const uint4 *>(segs.ref[0]);
+    const uint4 *q = reinterpret_cast<const uint4 *>(segs.ref[1]);
+    for (unsigned long long i = (unsigned long long)blockIdx.x * blockDim.x + threadIdx.x;
+         i < n_vec; i += stride) {
+        const uint4 a = __ldg(p + i), b = __ldg(q + i);
+        ev_vector_terms<Sample, true>(a, a, term, sum[0], sum[1]);
+        ev_vector_terms<Sample, true>(b, b, term, sum[2], sum[3]);
+    }
+    const unsigned long long done = n_vec * (16 / sizeof(Sample));
+    ev_segment<Sample, true>(segs.ref[0] + done * sizeof(Sample), nullptr, segs.n[0] - done, 0,
+                             term, sum[0], sum[1]);
+    ev_segment<Sample, true>(segs.ref[1] + done * sizeof(Sample), nullptr, segs.n[1] - done, 0,
+                             term, sum[2], sum[3]);
+}
+
+template <typename Sample, bool SINGLE>
+__device__ __forceinline__ bool ev_pairable(const EvSegments &segs)
+{
+    return SINGLE && segs.count == 2 && segs.n[0] == segs.n[1] && segs.vector[0] &&
+           segs.vector[1];
+}
+
 template <typename Sample, bool SINGLE, typename Term>
 __global__ void __launch_bounds__(EV_SUM_THREADS)
     ev_segment_sums_kernel(EvSegments segs, Term term, EvSumScratch *scratch,
                            unsigned long long *out)
 {
     __shared__ bool last;
-    for (int s = 0; s < segs.count; s++) {
-        unsigned long long a = 0, b = 0;
-        ev_segment<Sample, SINGLE>(segs.ref[s], segs.dis[s], segs.n[s], segs.vector[s], term,
-                                   a, b);
-        a = ev_block_sum(a);
-        b = ev_block_sum(b);
-        if (!threadIdx.x) {
-            scratch->partial[blockIdx.x][2 * s] = a;
-            scratch->partial[blockIdx.x][2 * s + 1] = b;
-        }
+    unsigned long long sum[2 * EV_MAX_SEGMENTS] = {};
+    if (ev_pairable<Sample, SINGLE>(segs)) {
+        ev_segment_pair<Sample>(segs, term, sum);
+    } else {
+#pragma unroll // constant indices keep sum[] in registers
+        for (int s = 0; s < EV_MAX_SEGMENTS; s++)
+            if (s < segs.count)
+                ev_segment<Sample, SINGLE>(segs.ref[s], segs.dis[s], segs.n[s], segs.vector[s],
+                                           term, sum[2 * s], sum[2 * s + 1]);
+    }
+#pragma unroll
+    for (int k = 0; k < 2 * EV_MAX_SEGMENTS; k++) {
+        if (k >= 2 * segs.count)
+            break;
+        const unsigned long long v = ev_block_sum(sum[k]);
+        if (!threadIdx.x)
+            scratch->partial[blockIdx.x][k] = v;
     }
     if (!threadIdx.x) {
         __threadfence();
@@ -200,8 +239,9 @@ void ev_segment_sums(const EvSegments &segs, Term term, void *scratch, unsigned 
     unsigned long long most = 0;
     for (int s = 0; s < segs.count; s++)
         most = segs.n[s] > most ? segs.n[s] : most;
-    /* about one 2x16-byte step per thread and picture: as many loads in flight as possible */
-    const unsigned long long per_block = (unsigned long long)EV_SUM_THREADS * 32;
+    /* EV_SUM_SAMPLES_PER_THREAD samples per thread and run; measured on an H200 (bench_twins):
+     * fewer, fuller blocks beat many short ones, whose partials the last block must add */
+    const unsigned long long per_block = (unsigned long long)EV_SUM_THREADS * EV_SUM_SAMPLES_PER_THREAD;
     unsigned long long blocks = (most + per_block - 1) / per_block;
     blocks = blocks < 1 ? 1 : blocks > EV_MAX_SUM_BLOCKS ? EV_MAX_SUM_BLOCKS : blocks;
     ev_segment_sums_kernel<Sample, SINGLE, Term><<<(unsigned)blocks, EV_SUM_THREADS, 0, stream>>>(

@@ -17,12 +17,17 @@ struct MomentUnits {
 };
 
 // 8 bits: x * x of a sample below 256 is exact, so the units are v * v (16 of them fit 32
-// bits, and so do 16 samples).
+// bits, and so do 16 samples, so one 16-byte vector sums in 32 bits).
 struct MomentUnits8 {
-    static constexpr bool kFits32 = true;
     __device__ EvTwoSums operator()(uint32_t v, uint32_t) const
     {
         return { moment_first_units(v), moment_square_units_small(v) };
+    }
+    // four bytes at once: the byte sum and the byte dot product with itself
+    __device__ void word(uint32_t v4, uint32_t, uint32_t &a, uint32_t &b) const
+    {
+        a = __dp4a(v4, 0x01010101u, a);
+        b = __dp4a(v4, v4, b);
     }
 };
 
