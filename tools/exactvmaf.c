@@ -67,16 +67,14 @@ static int skip_frames(EvVideo *v, unsigned n, const char *path)
  * --model and -n, Netflix's default model. */
 static int use_features(EvContext *ctx, const CliSettings *s)
 {
-    if (s->no_prediction && s->n_models)
-        fprintf(stderr, "%s: warning: -n/--no_prediction: --model ignored, its features are not "
-                        "computed (add them with --feature)\n", app);
-    if (s->no_prediction && !s->n_features)
+    if (s->no_prediction && !s->n_features && !s->n_models)
         return fprintf(stderr, "%s: nothing to compute: -n/--no_prediction without --feature "
-                               "(see --list_features)\n", app), -1;
+                               "or --model (see --list_features)\n", app), -1;
     if (!s->no_prediction && !s->n_models && ev_use_model(ctx, "version=vmaf_v0.6.1"))
         return -1;
-    for (unsigned i = 0; !s->no_prediction && i < s->n_models; i++)
-        if (ev_use_model(ctx, s->model[i]))
+    /* with -n a model still brings its features, unscored, as in Netflix's CLI */
+    for (unsigned i = 0; i < s->n_models; i++)
+        if ((s->no_prediction ? ev_use_model_features : ev_use_model)(ctx, s->model[i]))
             return -1; /* the logger said why */
     for (unsigned i = 0; i < s->n_features; i++)
         if (ev_use_feature(ctx, s->feature[i].name, s->feature[i].options))

@@ -188,6 +188,10 @@ EV_API unsigned ev_frame_count(const EvContext *c);
  */
 EV_API int ev_use_model(EvContext *c, const char *spec);
 
+/** As ev_use_model(), but only the model's extractors are added (with its options): no score is
+ *  predicted, as Netflix's CLI does for --model with --no_prediction. */
+EV_API int ev_use_model_features(EvContext *c, const char *spec);
+
 /** Versions of the built-in models, e.g. "vmaf_v0.6.1", NULL-terminated, static storage. */
 EV_API const char *const *ev_model_versions(void);
 

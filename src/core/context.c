@@ -172,10 +172,14 @@ int ev_use_feature(EvContext *const c, const char *const extractor, const char *
         free(opts);
         return err;
     }
+    /* One registration per set of output names, as in libvmaf: a second use of an extractor
+     * that would write the same names (e.g. a model's vif and --feature vif=debug=true) is
+     * folded into the first, so the first's outputs gain the second's options. */
     for (unsigned r = 0; r < c->n_reg; r++) {
-        if (c->reg[r].cls == cls && ev_options_equal(cls, c->reg[r].opts, opts)) {
+        if (c->reg[r].cls == cls && ev_options_same_names(cls, c->reg[r].opts, opts)) {
+            const int merged = ev_options_merge(cls, c->reg[r].opts, opts, &c->log);
             free(opts);
-            return 0;
+            return merged;
         }
     }
     EvRegistration *reg = realloc(c->reg, (c->n_reg + 1) * sizeof(*reg));

@@ -27,17 +27,43 @@ void ev_options_defaults(const EvExtractorClass *const cls, void *const opts)
     }
 }
 
-int ev_options_equal(const EvExtractorClass *const cls, const void *a, const void *b)
+static int option_equal(const EvOption *o, const void *a, const void *b)
+{
+    if (o->type == EV_OPT_DOUBLE)
+        return *(const double *)opt_cptr(a, o) == *(const double *)opt_cptr(b, o);
+    return *(const int *)opt_cptr(a, o) == *(const int *)opt_cptr(b, o);
+}
+
+static int option_is_default(const EvOption *o, const void *opts)
+{
+    if (o->type == EV_OPT_DOUBLE)
+        return *(const double *)opt_cptr(opts, o) == o->def;
+    return *(const int *)opt_cptr(opts, o) == (int)o->def;
+}
+
+int ev_options_same_names(const EvExtractorClass *const cls, const void *a, const void *b)
+{
+    for (const EvOption *o = cls->options; o && o->name; o++)
+        if ((o->flags & EV_OPT_FEATURE_PARAM) && !option_equal(o, a, b))
+            return 0;
+    return 1;
+}
+
+int ev_options_merge(const EvExtractorClass *const cls, void *const dst, const void *const src,
+                     const EvLog *const log)
 {
     for (const EvOption *o = cls->options; o && o->name; o++) {
-        if (o->type == EV_OPT_DOUBLE) {
-            if (*(const double *)opt_cptr(a, o) != *(const double *)opt_cptr(b, o))
-                return 0;
-        } else if (*(const int *)opt_cptr(a, o) != *(const int *)opt_cptr(b, o)) {
-            return 0;
+        if (option_is_default(o, src) || option_equal(o, dst, src))
+            continue;
+        if (!option_is_default(o, dst)) {
+            ev_log(log, EV_LOG_ERROR, "%s is used twice with different values of %s", cls->name,
+                   o->name);
+            return -EINVAL;
         }
+        memcpy(opt_ptr(dst, o), opt_cptr(src, o), o->type == EV_OPT_DOUBLE ? sizeof(double)
+                                                                             : sizeof(int));
     }
-    return 1;
+    return 0;
 }
 
 static const EvOption *find_option(const EvExtractorClass *cls, const char *key, size_t len)
@@ -163,10 +189,7 @@ void ev_options_feature_name(char *buf, const size_t size, const char *base,
     for (const EvOption *o = cls->options; o && o->name && n < 64; o++) {
         if (!(o->flags & EV_OPT_FEATURE_PARAM))
             continue;
-        const int is_default = o->type == EV_OPT_DOUBLE
-                                   ? *(const double *)opt_cptr(opts, o) == o->def
-                                   : *(const int *)opt_cptr(opts, o) == (int)o->def;
-        if (!is_default)
+        if (!option_is_default(o, opts))
             changed[n++] = o;
     }
     qsort(changed, n, sizeof(changed[0]), cmp_option_name);

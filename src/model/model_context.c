@@ -147,7 +147,8 @@ static int check_use(EvContext *c, const EvModelSpec *spec, const char *label)
     return 0;
 }
 
-int ev_use_model(EvContext *const c, const char *const spec_text)
+/* Load, resolve and register a model's extractors; with predict, also score it at flush. */
+static int use_model(EvContext *const c, const char *const spec_text, const int predict)
 {
     if (!c || !spec_text)
         return -EINVAL;
@@ -166,9 +167,19 @@ int ev_use_model(EvContext *const c, const char *const spec_text)
         err = resolve_set(&c->log, label, &set, &spec);
     if (!err)
         err = register_set(c, &set);
-    if (!err)
+    if (!err && predict)
         err = add_entry(c, spec.name, &set);
     ev_model_set_free(&set);
     ev_model_spec_free(&spec);
     return err;
+}
+
+int ev_use_model(EvContext *const c, const char *const spec_text)
+{
+    return use_model(c, spec_text, 1);
+}
+
+int ev_use_model_features(EvContext *const c, const char *const spec_text)
+{
+    return use_model(c, spec_text, 0);
 }

@@ -125,6 +125,21 @@ got=$(grep -A3 '"frameNum": 0,' "$tmp/skip.json" | grep psnr_y)
 score "$ref" "$dis" --subsample 2 -o "$tmp/sub.json" 2>/dev/null && ok || bad "subsample run"
 [ "$(grep -c '"frameNum"' "$tmp/sub.json")" -eq 2 ] && ok || bad "subsample 2 of 3 frames did not print frames 0 and 2"
 
+# Models: the default is vmaf_v0.6.1 (Netflix's frame 0 score of this pair is 92.417663);
+# with -n a --model brings its features but no score; bad models are one-line errors.
+"$bin" -r "$ref" -d "$dis" -q --csv -o "$tmp/vmaf.csv" 2>/dev/null && ok || bad "default model run"
+head -1 "$tmp/vmaf.csv" | grep -q ',vmaf,$' && ok || bad "default model: no vmaf column"
+[ "$(sed -n 2p "$tmp/vmaf.csv" | awk -F, '{print $(NF-1)}')" = 92.417663 ] && ok ||
+  bad "default model: frame 0 is not 92.417663: $(sed -n 2p "$tmp/vmaf.csv")"
+"$bin" -r "$ref" -d "$dis" -q -n --model version=vmaf_v0.6.1 --csv -o "$tmp/nopred.csv" 2>/dev/null && ok || bad "-n --model run"
+head -1 "$tmp/nopred.csv" | grep -q 'integer_adm2' && ! head -1 "$tmp/nopred.csv" | grep -q 'vmaf,$' && ok ||
+  bad "-n --model: want the model's features and no score: $(head -1 "$tmp/nopred.csv")"
+printf '{"model_dict": {"model_type": "LIBSVMNUSVR",\n  "norm_type": }' >"$tmp/broken.json"
+expect_error model_version "nosuch vmaf_v0.6.1" -r "$ref" -d "$dis" --model version=nosuch
+expect_error model_missing "nope.json" -r "$ref" -d "$dis" --model path="$tmp/nope.json"
+expect_error model_malformed "broken.json line 2" -r "$ref" -d "$dis" --model path="$tmp/broken.json"
+expect_error model_overload "adm nosuch_option" -r "$ref" -d "$dis" --model version=vmaf_v0.6.1:adm.nosuch_option=1
+
 # A missing output directory is an error, after scoring, with no partial file.
 "$bin" -r "$ref" -d "$dis" --feature psnr -o "$tmp/nodir/x.xml" 2>"$tmp/stderr"
 rc=$?

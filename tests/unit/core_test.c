@@ -197,8 +197,34 @@ static void test_api_refusals(void)
     ev_close(&ctx); /* NULL-safe */
 }
 
+/* A second use of an extractor that writes the same names is folded into the first. */
+static void test_merge(void)
+{
+    EvContext *ctx;
+    EvSettings s;
+    ev_default_settings(&s);
+    s.n_threads = 1;
+    s.log = keep_line;
+    CHECK(ev_open(&ctx, &s) == 0);
+    CHECK(ev_use_feature(ctx, "psnr", NULL) == 0);
+    CHECK(ev_use_feature(ctx, "psnr", "enable_mse=true") == 0);
+    CHECK(ctx->n_reg == 1);
+    CHECK(ev_use_feature(ctx, "psnr", "min_sse=1") == 0);
+    CHECK(ev_use_feature(ctx, "psnr", "min_sse=2") == -EINVAL);
+    CHECK(strstr(last_line, "min_sse"));
+    CHECK(ctx->n_reg == 1);
+    static uint8_t y[64 * 64], u[32 * 32], v[32 * 32];
+    EvPicture a = { 64, 64, 8, EV_PIX_420, { y, u, v }, { 64, 32, 32 } };
+    CHECK(ev_send_pictures(ctx, &a, &a) == 0);
+    CHECK(ev_flush(ctx) == 0);
+    double mse;
+    CHECK(ev_get_score(ctx, "mse_y", 0, &mse) == 0);
+    ev_close(&ctx);
+}
+
 int main(void)
 {
+    test_merge();
     test_options();
     test_feature_names();
     test_collector_order();
