@@ -209,15 +209,6 @@ static void test_rcp(void)
 
 /* ---- whole frames through the API ---- */
 
-static uint32_t hash32(uint32_t x)
-{
-    x ^= x >> 16;
-    x *= 0x7feb352dU;
-    x ^= x >> 15;
-    x *= 0x846ca68bU;
-    return x ^ (x >> 16);
-}
-
 static char last_error[512];
 
 static void keep_error(void *user, EvLogLevel level, const char *line)
@@ -232,10 +223,10 @@ static void make_pair(unsigned w, unsigned h, uint8_t *a, uint8_t *b)
 {
     for (unsigned y = 0; y < h; y++)
         for (unsigned x = 0; x < w; x++) {
-            const unsigned v = (x * 3 + y * 5) % 200 + (hash32(y * w + x) & 31);
+            const unsigned v = (x * 3 + y * 5) % 200 + (check_hash32(y * w + x) & 31);
             a[y * w + x] = (uint8_t)v;
             b[y * w + x] = (uint8_t)((v * 3 + (x ? a[y * w + x - 1] : v)) / 4 +
-                                     (hash32(7 + y * w + x) % 9));
+                                     (check_hash32(7 + y * w + x) % 9));
         }
 }
 

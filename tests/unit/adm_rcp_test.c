@@ -1574,15 +1574,6 @@ static uint32_t hw_rcp_bits(const uint32_t u)
     return v;
 }
 
-static uint32_t hash32(uint32_t x)
-{
-    x ^= x >> 16;
-    x *= 0x7feb352dU;
-    x ^= x >> 15;
-    x *= 0x846ca68bU;
-    return x ^ (x >> 16);
-}
-
 /* Only on AMD: Intel's rcpss differs on purpose (that is why the emulation exists). */
 static void test_hardware(void)
 {
@@ -1601,7 +1592,7 @@ static void test_hardware(void)
     for (size_t i = 0; i < COUNT(samples); i++)
         bad += hw_rcp_bits(samples[i][0]) != samples[i][1];
     for (uint32_t i = 0; i < (1u << 20); i++) {
-        const uint32_t u = hash32(i ^ 0x5bd1e995u);
+        const uint32_t u = check_hash32(i ^ 0x5bd1e995u);
         const uint32_t want = hw_rcp_bits(u), got = adm_rcp_estimate_bits(u);
         if (got != want && bad++ < 10)
             printf("adm_rcp_estimate_bits(0x%08" PRIx32 ") = 0x%08" PRIx32 ", rcpss 0x%08" PRIx32

@@ -7,24 +7,6 @@
 #include "features/ansnr/ansnr_math.h"
 #include "unit/check.h"
 
-static uint32_t fbits(float f)
-{
-    uint32_t u;
-    memcpy(&u, &f, sizeof(u));
-    return u;
-}
-
-#define CHECK_FBITS(got, want)                                                                 \
-    do {                                                                                       \
-        const float g_ = (got);                                                                \
-        if (fbits(g_) == (uint32_t)(want)) {                                                   \
-            check_passed++;                                                                    \
-        } else {                                                                               \
-            check_failed++;                                                                    \
-            printf("%s:%d: %s = %.9g (0x%08x), want 0x%08x\n", __FILE__, __LINE__, #got,      \
-                   (double)g_, (unsigned)fbits(g_), (unsigned)(want));                         \
-        }                                                                                      \
-    } while (0)
 
 static const float ref_k[9] = ANSNR_REF_KERNEL;
 static const float dis_k[25] = ANSNR_DIS_KERNEL;
@@ -72,7 +54,7 @@ static void test_filter(void)
     /* the fast interior form is the same sum */
     CHECK_FBITS(ansnr_filter_inside(ref_k, 3, &img[1][1], 4), 0xbe000000);
     CHECK_FBITS(ansnr_filter_inside(ref_k, 3, &img[1][2], 4),
-                fbits(ansnr_filter_at(ref_k, 3, src, 4, 4, 3, 1, 2)));
+                check_fbits(ansnr_filter_at(ref_k, 3, src, 4, 4, 3, 1, 2)));
 }
 
 static void test_terms(void)
@@ -82,8 +64,8 @@ static void test_terms(void)
     CHECK(ansnr_noise_term(127.0f, -128.0f) == 65025.0f);
     /* rounded to float: 1 + 2^-12 squared needs 25 bits */
     const float x = 1.0f + 0x1p-12f;
-    CHECK_FBITS(ansnr_signal_term(x), fbits(1.0f + 0x1p-11f));
-    CHECK_FBITS(ansnr_noise_term(x, 0.0f), fbits(1.0f + 0x1p-11f));
+    CHECK_FBITS(ansnr_signal_term(x), check_fbits(1.0f + 0x1p-11f));
+    CHECK_FBITS(ansnr_noise_term(x, 0.0f), check_fbits(1.0f + 0x1p-11f));
 }
 
 int main(void)

@@ -39,6 +39,36 @@ static inline uint64_t check_bits(double d)
         }                                                                                      \
     } while (0)
 
+static inline uint32_t check_fbits(float f)
+{
+    uint32_t u;
+    memcpy(&u, &f, sizeof(u));
+    return u;
+}
+
+/* Floats are equal only when their 32 bits are; want is the expected bit pattern. */
+#define CHECK_FBITS(got, want)                                                                 \
+    do {                                                                                       \
+        const float g_ = (got);                                                                \
+        if (check_fbits(g_) == (uint32_t)(want)) {                                             \
+            check_passed++;                                                                    \
+        } else {                                                                               \
+            check_failed++;                                                                    \
+            printf("%s:%d: %s = %.9g (0x%08x), want 0x%08x\n", __FILE__, __LINE__, #got,      \
+                   (double)g_, (unsigned)check_fbits(g_), (unsigned)(want));                   \
+        }                                                                                      \
+    } while (0)
+
+/* A seeded integer hash for reproducible test data. */
+static inline uint32_t check_hash32(uint32_t x)
+{
+    x ^= x >> 16;
+    x *= 0x7feb352dU;
+    x ^= x >> 15;
+    x *= 0x846ca68bU;
+    return x ^ (x >> 16);
+}
+
 #define CHECK_STR(got, want)                                                                   \
     do {                                                                                       \
         const char *g_ = (got), *w_ = (want);                                                  \

@@ -9,19 +9,12 @@
 #include <unistd.h>
 
 #include "exactvmaf/video.h"
+#include "unit/check.h"
 
-static int failures;
 static char tmp_dir[512];
 static char created[128][600];
 static unsigned n_created;
 
-#define CHECK(cond)                                                                          \
-    do {                                                                                     \
-        if (!(cond)) {                                                                       \
-            fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #cond);        \
-            failures++;                                                                      \
-        }                                                                                    \
-    } while (0)
 
 /* ---------------------------------------------------------------------------------------- */
 /* Fixtures                                                                                  */
@@ -594,9 +587,5 @@ int main(void)
     for (unsigned i = 0; i < n_created; i++)
         unlink(created[i]);
     rmdir(tmp_dir);
-    if (failures)
-        fprintf(stderr, "unit_io: %d checks failed\n", failures);
-    else
-        printf("unit_io: all checks passed\n");
-    return failures ? 1 : 0;
+    return check_report("io");
 }

@@ -6,15 +6,6 @@
 #include "features/moment/moment_math.h"
 #include "unit/check.h"
 
-static uint32_t hash32(uint32_t x)
-{
-    x ^= x >> 16;
-    x *= 0x7feb352dU;
-    x ^= x >> 15;
-    x *= 0x846ca68bU;
-    return x ^ (x >> 16);
-}
-
 static EvPic make_pic(uint16_t *buf, unsigned w, unsigned h, unsigned bpc)
 {
     EvPic p = { .bpc = bpc, .layout = EV_PIX_444 };
@@ -29,7 +20,7 @@ static void fill(uint16_t *buf, size_t n, unsigned bpc, unsigned seed, uint32_t 
 {
     const uint32_t max = (1u << bpc) - 1;
     for (size_t i = 0; i < n; i++) {
-        uint32_t v = floor + hash32((uint32_t)i * 2654435761u + seed) % (max - floor + 1);
+        uint32_t v = floor + check_hash32((uint32_t)i * 2654435761u + seed) % (max - floor + 1);
         if (bpc > 8)
             buf[i] = (uint16_t)v;
         else

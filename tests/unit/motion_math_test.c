@@ -7,24 +7,6 @@
 #include "features/motion/motion_math.h"
 #include "unit/check.h"
 
-static uint32_t fbits(float f)
-{
-    uint32_t u;
-    memcpy(&u, &f, sizeof(u));
-    return u;
-}
-
-#define CHECK_FBITS(got, want)                                                                 \
-    do {                                                                                       \
-        const float g_ = (got);                                                                \
-        if (fbits(g_) == (uint32_t)(want)) {                                                   \
-            check_passed++;                                                                    \
-        } else {                                                                               \
-            check_failed++;                                                                    \
-            printf("%s:%d: %s = %.9g (0x%08x), want 0x%08x\n", __FILE__, __LINE__, #got,      \
-                   (double)g_, (unsigned)fbits(g_), (unsigned)(want));                         \
-        }                                                                                      \
-    } while (0)
 
 static double dbits(uint64_t u)
 {

@@ -13,16 +13,9 @@
 #include "core/context.h"
 #include "golden/golden_io.h"
 #include "output/output.h"
+#include "unit/check.h"
 
-static int failures;
 
-#define CHECK(cond)                                                                 \
-    do {                                                                            \
-        if (!(cond)) {                                                              \
-            fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #cond); \
-            failures++;                                                             \
-        }                                                                           \
-    } while (0)
 
 /* ---- building a flushed context ---------------------------------------------------------- */
 
@@ -97,7 +90,7 @@ static int same_text(const char *const what, const char *const want, const char 
 {
     if (got && !strcmp(want, got))
         return 1;
-    failures++;
+    check_failed++;
     if (!got) {
         fprintf(stderr, "%s: no output\n", what);
         return 0;
@@ -245,7 +238,7 @@ static void check_cli_file(const EvContext *const c, const EvOutputFormat fmt,
 {
     char *netflix = read_cli_file(ext);
     if (!netflix) {
-        failures++;
+        check_failed++;
         return;
     }
     char *want = version_key ? replace_quoted(netflix, version_key, ev_version()) : strdup(netflix);
@@ -264,13 +257,13 @@ static void test_golden_cli(void)
 {
     GoldenTable t = { 0 };
     if (golden_load_table(CLI_PAIR, &t)) {
-        failures++;
+        check_failed++;
         return;
     }
     EvContext *c = cli_ctx(&t);
     golden_free_table(&t);
     if (!c) {
-        failures++;
+        check_failed++;
         return;
     }
     check_cli_file(c, EV_OUTPUT_XML, "xml", "<VMAF version=\"", "<fyi fps=\"");
@@ -297,7 +290,7 @@ static void test_leading_zeros(void)
         const int z = ev_output_leading_zeros(t[i].x);
         if (z != t[i].zeros) {
             fprintf(stderr, "leading zeros of %.17g: %d, want %d\n", t[i].x, z, t[i].zeros);
-            failures++;
+            check_failed++;
         }
     }
 }
@@ -559,10 +552,5 @@ int main(void)
     test_json_quirks();
     test_errors();
     test_golden_cli();
-    if (failures) {
-        fprintf(stderr, "unit_output: %d failure(s)\n", failures);
-        return 1;
-    }
-    printf("unit_output: ok\n");
-    return 0;
+    return check_report("output");
 }

@@ -71,15 +71,6 @@ static void test_16bit_extremes(void)
     ev_close(&ctx);
 }
 
-static uint32_t hash32(uint32_t x)
-{
-    x ^= x >> 16;
-    x *= 0x7feb352dU;
-    x ^= x >> 15;
-    x *= 0x846ca68bU;
-    return x ^ (x >> 16);
-}
-
 static EvPic luma_pic(void *buf, unsigned w, unsigned h, unsigned bpc)
 {
     EvPic p = { .bpc = bpc, .layout = EV_PIX_444 };
@@ -109,7 +100,7 @@ static void test_float_psnr_paths(void)
     for (unsigned k = 0; k < sizeof(depths) / sizeof(depths[0]); k++) {
         const unsigned bpc = depths[k], max = (1u << bpc) - 1;
         for (unsigned i = 0; i < 401 * 203; i++) {
-            const uint32_t r = hash32(i + 17 * k) % (max + 1), d = hash32(i ^ 0x5bd1e995u) % (max + 1);
+            const uint32_t r = check_hash32(i + 17 * k) % (max + 1), d = check_hash32(i ^ 0x5bd1e995u) % (max + 1);
             if (bpc > 8) {
                 a[i] = (uint16_t)r;
                 b[i] = (uint16_t)d;

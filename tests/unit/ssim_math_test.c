@@ -11,8 +11,7 @@
 
 #include "features/ssim/ssim_core.h"
 #include "features/ssim/ssim_math.h"
-
-static int failures;
+#include "unit/check.h"
 
 static void check_f(const char *what, float got, float want)
 {
@@ -22,7 +21,9 @@ static void check_f(const char *what, float got, float want)
     if (g != w) {
         fprintf(stderr, "FAIL %s: got %.9g (0x%08x), want %.9g (0x%08x)\n", what, got, g, want,
                 w);
-        failures++;
+        check_failed++;
+    } else {
+        check_passed++;
     }
 }
 
@@ -34,7 +35,9 @@ static void check_d(const char *what, double got, double want)
     if (g != w) {
         fprintf(stderr, "FAIL %s: got %.17g (0x%016llx), want %.17g (0x%016llx)\n", what, got,
                 (unsigned long long)g, want, (unsigned long long)w);
-        failures++;
+        check_failed++;
+    } else {
+        check_passed++;
     }
 }
 
@@ -42,7 +45,9 @@ static void check_i(const char *what, long got, long want)
 {
     if (got != want) {
         fprintf(stderr, "FAIL %s: got %ld, want %ld\n", what, got, want);
-        failures++;
+        check_failed++;
+    } else {
+        check_passed++;
     }
 }
 
@@ -294,10 +299,5 @@ int main(void)
     test_decimate(115, 111, 10, 0);
     test_decimate(37, 29, 2, 1);
     test_decimate(44, 24, 2, 1);
-    if (failures) {
-        fprintf(stderr, "%d failure(s)\n", failures);
-        return 1;
-    }
-    printf("ssim_math: all checks passed\n");
-    return 0;
+    return check_report("ssim_math");
 }

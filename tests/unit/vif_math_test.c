@@ -216,15 +216,6 @@ static void test_gaussian_filters(void)
     CHECK(!vif_float_kernelscale_valid(1.2f) && !vif_float_kernelscale_valid(0.1f));
 }
 
-static uint32_t hash32(uint32_t x)
-{
-    x ^= x >> 16;
-    x *= 0x7feb352dU;
-    x ^= x >> 15;
-    x *= 0x846ca68bU;
-    return x ^ (x >> 16);
-}
-
 static char last_error[512];
 
 static void keep_error(void *user, EvLogLevel level, const char *line)
@@ -274,8 +265,8 @@ static void test_frames(void)
     enum { W = 67, H = 45 };
     static uint8_t a[W * H], b[W * H];
     for (unsigned i = 0; i < W * H; i++) {
-        a[i] = (uint8_t)((i % W) * 3 + (i / W) * 2 + (hash32(i) & 15));
-        b[i] = (uint8_t)(a[i] + (hash32(i ^ 77) % 9) - 4);
+        a[i] = (uint8_t)((i % W) * 3 + (i / W) * 2 + (check_hash32(i) & 15));
+        b[i] = (uint8_t)(a[i] + (check_hash32(i ^ 77) % 9) - 4);
     }
     const unsigned depths[] = { 9, 10, 12, 16 };
     double want[4], got[4];
