@@ -173,7 +173,8 @@ EV_API unsigned ev_frame_count(const EvContext *c);
  *    in Netflix's format (one model, or a bootstrap collection "0", "1", ...); exactly one;
  *  - "name=NAME": the name its scores are written under (default "vmaf"; unique per context);
  *  - "enable_transform", "disable_clip" (bare or =true/=false): apply the model's score
- *    transform (where the model has one), skip its score clip;
+ *    transform (where the model has one), skip its score clip ("enable_clip=false" is the
+ *    same as "disable_clip");
  *  - "<extractor>.<option>=<value>" (e.g. "adm.adm_enhn_gain_limit=1.2"): an option for every
  *    feature the model reads from that extractor, over the model's own options.
  * The extractors the model reads are added as ev_use_feature() adds them, with the model's

@@ -20,13 +20,26 @@ static int set_flag(EvModelSpec *s, const char *key, const char *val, unsigned f
     return 0;
 }
 
+/* enable_clip (exactvmaf's spelling of the default): =false is disable_clip; bare or =true
+ * keeps the clip. */
+static int set_enable_clip(EvModelSpec *s, const char *val, const EvLog *log)
+{
+    if (val && strcmp(val, "true") && strcmp(val, "false")) {
+        ev_log(log, EV_LOG_ERROR, "model: enable_clip must be true or false, not \"%s\"", val);
+        return -EINVAL;
+    }
+    if (val && !strcmp(val, "false"))
+        s->flags |= EV_MODEL_DISABLE_CLIP;
+    return 0;
+}
+
 /* "<extractor>.<option>=<value>" */
 static int add_overload(EvModelSpec *s, char *key, const char *val, const EvLog *log)
 {
     char *dot = strchr(key, '.');
     if (!val || !dot || dot == key || !dot[1]) {
         ev_log(log, EV_LOG_ERROR, "model: unknown parameter \"%s\" (want version=, path=, "
-                                  "name=, disable_clip, enable_transform or "
+                                  "name=, disable_clip, enable_clip, enable_transform or "
                                   "<extractor>.<option>=<value>)", key);
         return -EINVAL;
     }
@@ -61,6 +74,8 @@ static int parse_item(EvModelSpec *s, char *item, const EvLog *log)
         return set_flag(s, item, val, EV_MODEL_DISABLE_CLIP, log);
     else if (!strcmp(item, "enable_transform"))
         return set_flag(s, item, val, EV_MODEL_ENABLE_TRANSFORM, log);
+    else if (!strcmp(item, "enable_clip"))
+        return set_enable_clip(s, val, log);
     else
         return add_overload(s, item, val, log);
     return 0;
