@@ -134,6 +134,9 @@ head -1 "$tmp/vmaf.csv" | grep -q ',vmaf,$' && ok || bad "default model: no vmaf
 "$bin" -r "$ref" -d "$dis" -q -n --model version=vmaf_v0.6.1 --csv -o "$tmp/nopred.csv" 2>/dev/null && ok || bad "-n --model run"
 head -1 "$tmp/nopred.csv" | grep -q 'integer_adm2' && ! head -1 "$tmp/nopred.csv" | grep -q 'vmaf,$' && ok ||
   bad "-n --model: want the model's features and no score: $(head -1 "$tmp/nopred.csv")"
+"$bin" -r "$ref" -d "$dis" -q --csv --precision max --model version=vmaf_v0.6.1:enable_clip=false -o "$tmp/ec.csv" 2>/dev/null &&
+  "$bin" -r "$ref" -d "$dis" -q --csv --precision max --model version=vmaf_v0.6.1:disable_clip -o "$tmp/dc.csv" 2>/dev/null &&
+  cmp -s "$tmp/ec.csv" "$tmp/dc.csv" && ok || bad "enable_clip=false is not disable_clip"
 printf '{"model_dict": {"model_type": "LIBSVMNUSVR",\n  "norm_type": }' >"$tmp/broken.json"
 expect_error model_version "nosuch vmaf_v0.6.1" -r "$ref" -d "$dis" --model version=nosuch
 expect_error model_missing "nope.json" -r "$ref" -d "$dis" --model path="$tmp/nope.json"
