@@ -89,6 +89,31 @@ static void show_progress(unsigned frames, double start, int final)
             final ? "\n" : "");
 }
 
+/* Read one pair straight into a borrowed frame slot of the library (no copy). @return 1 a pair
+ * was submitted, 0 a stream ended (with a warning if only one did), -1 on an error. */
+static int read_pair(EvContext *ctx, const CliSettings *s, EvVideo *ref, EvVideo *dis,
+                     const EvVideoFormat *fmt, unsigned n)
+{
+    EvPicture a, b;
+    if (ev_borrow_pictures(ctx, fmt->width, fmt->height, fmt->bitdepth, fmt->layout, &a, &b))
+        return -1;
+    const int ra = ev_video_read_into(ref, &a);
+    const int rb = ra < 0 ? 0 : ev_video_read_into(dis, &b);
+    if (ra < 0 || rb < 0) {
+        ev_return_pictures(ctx);
+        fprintf(stderr, "%s: %s\n", app, ev_video_error(ra < 0 ? ref : dis));
+        return -1;
+    }
+    if (!ra || !rb) {
+        ev_return_pictures(ctx);
+        if (ra || rb)
+            fprintf(stderr, "%s: warning: %s ends after %u frames; scoring %u frames\n", app,
+                    ra ? s->dis_path : s->ref_path, n, n);
+        return 0;
+    }
+    return ev_submit_pictures(ctx) ? -1 : 1;
+}
+
 /* Read pairs and push them; stops at the shorter stream (with a warning) or --frame_cnt. */
 static int score_frames(EvContext *ctx, const CliSettings *s, EvVideo *ref, EvVideo *dis,
                         double *fps)
@@ -96,23 +121,15 @@ static int score_frames(EvContext *ctx, const CliSettings *s, EvVideo *ref, EvVi
     const int progress = !s->quiet && isatty(STDERR_FILENO);
     const double start = now_seconds();
     double last = start;
+    EvVideoFormat fmt;
+    ev_video_format(ref, &fmt);
     unsigned n = 0;
     while (!s->frame_cnt || n < s->frame_cnt) {
-        EvPicture a, b;
-        const int ra = ev_video_read(ref, &a);
-        const int rb = ra < 0 ? 0 : ev_video_read(dis, &b);
-        if (ra < 0 || rb < 0) {
-            fprintf(stderr, "%s: %s\n", app, ev_video_error(ra < 0 ? ref : dis));
+        const int r = read_pair(ctx, s, ref, dis, &fmt, n);
+        if (r < 0)
             return -1;
-        }
-        if (!ra || !rb) {
-            if (ra || rb)
-                fprintf(stderr, "%s: warning: %s ends after %u frames; scoring %u frames\n",
-                        app, ra ? s->dis_path : s->ref_path, n, n);
+        if (!r)
             break;
-        }
-        if (ev_send_pictures(ctx, &a, &b))
-            return -1;
         n++;
         if (progress && now_seconds() - last > 0.5) {
             show_progress(n, start, 0);

@@ -152,6 +152,8 @@ EV_API int ev_borrow_pictures(EvContext *c, unsigned width, unsigned height, uns
                               EvPixelLayout layout, EvPicture *ref, EvPicture *dis);
 /** Submit the borrowed pair as the next frame. @return as ev_send_pictures(). */
 EV_API int ev_submit_pictures(EvContext *c);
+/** Give the borrowed pair back unsubmitted (the input ended). NULL-safe; no-op if none. */
+EV_API void ev_return_pictures(EvContext *c);
 
 /** Which backend scores this context: "cpu" or "cuda" (decided at the first picture; "cpu"
  *  before it). Static storage. */

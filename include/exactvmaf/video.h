@@ -45,6 +45,13 @@ EV_API void ev_video_format(const EvVideo *v, EvVideoFormat *fmt);
  */
 EV_API int ev_video_read(EvVideo *v, EvPicture *pic);
 
+/**
+ * Read the next frame into the caller's picture dst (same format as the video; writable
+ * planes, any stride), e.g. a slot from ev_borrow_pictures(): packed planes are filled by
+ * the read itself, with no copy. @return as ev_video_read().
+ */
+EV_API int ev_video_read_into(EvVideo *v, const EvPicture *dst);
+
 /** Read and discard n frames. @return 0; -ENODATA if the stream ended first; or an error. */
 EV_API int ev_video_skip(EvVideo *v, unsigned n);
 

@@ -531,6 +531,14 @@ int ev_submit_pictures(EvContext *const c)
     return dispatch(c, s);
 }
 
+void ev_return_pictures(EvContext *const c)
+{
+    if (!c || !c->borrowed)
+        return;
+    release_slot(c, c->borrowed);
+    c->borrowed = NULL;
+}
+
 const char *ev_backend_name(const EvContext *const c)
 {
     return c && c->use_cuda ? "cuda" : "cpu";

@@ -193,14 +193,15 @@ void ev_video_format(const EvVideo *const v, EvVideoFormat *const fmt)
         *fmt = v->fmt;
 }
 
-/* Fill the frame buffer. @return 1, 0 (raw: end of stream before the frame's first byte), or
- * a negative code. y4m calls this after a FRAME line, so there no byte at all is a truncation. */
-static int read_planes(EvVideo *v)
+/* Read one frame's planes, plane p into dst[p] with rows of the file's size (contiguous).
+ * @return 1, 0 (raw: end of stream before the frame's first byte), or a negative code. y4m
+ * calls this after a FRAME line, so there no byte at all is a truncation. */
+static int read_planes_to(EvVideo *v, uint8_t *const dst[3])
 {
     size_t total = 0;
     for (unsigned p = 0; p < 3; p++) {
         const size_t want = (size_t)v->file_w[p] * v->file_h[p] * bytes_per_sample(v);
-        const size_t got = fread(v->frame + v->plane_offset[p], 1, want, v->f);
+        const size_t got = fread(dst[p], 1, want, v->f);
         total += got;
         if (got < want)
             break;
@@ -213,6 +214,13 @@ static int read_planes(EvVideo *v)
         return ev_video_fail(v, -EINVAL, "frame %u is truncated: got %zu of %zu bytes",
                              v->next_frame, total, v->frame_bytes);
     return 1;
+}
+
+static int read_planes(EvVideo *v)
+{
+    uint8_t *const dst[3] = { v->frame + v->plane_offset[0], v->frame + v->plane_offset[1],
+                              v->frame + v->plane_offset[2] };
+    return read_planes_to(v, dst);
 }
 
 /* The picture shows each plane at its ev_plane_size() size; the stride is the stored row.
@@ -246,6 +254,59 @@ int ev_video_read(EvVideo *const v, EvPicture *const pic)
     describe(v, pic);
     v->next_frame++;
     return 1;
+}
+
+/* dst can take the file's planes as they are: same rows, each plane contiguous. */
+static int direct_target(const EvVideo *v, const EvPicture *dst)
+{
+    for (unsigned p = 0; p < 3; p++) {
+        unsigned w, h;
+        ev_plane_size(v->fmt.width, v->fmt.height, v->fmt.layout, p, &w, &h);
+        if (w != v->file_w[p] || h != v->file_h[p] ||
+            dst->stride[p] != (ptrdiff_t)w * bytes_per_sample(v))
+            return 0;
+    }
+    return 1;
+}
+
+static void copy_rows(const EvPicture *src, const EvPicture *dst, unsigned bytes)
+{
+    for (unsigned p = 0; p < 3; p++) {
+        unsigned w, h;
+        ev_plane_size(src->width, src->height, src->layout, p, &w, &h);
+        for (unsigned y = 0; y < h; y++)
+            memcpy((uint8_t *)dst->data[p] + (ptrdiff_t)y * dst->stride[p],
+                   (const uint8_t *)src->data[p] + (ptrdiff_t)y * src->stride[p],
+                   (size_t)w * bytes);
+    }
+}
+
+int ev_video_read_into(EvVideo *const v, const EvPicture *const dst)
+{
+    if (!v || !dst)
+        return -EINVAL;
+    if (dst->width != v->fmt.width || dst->height != v->fmt.height ||
+        dst->bitdepth != v->fmt.bitdepth || dst->layout != v->fmt.layout)
+        return ev_video_fail(v, -EINVAL, "read_into: the picture's format is not the video's");
+    if (!direct_target(v, dst)) {
+        EvPicture pic;
+        const int ret = ev_video_read(v, &pic);
+        if (ret > 0)
+            copy_rows(&pic, dst, bytes_per_sample(v));
+        return ret;
+    }
+    if (v->status)
+        return v->status;
+    int ret = v->is_y4m ? ev_y4m_read_marker(v) : 1;
+    uint8_t *const planes[3] = { (uint8_t *)dst->data[0], (uint8_t *)dst->data[1],
+                                 (uint8_t *)dst->data[2] };
+    if (ret > 0)
+        ret = read_planes_to(v, planes);
+    if (ret < 0)
+        v->status = ret;
+    if (ret > 0)
+        v->next_frame++;
+    return ret;
 }
 
 int ev_video_skip(EvVideo *const v, const unsigned n)
