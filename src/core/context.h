@@ -66,6 +66,10 @@ struct EvContext {
     pthread_cond_t slot_free;   /* a slot finished */
 };
 
+/* core/frames.c: a worker thread's loop, and the release of a worker's scratch and stream. */
+void *ev_worker_main(void *arg);
+void ev_worker_free(struct EvContext *c, EvWorker *w);
+
 /* Pool a feature over frames 0..n-1 (every n_subsample-th) as libvmaf does. */
 int ev_pool_feature(const EvContext *c, const EvFeatureVec *f, EvPoolMethod m, double *out);
 

@@ -1,0 +1,406 @@
+/* The frame scheduler: admitting frames, slots, worker threads, extraction, flush. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/backend.h"
+#include "core/context.h"
+#include "cuda/runtime.h"
+#include "model/model_context.h"
+
+static const char *layout_name(EvPixelLayout l)
+{
+    return l == EV_PIX_420 ? "4:2:0" : l == EV_PIX_422 ? "4:2:2" : l == EV_PIX_444 ? "4:4:4"
+                                                                                  : "unknown";
+}
+
+static int check_picture(EvContext *c, const EvPicture *p, const char *which)
+{
+    if (!p) {
+        ev_log(&c->log, EV_LOG_ERROR, "%s picture is NULL", which);
+        return -EINVAL;
+    }
+    if (!p->width || !p->height || p->bitdepth < 8 || p->bitdepth > 16 ||
+        (p->layout != EV_PIX_420 && p->layout != EV_PIX_422 && p->layout != EV_PIX_444)) {
+        ev_log(&c->log, EV_LOG_ERROR, "%s picture: unsupported %ux%u %u-bit layout %d", which,
+               p->width, p->height, p->bitdepth, (int)p->layout);
+        return -EINVAL;
+    }
+    const unsigned bytes = p->bitdepth > 8 ? 2 : 1;
+    for (unsigned i = 0; i < 3; i++) {
+        unsigned pw, ph;
+        ev_plane_size(p->width, p->height, p->layout, i, &pw, &ph);
+        if (pw && ph && (!p->data[i] || p->stride[i] < (ptrdiff_t)pw * bytes)) {
+            ev_log(&c->log, EV_LOG_ERROR, "%s picture: plane %u has no data or a short stride",
+                   which, i);
+            return -EINVAL;
+        }
+    }
+    return 0;
+}
+
+static int same_geometry(const EvPicture *a, const EvPicInfo *b)
+{
+    return a->width == b->width && a->height == b->height && a->bitdepth == b->bpc &&
+           a->layout == b->layout;
+}
+
+void ev_worker_free(EvContext *c, EvWorker *w)
+{
+    ev_cuda_worker_close(&w->gpu);
+    if (!w->scratch)
+        return;
+    for (unsigned r = 0; r < c->n_reg; r++)
+        free(w->scratch[r]);
+    free(w->scratch);
+    w->scratch = NULL;
+}
+
+static int alloc_scratch(EvContext *c, EvWorker *w)
+{
+    w->scratch = calloc(c->n_reg ? c->n_reg : 1, sizeof(*w->scratch));
+    if (!w->scratch)
+        return -ENOMEM;
+    for (unsigned r = 0; r < c->n_reg; r++) {
+        if (!c->reg[r].scratch_size)
+            continue;
+        w->scratch[r] = aligned_alloc(64, (c->reg[r].scratch_size + 63) & ~(size_t)63);
+        if (!w->scratch[r])
+            return -ENOMEM;
+        memset(w->scratch[r], 0, c->reg[r].scratch_size);
+    }
+    if (c->use_cuda)
+        return ev_cuda_worker_open(&w->gpu, c->settings.gpu_index, 2 * c->frame_bytes, &c->log);
+    return 0;
+}
+
+/* First frame: fix the geometry, choose the backend, initialise every extractor, allocate
+ * slots and per-worker scratch. */
+static int start_stream(EvContext *c, const EvPicture *ref)
+{
+    c->info = (EvPicInfo){ ref->width, ref->height, ref->bitdepth, ref->layout };
+    c->have_geometry = 1;
+    const unsigned bytes = ref->bitdepth > 8 ? 2 : 1;
+    c->frame_bytes = 0;
+    for (unsigned p = 0; p < 3; p++) {
+        unsigned pw, ph;
+        ev_plane_size(ref->width, ref->height, ref->layout, p, &pw, &ph);
+        c->frame_bytes += (size_t)pw * ph * bytes;
+    }
+    int err = ev_select_backend(c);
+    if (err)
+        return err;
+    for (unsigned r = 0; r < c->n_reg; r++) {
+        EvRegistration *reg = &c->reg[r];
+        if ((err = reg->run->init(reg->state, reg->opts, &c->info, &c->log)))
+            return err;
+        reg->initialised = 1;
+        reg->scratch_size = reg->run->scratch_size ? reg->run->scratch_size(reg->state) : 0;
+    }
+    for (unsigned i = 0; i < c->n_slots; i++) {
+        const size_t n = 2 * c->frame_bytes;
+        c->slots[i].buf = c->use_cuda ? ev_cuda_host_alloc(n) : malloc(n);
+        if (!c->slots[i].buf)
+            return -ENOMEM;
+    }
+    err = alloc_scratch(c, &c->caller);
+    for (unsigned i = 0; !err && i < c->n_workers; i++)
+        err = alloc_scratch(c, &c->workers[i]);
+    return err;
+}
+
+/* Describe a picture stored packed at buf (planes one after another). */
+static void describe_packed(const EvPicInfo *info, uint8_t *buf, EvPic *pic)
+{
+    const unsigned bytes = info->bpc > 8 ? 2 : 1;
+    memset(pic, 0, sizeof(*pic));
+    pic->bpc = info->bpc;
+    pic->layout = info->layout;
+    for (unsigned p = 0; p < 3; p++) {
+        ev_plane_size(info->width, info->height, info->layout, p, &pic->w[p], &pic->h[p]);
+        pic->stride[p] = (ptrdiff_t)pic->w[p] * bytes;
+        pic->data[p] = buf;
+        buf += (size_t)pic->stride[p] * pic->h[p];
+    }
+}
+
+/* Copy a caller's picture into a packed picture. */
+static void copy_picture(const EvPicture *src, const EvPic *dst)
+{
+    for (unsigned p = 0; p < 3; p++) {
+        const size_t row = (size_t)dst->stride[p];
+        uint8_t *out = (uint8_t *)dst->data[p];
+        for (unsigned y = 0; y < dst->h[p]; y++)
+            memcpy(out + y * row, (const uint8_t *)src->data[p] + (ptrdiff_t)y * src->stride[p],
+                   row);
+    }
+}
+
+static void set_error(EvContext *c, int err)
+{
+    pthread_mutex_lock(&c->lock);
+    if (!c->error)
+        c->error = err;
+    pthread_mutex_unlock(&c->lock);
+}
+
+static int skipped_by_subsample(const EvContext *c, const EvExtractorClass *cls, unsigned frame)
+{
+    const unsigned n = c->settings.n_subsample;
+    return n > 1 && frame % n && !(cls->flags & EV_FEX_NO_SUBSAMPLE);
+}
+
+static int runs_now(const EvContext *c, const EvRegistration *reg, unsigned frame,
+                    int sequential)
+{
+    return !!(reg->run->flags & EV_FEX_SEQUENTIAL) == sequential &&
+           !skipped_by_subsample(c, reg->run, frame);
+}
+
+/* Run the extractors of one kind (sequential or parallel) on one slot. With CUDA the slot is
+ * uploaded once here and every twin of the set reads that copy. */
+static int run_extractors(EvContext *c, EvWorker *w, const EvSlot *s, int sequential)
+{
+    EvPic ref = s->ref, dis = s->dis;
+    int uploaded = 0;
+    for (unsigned r = 0; r < c->n_reg; r++) {
+        const EvRegistration *reg = &c->reg[r];
+        if (!runs_now(c, reg, s->frame, sequential))
+            continue;
+        int err = 0;
+        if ((reg->run->flags & EV_FEX_CUDA) && !uploaded) {
+            err = ev_cuda_upload(w->gpu, s->buf, &ref, &dis);
+            uploaded = 1;
+        }
+        EvSink sink = ev_sink(&c->collector, s->frame, r);
+        if (!err)
+            err = reg->run->extract(reg->state, w->scratch[r], &ref, &dis, s->frame, &sink);
+        if (err) {
+            ev_log(&c->log, EV_LOG_ERROR, "%s: failed at frame %u (%s)", reg->cls->name,
+                   s->frame, strerror(-err));
+            return err;
+        }
+    }
+    return 0;
+}
+
+void *ev_worker_main(void *arg)
+{
+    EvWorker *w = arg;
+    EvContext *c = w->ctx;
+    pthread_mutex_lock(&c->lock);
+    for (;;) {
+        while (!c->q_len && !c->stopping)
+            pthread_cond_wait(&c->work_ready, &c->lock);
+        if (!c->q_len)
+            break;
+        EvSlot *s = &c->slots[c->queue[c->q_head]];
+        c->q_head = (c->q_head + 1) % c->n_slots;
+        c->q_len--;
+        pthread_mutex_unlock(&c->lock);
+        const int err = run_extractors(c, w, s, 0);
+        pthread_mutex_lock(&c->lock);
+        if (err && !c->error)
+            c->error = err;
+        s->busy = 0;
+        pthread_cond_broadcast(&c->slot_free);
+    }
+    pthread_mutex_unlock(&c->lock);
+    return NULL;
+}
+
+static EvSlot *take_free_slot(EvContext *c)
+{
+    pthread_mutex_lock(&c->lock);
+    EvSlot *s = NULL;
+    while (!s) {
+        for (unsigned i = 0; i < c->n_slots && !s; i++)
+            if (!c->slots[i].busy)
+                s = &c->slots[i];
+        if (!s)
+            pthread_cond_wait(&c->slot_free, &c->lock);
+    }
+    s->busy = 1;
+    pthread_mutex_unlock(&c->lock);
+    return s;
+}
+
+static void release_slot(EvContext *c, EvSlot *s)
+{
+    pthread_mutex_lock(&c->lock);
+    s->busy = 0;
+    pthread_cond_broadcast(&c->slot_free);
+    pthread_mutex_unlock(&c->lock);
+}
+
+/* A filled slot becomes frame n: sequential extractors now, the rest on a worker (or now). */
+static int dispatch(EvContext *c, EvSlot *s)
+{
+    s->frame = c->n_frames++;
+    int err = run_extractors(c, &c->caller, s, 1);
+    if (!err && !c->n_workers)
+        err = run_extractors(c, &c->caller, s, 0);
+    if (err || !c->n_workers) {
+        if (err)
+            set_error(c, err);
+        release_slot(c, s);
+        return err;
+    }
+    pthread_mutex_lock(&c->lock);
+    c->queue[(c->q_head + c->q_len) % c->n_slots] = (unsigned)(s - c->slots);
+    c->q_len++;
+    pthread_cond_signal(&c->work_ready);
+    pthread_mutex_unlock(&c->lock);
+    return 0;
+}
+
+/* The checks every new frame passes: state, geometry, earlier errors. */
+static int admit_frame(EvContext *c, const EvPicture *ref)
+{
+    if (c->flushed) {
+        ev_log(&c->log, EV_LOG_ERROR, "pictures sent after flush");
+        return -EINVAL;
+    }
+    if (c->borrowed) {
+        ev_log(&c->log, EV_LOG_ERROR, "a borrowed pair has not been submitted");
+        return -EINVAL;
+    }
+    int err;
+    if (!c->have_geometry) {
+        if ((err = start_stream(c, ref)))
+            return c->error = err;
+    } else if (!same_geometry(ref, &c->info)) {
+        ev_log(&c->log, EV_LOG_ERROR,
+               "frame %u is %ux%u %u-bit %s, but the first frame was %ux%u %u-bit %s",
+               c->n_frames, ref->width, ref->height, ref->bitdepth, layout_name(ref->layout),
+               c->info.width, c->info.height, c->info.bpc, layout_name(c->info.layout));
+        return -EINVAL;
+    }
+    return c->error;
+}
+
+int ev_send_pictures(EvContext *const c, const EvPicture *const ref, const EvPicture *const dis)
+{
+    if (!c)
+        return -EINVAL;
+    int err = check_picture(c, ref, "reference");
+    if (!err)
+        err = check_picture(c, dis, "distorted");
+    if (err)
+        return err;
+    if (ref->width != dis->width || ref->height != dis->height ||
+        ref->bitdepth != dis->bitdepth || ref->layout != dis->layout) {
+        ev_log(&c->log, EV_LOG_ERROR,
+               "reference (%ux%u %u-bit %s) and distorted (%ux%u %u-bit %s) differ", ref->width,
+               ref->height, ref->bitdepth, layout_name(ref->layout), dis->width, dis->height,
+               dis->bitdepth, layout_name(dis->layout));
+        return -EINVAL;
+    }
+    if ((err = admit_frame(c, ref)))
+        return err;
+    EvSlot *s = take_free_slot(c);
+    describe_packed(&c->info, s->buf, &s->ref);
+    describe_packed(&c->info, s->buf + c->frame_bytes, &s->dis);
+    copy_picture(ref, &s->ref);
+    copy_picture(dis, &s->dis);
+    return dispatch(c, s);
+}
+
+static void public_view(const EvPic *p, EvPicture *out)
+{
+    *out = (EvPicture){ p->w[0], p->h[0], p->bpc, p->layout, { 0 }, { 0 } };
+    for (unsigned i = 0; i < 3; i++) {
+        out->data[i] = p->data[i];
+        out->stride[i] = p->stride[i];
+    }
+}
+
+int ev_borrow_pictures(EvContext *const c, const unsigned width, const unsigned height,
+                       const unsigned bitdepth, const EvPixelLayout layout, EvPicture *const ref,
+                       EvPicture *const dis)
+{
+    if (!c || !ref || !dis)
+        return -EINVAL;
+    memset(ref, 0, sizeof(*ref));
+    memset(dis, 0, sizeof(*dis));
+    static const uint8_t probe[1];
+    const EvPicture want = { width, height, bitdepth, layout, { probe, probe, probe },
+                             { (ptrdiff_t)width * 2, (ptrdiff_t)width * 2,
+                               (ptrdiff_t)width * 2 } };
+    int err = check_picture(c, &want, "borrowed");
+    if (!err)
+        err = admit_frame(c, &want);
+    if (err)
+        return err;
+    EvSlot *s = take_free_slot(c);
+    describe_packed(&c->info, s->buf, &s->ref);
+    describe_packed(&c->info, s->buf + c->frame_bytes, &s->dis);
+    public_view(&s->ref, ref);
+    public_view(&s->dis, dis);
+    c->borrowed = s;
+    return 0;
+}
+
+int ev_submit_pictures(EvContext *const c)
+{
+    if (!c || !c->borrowed)
+        return -EINVAL;
+    EvSlot *s = c->borrowed;
+    c->borrowed = NULL;
+    return dispatch(c, s);
+}
+
+void ev_return_pictures(EvContext *const c)
+{
+    if (!c || !c->borrowed)
+        return;
+    release_slot(c, c->borrowed);
+    c->borrowed = NULL;
+}
+
+static void wait_idle(EvContext *c)
+{
+    pthread_mutex_lock(&c->lock);
+    for (;;) {
+        unsigned busy = 0;
+        for (unsigned i = 0; i < c->n_slots; i++)
+            busy += c->slots[i].busy;
+        if (!busy)
+            break;
+        pthread_cond_wait(&c->slot_free, &c->lock);
+    }
+    pthread_mutex_unlock(&c->lock);
+}
+
+int ev_flush(EvContext *const c)
+{
+    if (!c)
+        return -EINVAL;
+    if (c->flushed)
+        return c->error;
+    if (c->borrowed) {
+        ev_log(&c->log, EV_LOG_WARNING, "flush: a borrowed pair was never submitted; dropped");
+        release_slot(c, c->borrowed);
+        c->borrowed = NULL;
+    }
+    wait_idle(c);
+    c->flushed = 1;
+    for (unsigned r = 0; r < c->n_reg && !c->error; r++) {
+        EvRegistration *reg = &c->reg[r];
+        if (!reg->initialised || !reg->run->flush)
+            continue;
+        EvSink sink = ev_sink(&c->collector, EV_EPOCH_FLUSH, r);
+        const int err = reg->run->flush(reg->state, c->n_frames, &sink);
+        if (err) {
+            ev_log(&c->log, EV_LOG_ERROR, "%s: flush failed (%s)", reg->cls->name,
+                   strerror(-err));
+            c->error = err;
+        }
+    }
+    if (!c->error)
+        c->error = ev_models_predict(c);
+    ev_collector_finish(&c->collector);
+    return c->error;
+}
+
