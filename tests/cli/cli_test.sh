@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # CLI tests: every bad input gets one line on stderr naming the file and the problem, a
 # non-zero exit and no output file; good runs agree across threads, pipes and frame controls.
-# usage: cli_test.sh EXACTVMAF_BINARY SOURCE_DIR
+# usage: cli_test.sh EXACTVMAF_BINARY SOURCE_DIR [SHARED_DIR]
 set -u
 bin=$1
 src=$2
+shared=${3:-}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 ref=$src/testdata/sample_ref.y4m
@@ -148,6 +149,21 @@ expect_error model_overload "adm nosuch_option" -r "$ref" -d "$dis" --model vers
 rc=$?
 [ $rc -ne 0 ] && grep -q "nodir/x.xml" "$tmp/stderr" && [ ! -e "$tmp/nodir" ] && ok ||
   bad "missing output directory: rc $rc, $(cat "$tmp/stderr")"
+
+# Netflix's own CLI output (shared/golden/cli): the same command gives the same bytes in every
+# layout, but for the version and fps fields.
+cli=$shared/golden/cli
+if [ -n "$shared" ] && [ -d "$cli" ]; then
+  nref=$shared/corpus/life_576x324_yuv420p_ref.yuv
+  ndis=$shared/corpus/life_576x324_yuv420p_x264crf23.yuv
+  norm() { sed -E 's/(version=?"?:? ?)"?[0-9a-z.]+"?/\1V/; s/(fps=?"?:? ?)"?[0-9.]+"?/\1F/' "$1"; }
+  for fmt in xml json csv sub; do
+    "$bin" -r "$nref" -d "$ndis" -w 576 -h 324 -p 420 -b 8 --feature psnr=enable_apsnr=true \
+      --feature float_ssim --model version=vmaf_v0.6.1 --$fmt -o "$tmp/netflix.$fmt" -q 2>/dev/null
+    cmp -s <(norm "$tmp/netflix.$fmt") <(norm "$cli/nat576_8bit_x264_crf23.$fmt") && ok ||
+      bad "$fmt output differs from Netflix's CLI: $(diff <(norm "$tmp/netflix.$fmt") <(norm "$cli/nat576_8bit_x264_crf23.$fmt") | head -4)"
+  done
+fi
 
 echo "$pass passed, $failed failed"
 [ $failed -eq 0 ]

@@ -1,4 +1,5 @@
 # CLI tests: bad inputs, threads, pipes, raw vs y4m, frame controls (label cli).
 add_test(NAME cli_behaviour
-         COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/cli_test.sh $<TARGET_FILE:exactvmaf_cli> ${PROJECT_SOURCE_DIR})
+         COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/cli_test.sh $<TARGET_FILE:exactvmaf_cli> ${PROJECT_SOURCE_DIR}
+                 ${EV_SHARED_DIR})
 set_tests_properties(cli_behaviour PROPERTIES LABELS cli)
