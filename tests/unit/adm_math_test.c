@@ -12,6 +12,7 @@
 #include "features/adm/adm_math.h"
 #include "features/adm/float_adm_math.h"
 #include "unit/check.h"
+#include "unit/check_api.h"
 
 static float fbits(const uint32_t u)
 {
@@ -235,31 +236,8 @@ static int run_pair(const char *fex, const char *opts, unsigned w, unsigned h, u
                     const uint8_t *a, const uint8_t *b, const char *const *names, int n,
                     double *out)
 {
-    uint16_t *wa = malloc((size_t)w * h * 2), *wb = malloc((size_t)w * h * 2);
-    for (size_t i = 0; i < (size_t)w * h; i++) {
-        wa[i] = (uint16_t)(a[i] << (bpc - 8));
-        wb[i] = (uint16_t)(b[i] << (bpc - 8));
-    }
-    const ptrdiff_t st = bpc > 8 ? 2 * (ptrdiff_t)w : (ptrdiff_t)w;
-    const void *pa = bpc > 8 ? (const void *)wa : a, *pb = bpc > 8 ? (const void *)wb : b;
-    const EvPicture ra = { w, h, bpc, EV_PIX_444, { pa, pa, pa }, { st, st, st } };
-    const EvPicture rb = { w, h, bpc, EV_PIX_444, { pb, pb, pb }, { st, st, st } };
-    EvSettings s;
-    ev_default_settings(&s);
-    s.n_threads = 1;
-    s.log = keep_error;
-    EvContext *ctx;
     last_error[0] = '\0';
-    int err = ev_open(&ctx, &s);
-    err = err ? err : ev_use_feature(ctx, fex, opts);
-    err = err ? err : ev_send_pictures(ctx, &ra, &rb);
-    err = err ? err : ev_flush(ctx);
-    for (int k = 0; k < n && !err; k++)
-        err = ev_get_score(ctx, names[k], 0, &out[k]);
-    ev_close(&ctx);
-    free(wa);
-    free(wb);
-    return err;
+    return check_run_pair(fex, opts, w, h, bpc, a, b, keep_error, names, n, out);
 }
 
 static const char *const int_names[7] = { "integer_adm2", "integer_aim", "integer_adm3",

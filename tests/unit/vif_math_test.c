@@ -11,6 +11,7 @@
 #include "features/vif/vif_log2.h"
 #include "features/vif/vif_math.h"
 #include "unit/check.h"
+#include "unit/check_api.h"
 
 static uint16_t log2_table[VIF_LOG2_TABLE_SIZE];
 
@@ -225,37 +226,18 @@ static void keep_error(void *user, EvLogLevel level, const char *line)
         snprintf(last_error, sizeof(last_error), "%s", line);
 }
 
-/* Run one extractor on one w x h luma pair (8-bit samples shifted to bpc); 0 on success. */
+/* Run one extractor on one w x h luma pair (8-bit samples shifted to bpc) and read its outputs
+ * name0..name3; 0 on success. */
 static int run_pair(const char *fex, const char *opts, unsigned w, unsigned h, unsigned bpc,
                     const uint8_t *a, const uint8_t *b, const char *name, double out[4])
 {
-    uint16_t *wa = malloc((size_t)w * h * 2), *wb = malloc((size_t)w * h * 2);
-    for (size_t i = 0; i < (size_t)w * h; i++) {
-        wa[i] = (uint16_t)(a[i] << (bpc - 8));
-        wb[i] = (uint16_t)(b[i] << (bpc - 8));
+    char buf[4][64];
+    const char *names[4];
+    for (int k = 0; k < 4; k++) {
+        snprintf(buf[k], sizeof(buf[k]), "%s%d", name, k);
+        names[k] = buf[k];
     }
-    const ptrdiff_t st = bpc > 8 ? 2 * (ptrdiff_t)w : (ptrdiff_t)w;
-    const void *pa = bpc > 8 ? (const void *)wa : a, *pb = bpc > 8 ? (const void *)wb : b;
-    const EvPicture ra = { w, h, bpc, EV_PIX_444, { pa, pa, pa }, { st, st, st } };
-    const EvPicture rb = { w, h, bpc, EV_PIX_444, { pb, pb, pb }, { st, st, st } };
-    EvSettings s;
-    ev_default_settings(&s);
-    s.n_threads = 1;
-    s.log = keep_error;
-    EvContext *ctx;
-    int err = ev_open(&ctx, &s);
-    err = err ? err : ev_use_feature(ctx, fex, opts);
-    err = err ? err : ev_send_pictures(ctx, &ra, &rb);
-    err = err ? err : ev_flush(ctx);
-    for (int k = 0; k < 4 && !err; k++) {
-        char n[64];
-        snprintf(n, sizeof(n), "%s%d", name, k);
-        err = ev_get_score(ctx, n, 0, &out[k]);
-    }
-    ev_close(&ctx);
-    free(wa);
-    free(wb);
-    return err;
+    return check_run_pair(fex, opts, w, h, bpc, a, b, keep_error, names, 4, out);
 }
 
 /* Integer VIF shifts by bpc and float VIF divides by 2^(bpc-8): the same 8-bit content at
