@@ -5,6 +5,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 
+#include "core/picture.h"
 #include "exactvmaf/exactvmaf.h"
 
 /* Run extractor fex (options opts) on one w x h 4:4:4 pair of 8-bit samples shifted to bpc bits
@@ -44,6 +45,17 @@ static inline int check_run_pair(const char *fex, const char *opts, unsigned w, 
     free(wa);
     free(wb);
     return err;
+}
+
+/* An internal picture of one packed luma plane (what extractors' sum loops read). */
+static inline EvPic check_luma_pic(void *buf, unsigned w, unsigned h, unsigned bpc)
+{
+    EvPic p = { .bpc = bpc, .layout = EV_PIX_444 };
+    p.w[0] = w;
+    p.h[0] = h;
+    p.stride[0] = (ptrdiff_t)w * (bpc > 8 ? 2 : 1);
+    p.data[0] = buf;
+    return p;
 }
 
 #endif

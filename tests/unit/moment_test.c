@@ -5,16 +5,7 @@
 #include "features/moment/moment.h"
 #include "features/moment/moment_math.h"
 #include "unit/check.h"
-
-static EvPic make_pic(uint16_t *buf, unsigned w, unsigned h, unsigned bpc)
-{
-    EvPic p = { .bpc = bpc, .layout = EV_PIX_444 };
-    p.w[0] = w;
-    p.h[0] = h;
-    p.stride[0] = (ptrdiff_t)w * (bpc > 8 ? 2 : 1);
-    p.data[0] = buf;
-    return p;
-}
+#include "unit/check_api.h"
 
 static void fill(uint16_t *buf, size_t n, unsigned bpc, unsigned seed, uint32_t floor)
 {
@@ -56,20 +47,20 @@ int main(void)
     const unsigned depths[] = { 8, 9, 10, 11, 12, 14, 16 };
     for (unsigned d = 0; d < sizeof(depths) / sizeof(depths[0]); d++) {
         fill(buf, 357 * 353, depths[d], d, 0);
-        const EvPic p = make_pic(buf, 357, 353, depths[d]);
+        const EvPic p = check_luma_pic(buf, 357, 353, depths[d]);
         check_paths_agree(&p, 1);
     }
     /* 2^21 samples of 65535 (4294836224 units each after the float rounding): the sum stays
      * below 2^53 units; one more row passes it and the reference loop must take over. */
     for (size_t i = 0; i < (size_t)W * H; i++)
         buf[i] = 65535;
-    EvPic p = make_pic(buf, W, 1024, 16);
+    EvPic p = check_luma_pic(buf, W, 1024, 16);
     check_paths_agree(&p, 1);
-    p = make_pic(buf, W, 1025, 16);
+    p = check_luma_pic(buf, W, 1025, 16);
     check_paths_agree(&p, 0);
     /* bright noise past the limit: the double sum rounds, the fast path declines */
     fill(buf, (size_t)W * H, 16, 7, 64000);
-    p = make_pic(buf, W, H, 16);
+    p = check_luma_pic(buf, W, H, 16);
     check_paths_agree(&p, 0);
     free(buf);
     return check_report("moment");

@@ -9,6 +9,7 @@
 #include "features/psnr/float_psnr.h"
 #include "features/psnr/psnr_math.h"
 #include "unit/check.h"
+#include "unit/check_api.h"
 
 static void test_integer_terms(void)
 {
@@ -71,16 +72,6 @@ static void test_16bit_extremes(void)
     ev_close(&ctx);
 }
 
-static EvPic luma_pic(void *buf, unsigned w, unsigned h, unsigned bpc)
-{
-    EvPic p = { .bpc = bpc, .layout = EV_PIX_444 };
-    p.w[0] = w;
-    p.h[0] = h;
-    p.stride[0] = (ptrdiff_t)w * (bpc > 8 ? 2 : 1);
-    p.data[0] = buf;
-    return p;
-}
-
 /* float_psnr's exact integer path equals the reference's double sum, and declines past 2^53
  * units (then the reference loop runs). */
 static void test_float_psnr_paths(void)
@@ -109,7 +100,7 @@ static void test_float_psnr_paths(void)
                 ((uint8_t *)b)[i] = (uint8_t)d;
             }
         }
-        const EvPic pa = luma_pic(a, 401, 203, bpc), pb = luma_pic(b, 401, 203, bpc);
+        const EvPic pa = check_luma_pic(a, 401, 203, bpc), pb = check_luma_pic(b, 401, 203, bpc);
         double fast = 0;
         CHECK(ev_float_psnr_noise_fast(&pa, &pb, &fast) == 1);
         CHECK_BITS(fast, ev_float_psnr_noise_reference(&pa, &pb));
@@ -118,12 +109,12 @@ static void test_float_psnr_paths(void)
         a[i] = 0;
         b[i] = 65535;
     }
-    EvPic pa = luma_pic(a, W, 1024, 16), pb = luma_pic(b, W, 1024, 16);
+    EvPic pa = check_luma_pic(a, W, 1024, 16), pb = check_luma_pic(b, W, 1024, 16);
     double fast = 0;
     CHECK(ev_float_psnr_noise_fast(&pa, &pb, &fast) == 1);
     CHECK_BITS(fast, ev_float_psnr_noise_reference(&pa, &pb));
-    pa = luma_pic(a, W, H, 16);
-    pb = luma_pic(b, W, H, 16);
+    pa = check_luma_pic(a, W, H, 16);
+    pb = check_luma_pic(b, W, H, 16);
     CHECK(ev_float_psnr_noise_fast(&pa, &pb, &fast) == 0);
     free(a);
     free(b);
