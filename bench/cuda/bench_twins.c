@@ -14,11 +14,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "core/extractor.h"
 #include "cuda/runtime.h"
+#include "bench_run.h"
 #include "exactvmaf/exactvmaf.h"
 #include "features/moment/moment.h"
 #include "features/psnr/psnr.h"
@@ -27,13 +27,6 @@ typedef void (*LaunchFn)(const void *state, const EvPic *ref, const EvPic *dis);
 static const char *const twins[] = { "float_moment", "psnr", "float_psnr" };
 static const LaunchFn launchers[] = { ev_moment_launch_cuda, ev_psnr_launch_cuda,
                                       ev_float_psnr_launch_cuda };
-
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec + ts.tv_nsec * 1e-9;
-}
 
 static int cmp_float(const void *a, const void *b)
 {
@@ -77,24 +70,15 @@ static double h2d_bandwidth(void)
     memset(h, 1, n);
     double best = 1e30;
     for (int i = 0; i < 10; i++) {
-        const double t0 = now();
+        const double t0 = bench_now();
         cudaMemcpy(d, h, n, cudaMemcpyHostToDevice);
-        const double dt = now() - t0;
+        const double dt = bench_now() - t0;
         if (dt < best)
             best = dt;
     }
     cudaFreeHost(h);
     cudaFree(d);
     return n / best;
-}
-
-static void fill_noise(uint8_t *buf, size_t n, uint32_t seed)
-{
-    uint32_t x = seed;
-    for (size_t i = 0; i < n; i++) {
-        x = x * 1664525u + 1013904223u;
-        buf[i] = (uint8_t)(x >> 24);
-    }
 }
 
 static void pic_from_packed(EvPic *p, uint8_t *buf, unsigned w, unsigned h)
@@ -121,7 +105,7 @@ static float twin_device_ms(unsigned t, unsigned w, unsigned h, unsigned frames)
     EvLog log = { 0 };
     if (!cls || !slot || ev_cuda_worker_open(&gpu, 0, 2 * frame, &log))
         return -1;
-    fill_noise(slot, 2 * frame, 7);
+    bench_fill_noise(slot, 2 * frame, 7);
     EvPic ref, dis;
     pic_from_packed(&ref, slot, w, h);
     pic_from_packed(&dis, slot + frame, w, h);
@@ -129,7 +113,7 @@ static float twin_device_ms(unsigned t, unsigned w, unsigned h, unsigned frames)
     ev_options_defaults(cls, opts);
     const EvPicInfo info = { w, h, 8, EV_PIX_420 };
     cls->init(state, opts, &info, &log);
-    ev_cuda_upload(gpu, slot, &ref, &dis);
+    ev_cuda_upload(gpu, slot, &ref, &dis, 0);
     ev_cuda_finish(gpu, "upload");
     /* every launch is queued behind an event, with no host wait in between, so an interval
      * is one launch's device time (the GPU never waits for the host) */
@@ -169,60 +153,6 @@ static double twin_bytes(const char *name, unsigned w, unsigned h)
     return 2 * (strcmp(name, "psnr") ? luma : luma * 1.5);
 }
 
-static double end_to_end_fps(EvBackend backend, unsigned w, unsigned h, unsigned frames,
-                             unsigned threads)
-{
-    EvSettings s;
-    ev_default_settings(&s);
-    s.backend = backend;
-    s.n_threads = threads;
-    EvContext *c;
-    if (ev_open(&c, &s))
-        return -1;
-    for (unsigned i = 0; i < 3; i++)
-        ev_use_feature(c, twins[i], NULL);
-    const size_t frame = (size_t)w * h * 3 / 2;
-    uint8_t *host = malloc(2 * frame);
-    fill_noise(host, 2 * frame, 11);
-    EvPic pr, pd;
-    pic_from_packed(&pr, host, w, h);
-    pic_from_packed(&pd, host + frame, w, h);
-    EvPicture ref = { w, h, 8, EV_PIX_420, { pr.data[0], pr.data[1], pr.data[2] },
-                      { pr.stride[0], pr.stride[1], pr.stride[2] } };
-    EvPicture dis = { w, h, 8, EV_PIX_420, { pd.data[0], pd.data[1], pd.data[2] },
-                      { pd.stride[0], pd.stride[1], pd.stride[2] } };
-    const void *filled[64] = { 0 };
-    unsigned n_filled = 0;
-    /* the first frames fill every slot and allocate everything: not timed */
-    const unsigned warmup = 24;
-    double t0 = now();
-    for (unsigned i = 0; i < warmup + frames; i++) {
-        if (i == warmup)
-            t0 = now();
-        if (backend == EV_BACKEND_CPU) {
-            ev_send_pictures(c, &ref, &dis);
-            continue;
-        }
-        EvPicture br, bd;
-        if (ev_borrow_pictures(c, w, h, 8, EV_PIX_420, &br, &bd))
-            return -1;
-        int seen = 0;
-        for (unsigned k = 0; k < n_filled; k++)
-            seen |= filled[k] == br.data[0];
-        if (!seen && n_filled < 64) {
-            filled[n_filled++] = br.data[0];
-            memcpy((void *)br.data[0], host, frame);
-            memcpy((void *)bd.data[0], host + frame, frame);
-        }
-        ev_submit_pictures(c);
-    }
-    const int err = ev_flush(c);
-    const double dt = now() - t0;
-    ev_close(&c);
-    free(host);
-    return err ? -1 : frames / dt;
-}
-
 int main(int argc, char **argv)
 {
     const unsigned frames = argc > 1 ? (unsigned)atoi(argv[1]) : 200;
@@ -256,8 +186,13 @@ int main(int argc, char **argv)
     for (unsigned k = 0; k < 3; k++) {
         const unsigned w = sizes[k][0], h = sizes[k][1];
         const unsigned n = k == 2 ? frames / 4 : frames;
-        const double cpu = end_to_end_fps(EV_BACKEND_CPU, w, h, n / 4 + 4, cores);
-        const double gpu = end_to_end_fps(EV_BACKEND_CUDA, w, h, n, streams);
+        uint8_t *host = malloc(2 * bench_frame_bytes(w, h));
+        if (!host)
+            return 1;
+        bench_fill_noise(host, 2 * bench_frame_bytes(w, h), 11);
+        const double cpu = bench_fps(EV_BACKEND_CPU, twins, 3, host, w, h, n / 4 + 4, 24, cores);
+        const double gpu = bench_fps(EV_BACKEND_CUDA, twins, 3, host, w, h, n, 24, streams);
+        free(host);
         const double bound = h2d_bw / (2.0 * w * h * 1.5);
         printf("| %ux%u | %.1f | %.1f | %.1f | %.0f%% |\n", w, h, cpu, gpu, bound,
                100 * gpu / bound);

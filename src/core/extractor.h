@@ -50,6 +50,8 @@ enum {
                                      TEMPORAL/PREV_REF extractors) */
     EV_FEX_CUDA = 1 << 2,         /* a CUDA twin: extract() reads EvPic.dev on EvPic.gpu's
                                      stream and returns the CPU reference's bits */
+    EV_FEX_CUDA_LUMA = 1 << 3,    /* a CUDA twin that reads only the luma planes: when every
+                                     twin of a frame does, only they are uploaded */
 };
 
 /* Where an extractor puts its results. Names are the names Netflix's CLI prints. */

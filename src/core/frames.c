@@ -172,14 +172,18 @@ static int runs_now(const EvContext *c, const EvRegistration *reg, unsigned fram
 static int run_extractors(EvContext *c, EvWorker *w, const EvSlot *s, int sequential)
 {
     EvPic ref = s->ref, dis = s->dis;
-    int uploaded = 0;
+    int uploaded = 0, luma_only = 1;
+    for (unsigned r = 0; r < c->n_reg; r++)
+        if (runs_now(c, &c->reg[r], s->frame, sequential) &&
+            (c->reg[r].run->flags & EV_FEX_CUDA) && !(c->reg[r].run->flags & EV_FEX_CUDA_LUMA))
+            luma_only = 0;
     for (unsigned r = 0; r < c->n_reg; r++) {
         const EvRegistration *reg = &c->reg[r];
         if (!runs_now(c, reg, s->frame, sequential))
             continue;
         int err = 0;
         if ((reg->run->flags & EV_FEX_CUDA) && !uploaded) {
-            err = ev_cuda_upload(w->gpu, s->buf, &ref, &dis);
+            err = ev_cuda_upload(w->gpu, s->buf, &ref, &dis, luma_only);
             uploaded = 1;
         }
         EvSink sink = ev_sink(&c->collector, s->frame, r);

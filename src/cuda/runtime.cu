@@ -9,6 +9,9 @@
 
 #include "cuda/runtime.h"
 
+// Twins (registrations) that keep memory on one worker.
+#define EV_CUDA_KEPT_MAX 32
+
 struct EvCudaWorker {
     int device;
     cudaStream_t stream;
@@ -17,6 +20,12 @@ struct EvCudaWorker {
     void *scratch_dev;
     void *scratch_host;     // pinned
     const EvLog *log;
+    struct Kept {           // ev_cuda_worker_memory
+        const void *owner;
+        void *dev, *host;
+        size_t dev_bytes, host_bytes;
+    } kept[EV_CUDA_KEPT_MAX];
+    unsigned n_kept;
 };
 
 static int map_error(cudaError_t e, const EvLog *log, const char *what)
@@ -85,6 +94,10 @@ extern "C" void ev_cuda_worker_close(EvCudaWorker **pw)
     cudaSetDevice(w->device);
     if (w->stream)
         cudaStreamSynchronize(w->stream);
+    for (unsigned i = 0; i < w->n_kept; i++) {
+        cudaFree(w->kept[i].dev);
+        cudaFreeHost(w->kept[i].host);
+    }
     cudaFree(w->slot);
     cudaFree(w->scratch_dev);
     cudaFreeHost(w->scratch_host);
@@ -104,14 +117,68 @@ static void point_at_device(const EvCudaWorker *w, const void *slot, EvPic *p)
     p->gpu = const_cast<EvCudaWorker *>(w);
 }
 
-extern "C" int ev_cuda_upload(EvCudaWorker *w, const void *slot, EvPic *ref, EvPic *dis)
+// One plane of each picture, at its offset in the slot.
+static cudaError_t upload_luma(EvCudaWorker *w, const void *slot, const EvPic *p)
 {
-    const cudaError_t e = cudaMemcpyAsync(w->slot, slot, w->slot_bytes, cudaMemcpyHostToDevice,
-                                          w->stream);
+    const size_t offset = static_cast<size_t>(static_cast<const char *>(p->data[0]) -
+                                              static_cast<const char *>(slot));
+    const size_t bytes = static_cast<size_t>(p->stride[0]) * p->h[0];
+    return cudaMemcpyAsync(static_cast<char *>(w->slot) + offset,
+                           static_cast<const char *>(slot) + offset, bytes,
+                           cudaMemcpyHostToDevice, w->stream);
+}
+
+extern "C" int ev_cuda_upload(EvCudaWorker *w, const void *slot, EvPic *ref, EvPic *dis,
+                              int luma_only)
+{
+    cudaError_t e;
+    if (luma_only) {
+        e = upload_luma(w, slot, ref);
+        if (e == cudaSuccess)
+            e = upload_luma(w, slot, dis);
+    } else {
+        e = cudaMemcpyAsync(w->slot, slot, w->slot_bytes, cudaMemcpyHostToDevice, w->stream);
+    }
     if (e != cudaSuccess)
         return map_error(e, w->log, "upload frame");
     point_at_device(w, slot, ref);
     point_at_device(w, slot, dis);
+    return 0;
+}
+
+extern "C" int ev_cuda_worker_memory(EvCudaWorker *w, const void *owner, size_t dev_bytes,
+                                     size_t host_bytes, void **dev, void **host)
+{
+    for (unsigned i = 0; i < w->n_kept; i++) {
+        const EvCudaWorker::Kept &k = w->kept[i];
+        if (k.owner != owner)
+            continue;
+        if (dev_bytes > k.dev_bytes || host_bytes > k.host_bytes) {
+            ev_log(w->log, EV_LOG_ERROR, "cuda: a twin's kept memory cannot grow");
+            return -ENOMEM;
+        }
+        *dev = k.dev;
+        *host = k.host;
+        return 0;
+    }
+    if (w->n_kept == EV_CUDA_KEPT_MAX) {
+        ev_log(w->log, EV_LOG_ERROR, "cuda: more than %d twins keep memory on one worker",
+               EV_CUDA_KEPT_MAX);
+        return -ENOMEM;
+    }
+    EvCudaWorker::Kept k = { owner, nullptr, nullptr, dev_bytes, host_bytes };
+    int err = map_error(cudaMalloc(&k.dev, dev_bytes ? dev_bytes : 1), w->log,
+                        "allocate twin memory");
+    if (!err)
+        err = map_error(cudaMallocHost(&k.host, host_bytes ? host_bytes : 1), w->log,
+                        "allocate pinned twin memory");
+    if (err) {
+        cudaFree(k.dev);
+        return err;
+    }
+    w->kept[w->n_kept++] = k;
+    *dev = k.dev;
+    *host = k.host;
     return 0;
 }
 

@@ -30,8 +30,16 @@ int ev_cuda_probe(int index, char *why, size_t why_size);
 int ev_cuda_worker_open(EvCudaWorker **out, int device, size_t slot_bytes, const EvLog *log);
 void ev_cuda_worker_close(EvCudaWorker **w);
 
-/* Upload a slot (host base, slot_bytes) and point ref/dis's dev fields at the device copy. */
-int ev_cuda_upload(EvCudaWorker *w, const void *slot, EvPic *ref, EvPic *dis);
+/* Upload a slot (host base, slot_bytes) and point ref/dis's dev fields at the device copy;
+ * with luma_only, only plane 0 of each picture is copied (the other dev planes are stale). */
+int ev_cuda_upload(EvCudaWorker *w, const void *slot, EvPic *ref, EvPic *dis, int luma_only);
+
+/* Memory a twin keeps on a worker from frame to frame: dev_bytes of device memory and
+ * host_bytes of pinned host memory, allocated on the first call for `owner` (the twin's
+ * state) and returned as they are on later calls; freed with the worker. Returns -ENOMEM
+ * (logged) when it cannot be had, or when a later call asks for more. */
+int ev_cuda_worker_memory(EvCudaWorker *w, const void *owner, size_t dev_bytes,
+                          size_t host_bytes, void **dev, void **host);
 
 /* The worker's result areas and stream (a cudaStream_t) for twins. The device area starts
  * zeroed, and twins leave it as they found it (plane_sums.cuh re-arms its counter). */

@@ -28,12 +28,24 @@ void ev_cuda_worker_close(EvCudaWorker **w)
         *w = NULL;
 }
 
-int ev_cuda_upload(EvCudaWorker *w, const void *slot, EvPic *ref, EvPic *dis)
+int ev_cuda_upload(EvCudaWorker *w, const void *slot, EvPic *ref, EvPic *dis, int luma_only)
 {
     (void)w;
     (void)slot;
     (void)ref;
     (void)dis;
+    (void)luma_only;
+    return -ENOSYS;
+}
+
+int ev_cuda_worker_memory(EvCudaWorker *w, const void *owner, size_t dev_bytes,
+                          size_t host_bytes, void **dev, void **host)
+{
+    (void)w;
+    (void)owner;
+    (void)dev_bytes;
+    (void)host_bytes;
+    *dev = *host = NULL;
     return -ENOSYS;
 }
 

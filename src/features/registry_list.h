@@ -36,11 +36,15 @@ extern const EvExtractorClass ev_fex_float_ms_ssim;
 extern const EvExtractorClass ev_cuda_float_moment;
 extern const EvExtractorClass ev_cuda_psnr;
 extern const EvExtractorClass ev_cuda_float_psnr;
+extern const EvExtractorClass ev_cuda_float_ssim;
+extern const EvExtractorClass ev_cuda_float_ms_ssim;
 
 #define EV_TWIN_LIST                                                                           \
     EV_EXTRACTOR(ev_cuda_float_moment)                                                         \
     EV_EXTRACTOR(ev_cuda_psnr)                                                                 \
-    EV_EXTRACTOR(ev_cuda_float_psnr)
+    EV_EXTRACTOR(ev_cuda_float_psnr)                                                           \
+    EV_EXTRACTOR(ev_cuda_float_ssim)                                                           \
+    EV_EXTRACTOR(ev_cuda_float_ms_ssim)
 #else
 #define EV_TWIN_LIST
 #endif

@@ -10,3 +10,16 @@ set_tests_properties(twins_gate_self twins_gate_planted_ulp PROPERTIES LABELS tw
 add_test(NAME gpu_parity_quick
          COMMAND exactvmaf_parity --quick --corpus ${EV_SHARED_DIR}/corpus)
 set_tests_properties(gpu_parity_quick PROPERTIES LABELS gpu SKIP_RETURN_CODE 77)
+
+# The noise search: its own logic CPU against CPU (CI), and a short search on the GPU.
+add_test(NAME twins_noise_search_self
+         COMMAND exactvmaf_parity --twin-backend cpu --noise-search 300 --only float_ssim
+                 --options enable_lcs=true --threads 2)
+set_tests_properties(twins_noise_search_self PROPERTIES LABELS twins)
+add_test(NAME gpu_ssim_noise_quick
+         COMMAND exactvmaf_parity --noise-search 20000 --only float_ssim --options enable_lcs=true)
+add_test(NAME gpu_ms_ssim_noise_quick
+         COMMAND exactvmaf_parity --noise-search 1000 --only float_ms_ssim
+                 --options enable_lcs=true --size 176x176)
+set_tests_properties(gpu_ssim_noise_quick gpu_ms_ssim_noise_quick PROPERTIES
+                     LABELS gpu SKIP_RETURN_CODE 77)

@@ -6,8 +6,11 @@
  *
  * usage: exactvmaf-parity [--corpus DIR] [--seed N] [--quick] [--search N] [--threads N]
  *                         [--only NAME] [--twin-backend cuda|cpu] [--plant-ulp]
+ *        exactvmaf-parity --noise-search N --only NAME [--options SPEC] [--size WxH]
+ *                         [--seed N] [--threads N]
  *   --twin-backend cpu compares the CPU with itself (to test the gate without a GPU);
- *   --plant-ulp moves one twin value by one ULP: the gate must then fail.
+ *   --plant-ulp moves one twin value by one ULP: the gate must then fail;
+ *   --noise-search streams N random 8-bit frames (default 64x64) through one extractor.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -18,6 +21,7 @@
 
 #include "exactvmaf/exactvmaf.h"
 #include "fixtures.h"
+#include "noise_search.h"
 
 typedef struct OptionSet {
     const char *extractor, *options;
@@ -31,12 +35,31 @@ static const OptionSet option_sets[] = {
     { "psnr", "reduced_hbd_peak=true:min_sse=0.5" },
     { "psnr", "enable_chroma=false:enable_apsnr=true" },
     { "float_psnr", "" },
+    { "float_ssim", "" },
+    { "float_ssim", "enable_lcs=true" },
+    { "float_ssim", "enable_db=true" },
+    { "float_ssim", "enable_db=true:clip_db=true" },
+    { "float_ssim", "scale=1:enable_lcs=true" },
+    { "float_ssim", "scale=2" },
+    { "float_ssim", "scale=3:enable_lcs=true" },
+    { "float_ssim", "scale=4" },
+    { "float_ssim", "scale=5" },
+    { "float_ssim", "scale=6" },
+    { "float_ssim", "scale=7" },
+    { "float_ssim", "scale=8:enable_lcs=true" },
+    { "float_ssim", "scale=9" },
+    { "float_ssim", "scale=10" },
+    { "float_ms_ssim", "" },
+    { "float_ms_ssim", "enable_lcs=true" },
+    { "float_ms_ssim", "enable_db=true" },
+    { "float_ms_ssim", "enable_db=true:clip_db=true" },
 };
 
 typedef struct GateArgs {
-    const char *corpus, *only;
+    const char *corpus, *only, *options;
     uint32_t seed;
-    unsigned search, threads;
+    unsigned search, threads, width, height;
+    unsigned long noise_frames;
     int quick, plant, twin_backend;
 } GateArgs;
 
@@ -188,7 +211,8 @@ static int run_row(const GateArgs *a, const OptionSet *o, const Fixture *fx, uns
 
 static int parse(int argc, char **argv, GateArgs *a)
 {
-    *a = (GateArgs){ .seed = 20261130u, .threads = 4, .twin_backend = EV_BACKEND_CUDA };
+    *a = (GateArgs){ .seed = 20261130u, .threads = 4, .twin_backend = EV_BACKEND_CUDA,
+                     .options = "", .width = 64, .height = 64 };
     for (int i = 1; i < argc; i++) {
         const char *k = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         if (!strcmp(k, "--quick"))
@@ -203,7 +227,14 @@ static int parse(int argc, char **argv, GateArgs *a)
             a->seed = (uint32_t)strtoul(v, NULL, 0);
         else if (v && !strcmp(k, "--search") && ++i)
             a->search = (unsigned)strtoul(v, NULL, 0);
-        else if (v && !strcmp(k, "--threads") && ++i)
+        else if (v && !strcmp(k, "--noise-search") && ++i)
+            a->noise_frames = strtoul(v, NULL, 0);
+        else if (v && !strcmp(k, "--options") && ++i)
+            a->options = v;
+        else if (v && !strcmp(k, "--size") && ++i) {
+            if (sscanf(v, "%ux%u", &a->width, &a->height) != 2)
+                return -1;
+        } else if (v && !strcmp(k, "--threads") && ++i)
             a->threads = (unsigned)strtoul(v, NULL, 0);
         else if (v && !strcmp(k, "--twin-backend") && ++i)
             a->twin_backend = !strcmp(v, "cpu") ? EV_BACKEND_CPU : EV_BACKEND_CUDA;
@@ -219,13 +250,25 @@ int main(int argc, char **argv)
     if (parse(argc, argv, &a)) {
         fprintf(stderr, "usage: %s [--corpus DIR] [--seed N] [--quick] [--search N] "
                         "[--threads N] [--only EXTRACTOR] [--twin-backend cuda|cpu] "
-                        "[--plant-ulp]\n", argv[0]);
+                        "[--plant-ulp]\n"
+                        "       %s --noise-search N --only EXTRACTOR [--options SPEC] "
+                        "[--size WxH] [--seed N] [--threads N]\n", argv[0], argv[0]);
         return 2;
     }
     if (a.twin_backend == EV_BACKEND_CUDA && ev_gpu_count() <= 0) {
         printf("exactvmaf-parity: no CUDA device (%s): skipped\n",
                ev_gpu_count() < 0 ? "built without CUDA" : "none found");
         return 77;
+    }
+    if (a.noise_frames) {
+        if (!a.only) {
+            fprintf(stderr, "exactvmaf-parity: --noise-search needs --only EXTRACTOR\n");
+            return 2;
+        }
+        const NoiseSearch ns = { a.only, a.options, a.width, a.height, a.threads,
+                                 a.twin_backend, a.noise_frames, a.seed };
+        const int rc = noise_search(&ns);
+        return rc < 0 ? 2 : rc;
     }
     FixtureList fx = { 0 };
     int err = a.search ? fixtures_random(&fx, a.seed, a.search)

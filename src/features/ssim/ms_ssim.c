@@ -6,23 +6,9 @@
 #include <stddef.h>
 
 #include "core/extractor.h"
+#include "features/ssim/ssim.h"
 #include "features/ssim/ssim_core.h"
 #include "features/ssim/ssim_score.h"
-
-#define MS_SCALES 5
-
-typedef struct MsSsimOpts {
-    int enable_lcs;
-    int enable_db;
-    int clip_db;
-} MsSsimOpts;
-
-typedef struct MsSsimState {
-    MsSsimOpts opts;
-    int w[MS_SCALES], h[MS_SCALES];   /* pyramid sizes: each w / 2 + (w & 1) of the previous */
-    double max_db;
-    SsimKernel lpf;
-} MsSsimState;
 
 /* Per-worker memory: scales 1..4 of both planes, the row cache, ssim_core's buffers. */
 typedef struct MsSsimBufs {
@@ -99,7 +85,6 @@ static int ms_ssim_init(void *state, const void *opts, const EvPicInfo *info, co
         s->w[k] = ssim_decimated_size(s->w[k - 1], 2);
         s->h[k] = ssim_decimated_size(s->h[k - 1], 2);
     }
-    ssim_kernel_lpf(&s->lpf);
     s->max_db = ssim_max_db(s->opts.clip_db, info->bpc, info->width, info->height);
     return 0;
 }
@@ -111,11 +96,11 @@ static size_t ms_ssim_scratch_size(const void *state)
 }
 
 /* Build scales 1..4 of one plane; level[0] is the picture. */
-static void ms_pyramid(const MsSsimState *s, const MsSsimBufs *b, float *const *imgs,
-                       SsimPlane level[MS_SCALES])
+static void ms_pyramid(const MsSsimState *s, const MsSsimBufs *b, const SsimKernel *lpf,
+                       float *const *imgs, SsimPlane level[MS_SCALES])
 {
     for (int k = 1; k < MS_SCALES; k++) {
-        ssim_decimate(&level[k - 1], &s->lpf, b->cache, imgs[k]);
+        ssim_decimate(&level[k - 1], lpf, b->cache, imgs[k]);
         level[k] = ssim_plane_of_img(imgs[k], s->w[k], s->h[k]);
     }
 }
@@ -129,17 +114,23 @@ static int ms_ssim_extract(const void *state, void *scratch, const EvPic *ref, c
     SsimPlane r[MS_SCALES], d[MS_SCALES];
     r[0] = ssim_plane_of_pic(ref);
     d[0] = ssim_plane_of_pic(dis);
-    ms_pyramid(s, &b, b.ref, r);
-    ms_pyramid(s, &b, b.dis, d);
+    SsimKernel lpf;
+    ssim_kernel_lpf(&lpf);
+    ms_pyramid(s, &b, &lpf, b.ref, r);
+    ms_pyramid(s, &b, &lpf, b.dis, d);
 
-    double msssim = 1.0, lcs[3][MS_SCALES];
+    SsimMeans m[MS_SCALES];
+    for (int k = 0; k < MS_SCALES; k++)
+        ssim_core(&r[k], &d[k], b.core, &m[k]);
+    return ev_float_ms_ssim_emit(s, m, frame, sink);
+}
+
+int ev_float_ms_ssim_emit(const MsSsimState *s, const SsimMeans m[MS_SCALES], unsigned frame,
+                          EvSink *sink)
+{
+    double msssim = 1.0;
     for (int k = 0; k < MS_SCALES; k++) {
-        SsimMeans m;
-        ssim_core(&r[k], &d[k], b.core, &m);
-        msssim *= pow(m.l, ms_alpha[k]) * pow(m.c, ms_beta[k]) * pow(m.s, ms_gamma[k]);
-        lcs[0][k] = m.l;
-        lcs[1][k] = m.c;
-        lcs[2][k] = m.s;
+        msssim *= pow(m[k].l, ms_alpha[k]) * pow(m[k].c, ms_beta[k]) * pow(m[k].s, ms_gamma[k]);
         if (msssim == INFINITY)
             return -ERANGE;   /* libvmaf fails the frame ("ms_ssim is INFINITY") */
     }
@@ -148,7 +139,8 @@ static int ms_ssim_extract(const void *state, void *scratch, const EvPic *ref, c
     int err = ev_sink_put(sink, "float_ms_ssim", frame, msssim);
     for (int t = 0; s->opts.enable_lcs && t < 3; t++)
         for (int k = 0; k < MS_SCALES; k++)
-            err |= ev_sink_put(sink, ms_names[t][k], frame, lcs[t][k]);
+            err |= ev_sink_put(sink, ms_names[t][k], frame,
+                               t == 0 ? m[k].l : t == 1 ? m[k].c : m[k].s);
     return err ? -ENOMEM : 0;
 }
 
@@ -161,3 +153,16 @@ const EvExtractorClass ev_fex_float_ms_ssim = {
     .scratch_size = ms_ssim_scratch_size,
     .extract = ms_ssim_extract,
 };
+
+#ifdef EV_HAVE_CUDA
+/* The CUDA twin (ssim.cu): the same options and state; reads only the luma. */
+const EvExtractorClass ev_cuda_float_ms_ssim = {
+    .name = "float_ms_ssim",
+    .flags = EV_FEX_CUDA | EV_FEX_CUDA_LUMA,
+    .options = ms_ssim_options,
+    .opts_size = sizeof(MsSsimOpts),
+    .state_size = sizeof(MsSsimState),
+    .init = ms_ssim_init,
+    .extract = ev_float_ms_ssim_extract_cuda,
+};
+#endif

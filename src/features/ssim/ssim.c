@@ -4,24 +4,9 @@
 #include <stddef.h>
 
 #include "core/extractor.h"
+#include "features/ssim/ssim.h"
 #include "features/ssim/ssim_core.h"
 #include "features/ssim/ssim_score.h"
-
-typedef struct SsimOpts {
-    int enable_lcs;
-    int enable_db;
-    int clip_db;
-    int scale;
-} SsimOpts;
-
-typedef struct SsimState {
-    SsimOpts opts;
-    int scale;          /* the factor in effect: opts.scale, or the automatic one */
-    int w, h;           /* frame */
-    int sw, sh;         /* what the window sees: decimated when scale > 1 */
-    double max_db;
-    SsimKernel box;
-} SsimState;
 
 /* Per-worker memory: the decimated planes, the row cache, ssim_core's buffers. */
 typedef struct SsimBufs {
@@ -76,8 +61,6 @@ static int ssim_init(void *state, const void *opts, const EvPicInfo *info, const
                SSIM_WINDOW, SSIM_WINDOW);
         return -EINVAL;
     }
-    if (s->scale > 1)
-        ssim_kernel_box(&s->box, s->scale);
     s->max_db = ssim_max_db(s->opts.clip_db, info->bpc, info->width, info->height);
     return 0;
 }
@@ -96,21 +79,28 @@ static int ssim_extract(const void *state, void *scratch, const EvPic *ref, cons
     ssim_layout(s, scratch, &b);
     SsimPlane r = ssim_plane_of_pic(ref), d = ssim_plane_of_pic(dis);
     if (s->scale > 1) {
-        ssim_decimate(&r, &s->box, b.cache, b.ref);
-        ssim_decimate(&d, &s->box, b.cache, b.dis);
+        SsimKernel box;
+        ssim_kernel_box(&box, s->scale);
+        ssim_decimate(&r, &box, b.cache, b.ref);
+        ssim_decimate(&d, &box, b.cache, b.dis);
         r = ssim_plane_of_img(b.ref, s->sw, s->sh);
         d = ssim_plane_of_img(b.dis, s->sw, s->sh);
     }
     SsimMeans m;
     ssim_core(&r, &d, b.core, &m);
-    double score = m.ssim;
+    return ev_float_ssim_emit(s, &m, frame, sink);
+}
+
+int ev_float_ssim_emit(const SsimState *s, const SsimMeans *m, unsigned frame, EvSink *sink)
+{
+    double score = m->ssim;
     if (s->opts.enable_db)
         score = ssim_db(score, s->max_db);
     int err = ev_sink_put(sink, "float_ssim", frame, score);
     if (s->opts.enable_lcs) {
-        err |= ev_sink_put(sink, "float_ssim_l", frame, m.l);
-        err |= ev_sink_put(sink, "float_ssim_c", frame, m.c);
-        err |= ev_sink_put(sink, "float_ssim_s", frame, m.s);
+        err |= ev_sink_put(sink, "float_ssim_l", frame, m->l);
+        err |= ev_sink_put(sink, "float_ssim_c", frame, m->c);
+        err |= ev_sink_put(sink, "float_ssim_s", frame, m->s);
     }
     return err ? -ENOMEM : 0;
 }
@@ -124,3 +114,23 @@ const EvExtractorClass ev_fex_float_ssim = {
     .scratch_size = ssim_scratch_size,
     .extract = ssim_extract,
 };
+
+#ifdef EV_HAVE_CUDA
+/* The CUDA twin (ssim.cu): the same options and state; reads only the luma. */
+const EvExtractorClass ev_cuda_float_ssim = {
+    .name = "float_ssim",
+    .flags = EV_FEX_CUDA | EV_FEX_CUDA_LUMA,
+    .options = ssim_options,
+    .opts_size = sizeof(SsimOpts),
+    .state_size = sizeof(SsimState),
+    .init = ssim_init,
+    .extract = ev_float_ssim_extract_cuda,
+};
+#endif
+
+#ifndef EV_HAVE_CUDA
+void ev_ssim_cuda_mean_counts(unsigned long long *certified, unsigned long long *in_order)
+{
+    *certified = *in_order = 0;
+}
+#endif

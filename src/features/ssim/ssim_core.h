@@ -8,12 +8,8 @@
 
 #include <stddef.h>
 
+#include "features/ssim/ssim.h"
 #include "features/ssim/ssim_filter.h"
-
-/* The float means libvmaf returns: SSIM and its luminance, contrast and structure terms. */
-typedef struct SsimMeans {
-    float ssim, l, c, s;
-} SsimMeans;
 
 /* Scratch bytes for planes up to w samples wide (w >= SSIM_WINDOW). */
 size_t ssim_core_scratch_size(int w);

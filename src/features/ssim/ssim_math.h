@@ -215,10 +215,16 @@ typedef struct SsimSums {
     double ssim, l, c, s;
 } SsimSums;
 
+/* The SSIM term of one window: (l * c) * s in double. */
+EV_HD double ssim_window_ssim(const double l, const double c, const float s)
+{
+    return l * c * s;
+}
+
 /* Add one window, in raster order: ssim += (l * c) * s, each term to its own double. */
 EV_HD void ssim_accumulate(SsimSums *sums, const double l, const double c, const float s)
 {
-    sums->ssim += l * c * s;
+    sums->ssim += ssim_window_ssim(l, c, s);
     sums->l += l;
     sums->c += c;
     sums->s += s;

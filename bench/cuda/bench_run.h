@@ -1,0 +1,107 @@
+/* Shared by the CUDA benchmarks: timing, frame contents and a throughput run of a set of
+ * extractors through the public API (8-bit 4:2:0 frames already in host memory). */
+#ifndef EV_BENCH_CUDA_RUN_H
+#define EV_BENCH_CUDA_RUN_H
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "exactvmaf/exactvmaf.h"
+
+static inline double bench_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+static inline void bench_fill_noise(uint8_t *buf, size_t n, uint32_t seed)
+{
+    uint32_t x = seed;
+    for (size_t i = 0; i < n; i++) {
+        x = x * 1664525u + 1013904223u;
+        buf[i] = (uint8_t)(x >> 24);
+    }
+}
+
+/* A packed 8-bit 4:2:0 picture at buf. */
+static inline EvPicture bench_picture(uint8_t *buf, unsigned w, unsigned h)
+{
+    const unsigned cw = (w + 1) / 2, ch = (h + 1) / 2;
+    const size_t luma = (size_t)w * h, chroma = (size_t)cw * ch;
+    return (EvPicture){ w, h, 8, EV_PIX_420, { buf, buf + luma, buf + luma + chroma },
+                        { w, cw, cw } };
+}
+
+static inline size_t bench_frame_bytes(unsigned w, unsigned h)
+{
+    return (size_t)w * h + 2 * (size_t)((w + 1) / 2) * ((h + 1) / 2);
+}
+
+/*
+ * Frames per second of the extractors features[0 .. n_features - 1] ("name" or
+ * "name=options") over `frames` timed frames, after `warmup` untimed ones that fill every slot
+ * and allocate everything. host holds ref then dis (bench_frame_bytes each). The CPU run sends
+ * caller frames (ev_send_pictures, one copy each); the CUDA run borrows pinned slots and fills
+ * each slot once, as a decoder writing in place would. -1 on an error.
+ */
+static inline double bench_fps(EvBackend backend, const char *const *features, unsigned n_features,
+                        const uint8_t *host, unsigned w, unsigned h, unsigned frames,
+                        unsigned warmup, unsigned threads)
+{
+    EvSettings s;
+    ev_default_settings(&s);
+    s.backend = backend;
+    s.n_threads = threads;
+    EvContext *c;
+    if (ev_open(&c, &s))
+        return -1;
+    for (unsigned i = 0; i < n_features; i++) {
+        char name[64];
+        const char *eq = strchr(features[i], '=');
+        const size_t len = eq ? (size_t)(eq - features[i]) : strlen(features[i]);
+        memcpy(name, features[i], len < 63 ? len : 63);
+        name[len < 63 ? len : 63] = '\0';
+        if (ev_use_feature(c, name, eq ? eq + 1 : NULL)) {
+            ev_close(&c);
+            return -1;
+        }
+    }
+    const size_t frame = bench_frame_bytes(w, h);
+    const EvPicture ref = bench_picture((uint8_t *)host, w, h);
+    const EvPicture dis = bench_picture((uint8_t *)host + frame, w, h);
+    const void *filled[64] = { 0 };
+    unsigned n_filled = 0;
+    int err = 0;
+    double t0 = bench_now();
+    for (unsigned i = 0; i < warmup + frames && !err; i++) {
+        if (i == warmup)
+            t0 = bench_now();
+        if (backend == EV_BACKEND_CPU) {
+            err = ev_send_pictures(c, &ref, &dis);
+            continue;
+        }
+        EvPicture br, bd;
+        err = ev_borrow_pictures(c, w, h, 8, EV_PIX_420, &br, &bd);
+        if (err)
+            break;
+        int seen = 0;
+        for (unsigned k = 0; k < n_filled; k++)
+            seen |= filled[k] == br.data[0];
+        if (!seen && n_filled < 64) {
+            filled[n_filled++] = br.data[0];
+            memcpy((void *)br.data[0], host, frame);
+            memcpy((void *)bd.data[0], host + frame, frame);
+        }
+        err = ev_submit_pictures(c);
+    }
+    if (!err)
+        err = ev_flush(c);
+    const double dt = bench_now() - t0;
+    ev_close(&c);
+    return err ? -1 : frames / dt;
+}
+
+#endif
