@@ -122,11 +122,13 @@ static void test_filter_steps(void)
     /* a 2x2 box at the left edge reads column 0 twice (x0 = -1) */
     const float r0[4] = { 1, 2, 3, 4 }, r1[4] = { 3, 4, 5, 6 };
     const float *rows[2] = { r0, r1 };
-    const float box[4] = { 0.25f, 0.25f, 0.25f, 0.25f };
-    check_f("decimate edge", ssim_decimate_edge(rows, box, 2, -1, 4), 2.0f);
-    check_f("decimate right edge", ssim_decimate_edge(rows, box, 2, 3, 4), 5.0f);
-    check_f("decimate inner", ssim_decimate_inner(rows, box, 2, 1), 3.5f);
-    check_f("decimate inner = edge", ssim_decimate_edge(rows, box, 2, 1, 4), 3.5f);
+    SsimKernel box;
+    ssim_kernel_box(&box, 2);
+    check_f("box tap", ssim_kernel_tap(&box, 1, 1), 0.25f);
+    check_f("decimate edge", ssim_decimate_edge(rows, &box, -1, 4), 2.0f);
+    check_f("decimate right edge", ssim_decimate_edge(rows, &box, 3, 4), 5.0f);
+    check_f("decimate inner", ssim_decimate_inner(rows, &box, 1), 3.5f);
+    check_f("decimate inner = edge", ssim_decimate_edge(rows, &box, 1, 4), 3.5f);
 }
 
 static void test_window_terms(void)
@@ -262,8 +264,19 @@ static void test_decimate(int w, int h, int factor, int lpf)
     const int sw = ssim_decimated_size(w, k.factor), sh = ssim_decimated_size(h, k.factor);
     float *got = malloc((size_t)sw * sh * 4);
     SsimRowCache cache;
+    void *cache_mem = malloc(ssim_row_cache_size(k.n, w));
+    ssim_row_cache_init(&cache, cache_mem, k.n, w);
     const SsimPlane src = ssim_plane_of_img(img, w, h);
     ssim_decimate(&src, &k, &cache, got);
+    /* the same samples as an 8-bit picture: converted rows go through the row cache */
+    uint8_t *bytes = malloc((size_t)w * h);
+    for (int i = 0; i < w * h; i++)
+        bytes[i] = (uint8_t)img[i];
+    const EvPic pic = { .bpc = 8, .w = { (unsigned)w }, .h = { (unsigned)h },
+                        .stride = { w }, .data = { bytes } };
+    const SsimPlane src_pic = ssim_plane_of_pic(&pic);
+    float *got_pic = malloc((size_t)sw * sh * 4);
+    ssim_decimate(&src_pic, &k, &cache, got_pic);
     int bad = 0;
     for (int y = 0; y < sh; y++)
         for (int x = 0; x < sw; x++) {
@@ -272,15 +285,19 @@ static void test_decimate(int w, int h, int factor, int lpf)
                 for (int u = 0; u < k.n; u++) {
                     const int yy = ssim_reflect(y * k.factor + k.first + v, h);
                     const int xx = ssim_reflect(x * k.factor + k.first + u, w);
-                    sum = ssim_tap(sum, img[yy * w + xx], k.coef[v * k.n + u]);
+                    sum = ssim_tap(sum, img[yy * w + xx], ssim_kernel_tap(&k, v, u));
                 }
             bad += memcmp(&got[y * sw + x], &(float){ ssim_tap_end(sum) }, 4) != 0;
+            bad += memcmp(&got_pic[y * sw + x], &(float){ ssim_tap_end(sum) }, 4) != 0;
         }
     char what[64];
     snprintf(what, sizeof(what), "decimate %dx%d by %d%s", w, h, k.factor, lpf ? " lpf" : "");
     check_i(what, bad, 0);
     free(img);
     free(got);
+    free(got_pic);
+    free(bytes);
+    free(cache_mem);
 }
 
 int main(void)
@@ -297,6 +314,7 @@ int main(void)
     test_decimate(37, 29, 3, 0);
     test_decimate(40, 33, 4, 0);
     test_decimate(115, 111, 10, 0);
+    test_decimate(301, 290, 17, 0);   /* automatic scales go past the option's 10 */
     test_decimate(37, 29, 2, 1);
     test_decimate(44, 24, 2, 1);
     return check_report("ssim_math");

@@ -42,12 +42,12 @@ static void fill_pair(uint8_t *ref, uint8_t *dis, size_t n, int correlated, uint
     }
 }
 
-static EvContext *open_side(const NoiseSearch *ns, EvBackend backend)
+static EvContext *open_side(const NoiseSearch *ns, EvBackend backend, unsigned threads)
 {
     EvSettings s;
     ev_default_settings(&s);
     s.backend = backend;
-    s.n_threads = ns->threads;
+    s.n_threads = threads;
     EvContext *c = NULL;
     if (ev_open(&c, &s))
         return NULL;
@@ -113,8 +113,8 @@ int noise_search(const NoiseSearch *ns)
     int err = 0;
     while (done < ns->frames && !err) {
         const unsigned n = ns->frames - done < BATCH ? (unsigned)(ns->frames - done) : BATCH;
-        EvContext *cpu = open_side(ns, EV_BACKEND_CPU);
-        EvContext *twin = open_side(ns, (EvBackend)ns->twin_backend);
+        EvContext *cpu = open_side(ns, EV_BACKEND_CPU, ns->threads);
+        EvContext *twin = open_side(ns, (EvBackend)ns->twin_backend, ns->twin_threads);
         err = cpu && twin ? 0 : -EINVAL;
         for (unsigned i = 0; i < n && !err; i++) {
             fill_pair(rp, dp, luma, (int)((done + i) & 1), &state);

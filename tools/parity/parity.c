@@ -7,7 +7,7 @@
  * usage: exactvmaf-parity [--corpus DIR] [--seed N] [--quick] [--search N] [--threads N]
  *                         [--only NAME] [--twin-backend cuda|cpu] [--plant-ulp]
  *        exactvmaf-parity --noise-search N --only NAME [--options SPEC] [--size WxH]
- *                         [--seed N] [--threads N]
+ *                         [--seed N] [--threads N] [--twin-threads N]
  *   --twin-backend cpu compares the CPU with itself (to test the gate without a GPU);
  *   --plant-ulp moves one twin value by one ULP: the gate must then fail;
  *   --noise-search streams N random 8-bit frames (default 64x64) through one extractor.
@@ -58,7 +58,7 @@ static const OptionSet option_sets[] = {
 typedef struct GateArgs {
     const char *corpus, *only, *options;
     uint32_t seed;
-    unsigned search, threads, width, height;
+    unsigned search, threads, twin_threads, width, height;
     unsigned long noise_frames;
     int quick, plant, twin_backend;
 } GateArgs;
@@ -234,7 +234,9 @@ static int parse(int argc, char **argv, GateArgs *a)
         else if (v && !strcmp(k, "--size") && ++i) {
             if (sscanf(v, "%ux%u", &a->width, &a->height) != 2)
                 return -1;
-        } else if (v && !strcmp(k, "--threads") && ++i)
+        } else if (v && !strcmp(k, "--twin-threads") && ++i)
+            a->twin_threads = (unsigned)strtoul(v, NULL, 0);
+        else if (v && !strcmp(k, "--threads") && ++i)
             a->threads = (unsigned)strtoul(v, NULL, 0);
         else if (v && !strcmp(k, "--twin-backend") && ++i)
             a->twin_backend = !strcmp(v, "cpu") ? EV_BACKEND_CPU : EV_BACKEND_CUDA;
@@ -252,7 +254,8 @@ int main(int argc, char **argv)
                         "[--threads N] [--only EXTRACTOR] [--twin-backend cuda|cpu] "
                         "[--plant-ulp]\n"
                         "       %s --noise-search N --only EXTRACTOR [--options SPEC] "
-                        "[--size WxH] [--seed N] [--threads N]\n", argv[0], argv[0]);
+                        "[--size WxH] [--seed N] [--threads N] [--twin-threads N]\n",
+                argv[0], argv[0]);
         return 2;
     }
     if (a.twin_backend == EV_BACKEND_CUDA && ev_gpu_count() <= 0) {
@@ -266,7 +269,8 @@ int main(int argc, char **argv)
             return 2;
         }
         const NoiseSearch ns = { a.only, a.options, a.width, a.height, a.threads,
-                                 a.twin_backend, a.noise_frames, a.seed };
+                                 a.twin_threads ? a.twin_threads : a.threads, a.twin_backend,
+                                 a.noise_frames, a.seed };
         const int rc = noise_search(&ns);
         return rc < 0 ? 2 : rc;
     }

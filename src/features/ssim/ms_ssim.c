@@ -51,9 +51,9 @@ static size_t ms_layout(const MsSsimState *s, char *base, MsSsimBufs *b)
         b->dis[k] = ssim_take(base, &off, plane);
     }
     b->cache = ssim_take(base, &off, sizeof(SsimRowCache));
-    float *rows = ssim_take(base, &off, SSIM_CACHE_ROWS * (size_t)s->w[0] * sizeof(float));
+    void *rows = ssim_take(base, &off, ssim_row_cache_size(SSIM_LPF, s->w[0]));
     if (base)
-        b->cache->rows = rows;
+        ssim_row_cache_init(b->cache, rows, SSIM_LPF, s->w[0]);
     b->core = ssim_take(base, &off, ssim_core_scratch_size(s->w[0]));
     return off;
 }

@@ -36,9 +36,9 @@ static size_t ssim_layout(const SsimState *s, char *base, SsimBufs *b)
         b->ref = ssim_take(base, &off, plane);
         b->dis = ssim_take(base, &off, plane);
         b->cache = ssim_take(base, &off, sizeof(SsimRowCache));
-        float *rows = ssim_take(base, &off, SSIM_CACHE_ROWS * (size_t)s->w * sizeof(float));
+        void *rows = ssim_take(base, &off, ssim_row_cache_size(s->scale, s->w));
         if (base)
-            b->cache->rows = rows;
+            ssim_row_cache_init(b->cache, rows, s->scale, s->w);
     }
     b->core = ssim_take(base, &off, ssim_core_scratch_size(s->sw));
     return off;

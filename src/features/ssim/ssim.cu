@@ -72,31 +72,23 @@ struct Image {
 
 // ---- decimation -----------------------------------------------------------------------------
 
-struct BoxTaps {
-    int factor;
-    __device__ float operator()(int, int) const { return ssim_box_tap(factor); }
-};
-
-struct LowPassTaps {
-    __device__ float operator()(int v, int u) const { return ssim_lpf_tap(v, u); }
-};
-
 // One decimated sample per thread; blockIdx.z picks the picture. Reflection on both axes is
-// the reference's: its inner path reads columns that reflect to themselves.
-template <class Src, class Taps>
-__global__ void decimate_kernel(Src a, Src b, int w, int h, int factor, int n, Taps taps,
-                                int dw, float *out_a, float *out_b)
+// the reference's: its inner path reads columns that reflect to themselves. The kernel travels
+// by value (parameter space: one broadcast read per tap).
+template <class Src>
+__global__ void decimate_kernel(Src a, Src b, int w, int h, SsimKernel k, int dw, float *out_a,
+                                float *out_b)
 {
     const int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y;
     if (x >= dw)
         return;
-    const Src &src = blockIdx.z ? b : a;
-    const int first = ssim_kernel_first(n);
+    const Src src = blockIdx.z ? b : a;
     double sum = 0.0;
-    for (int v = 0; v < n; v++) {
-        const int yy = ssim_reflect(y * factor + first + v, h);
-        for (int u = 0; u < n; u++)
-            sum = ssim_tap(sum, src.at(ssim_reflect(x * factor + first + u, w), yy), taps(v, u));
+    for (int v = 0; v < k.n; v++) {
+        const int yy = ssim_reflect(y * k.factor + k.first + v, h);
+        for (int u = 0; u < k.n; u++)
+            sum = ssim_tap(sum, src.at(ssim_reflect(x * k.factor + k.first + u, w), yy),
+                           ssim_kernel_tap(&k, v, u));
     }
     (blockIdx.z ? out_b : out_a)[(size_t)y * dw + x] = ssim_tap_end(sum);
 }
@@ -310,13 +302,12 @@ unsigned blocks(int count, int per_block)
 }
 
 // Decimate the pair a, b (w x h) into L's images.
-template <class Src, class Taps>
-void decimate(const Frame &f, const Src &a, const Src &b, int w, int h, int factor, int n,
-              Taps taps, const Level &L)
+template <class Src>
+void decimate(const Frame &f, const Src &a, const Src &b, int w, int h, const SsimKernel &k,
+              const Level &L)
 {
     const dim3 grid(blocks(L.w, H_THREADS), (unsigned)L.h, 2);
-    decimate_kernel<<<grid, H_THREADS, 0, f.stream>>>(a, b, w, h, factor, n, taps, L.w,
-                                                        L.img_a, L.img_b);
+    decimate_kernel<<<grid, H_THREADS, 0, f.stream>>>(a, b, w, h, k, L.w, L.img_a, L.img_b);
 }
 
 // Steps 2 and 3 on the pair a, b (L.w x L.h): row sums of the terms in mask.
@@ -399,7 +390,9 @@ extern "C" int ev_float_ssim_extract_cuda(const void *state, void *scratch, cons
     const unsigned mask = s->opts.enable_lcs ? MASK_ALL : MASK_SSIM;
     with_luma(ref, dis, [&](auto a, auto b) {
         if (decimated) {
-            decimate(f, a, b, s->w, s->h, s->scale, s->scale, BoxTaps{ s->scale }, L);
+            SsimKernel box;
+            ssim_kernel_box(&box, s->scale);
+            decimate(f, a, b, s->w, s->h, box, L);
             evaluate(f, image_a(L), image_b(L), L, mask);
         } else {
             evaluate(f, a, b, L, mask);
@@ -426,11 +419,13 @@ extern "C" int ev_float_ms_ssim_extract_cuda(const void *state, void *scratch, c
     int err = open_frame(f, state, ref, false);
     if (err)
         return err;
+    SsimKernel lpf;
+    ssim_kernel_lpf(&lpf);
     with_luma(ref, dis, [&](auto a, auto b) {
-        decimate(f, a, b, s->w[0], s->h[0], 2, SSIM_LPF, LowPassTaps{}, f.level[1]);
+        decimate(f, a, b, s->w[0], s->h[0], lpf, f.level[1]);
         for (int k = 2; k < MS_SCALES; k++)
             decimate(f, image_a(f.level[k - 1]), image_b(f.level[k - 1]), s->w[k - 1],
-                     s->h[k - 1], 2, SSIM_LPF, LowPassTaps{}, f.level[k]);
+                     s->h[k - 1], lpf, f.level[k]);
         evaluate(f, a, b, f.level[0], MASK_LCS);
     });
     for (int k = 1; k < MS_SCALES; k++)

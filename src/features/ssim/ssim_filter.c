@@ -32,33 +32,32 @@ const float *ssim_plane_row(const SsimPlane *p, const int y, float *buf)
     return buf;
 }
 
-void ssim_kernel_box(SsimKernel *k, const int factor)
+size_t ssim_row_cache_size(const int slots, const int w)
 {
-    k->n = factor;
-    k->first = ssim_kernel_first(factor);
-    k->factor = factor;
-    for (int i = 0; i < factor * factor; i++)
-        k->coef[i] = ssim_box_tap(factor);
+    size_t off = 0;
+    ssim_take(NULL, &off, (size_t)slots * (size_t)w * sizeof(float));
+    ssim_take(NULL, &off, (size_t)slots * sizeof(int));
+    ssim_take(NULL, &off, (size_t)slots * sizeof(const float *));
+    return off;
 }
 
-void ssim_kernel_lpf(SsimKernel *k)
+void ssim_row_cache_init(SsimRowCache *c, void *mem, const int slots, const int w)
 {
-    k->n = SSIM_LPF;
-    k->first = ssim_kernel_first(SSIM_LPF);
-    k->factor = 2;
-    for (int v = 0; v < SSIM_LPF; v++)
-        for (int u = 0; u < SSIM_LPF; u++)
-            k->coef[v * SSIM_LPF + u] = ssim_lpf_tap(v, u);
+    size_t off = 0;
+    c->slots = slots;
+    c->rows = ssim_take(mem, &off, (size_t)slots * (size_t)w * sizeof(float));
+    c->tag = ssim_take(mem, &off, (size_t)slots * sizeof(int));
+    c->window = ssim_take(mem, &off, (size_t)slots * sizeof(const float *));
 }
 
 /* Row y of src, through the cache when src is a picture. A decimation window spans at most
- * SSIM_MAX_FACTOR consecutive rows (reflection stays inside that span), so the rows one window
+ * k->n <= slots consecutive rows (reflection stays inside that span), so the rows one window
  * holds never share a slot. */
 static const float *cached_row(const SsimPlane *src, SsimRowCache *cache, const int y)
 {
     if (src->img)
         return src->img + (size_t)y * src->w;
-    const int slot = y % SSIM_CACHE_ROWS;
+    const int slot = y % cache->slots;
     float *row = cache->rows + (size_t)slot * src->w;
     if (cache->tag[slot] != y) {
         ssim_plane_row(src, y, row);
@@ -82,7 +81,7 @@ static inline void decimate_inner(const float *const *rows, const SsimKernel *k,
         for (int v = 0; v < k->n; v++)
             for (int u = 0; u < k->n; u++) {
                 const float *src = rows[v] + c0 * factor + k->first + u;
-                const float coef = k->coef[v * k->n + u];
+                const float coef = ssim_kernel_tap(k, v, u);
                 for (int i = 0; i < len; i++)
                     acc[i] = ssim_tap(acc[i], src[i * factor], coef);
             }
@@ -103,7 +102,7 @@ static void decimate_row(const float *const *rows, const SsimKernel *k, const in
         xb--;
     for (int x = 0; x < dst_w; x++)
         if (x < xa || x >= xb)
-            dst[x] = ssim_decimate_edge(rows, k->coef, k->n, x * k->factor + k->first, src_w);
+            dst[x] = ssim_decimate_edge(rows, k, x * k->factor + k->first, src_w);
     if (k->factor == 2)
         decimate_inner(rows, k, 2, xa, xb, dst);
     else
@@ -116,9 +115,9 @@ void ssim_decimate(const SsimPlane *src, const SsimKernel *k, SsimRowCache *cach
 {
     const int dst_w = ssim_decimated_size(src->w, k->factor);
     const int dst_h = ssim_decimated_size(src->h, k->factor);
-    for (int i = 0; i < SSIM_CACHE_ROWS; i++)
+    for (int i = 0; i < cache->slots; i++)
         cache->tag[i] = -1;
-    const float *rows[SSIM_MAX_FACTOR];
+    const float **rows = cache->window;
     for (int y = 0; y < dst_h; y++) {
         for (int v = 0; v < k->n; v++)
             rows[v] = cached_row(src, cache, ssim_reflect(y * k->factor + k->first + v, src->h));

@@ -25,24 +25,21 @@ SsimPlane ssim_plane_of_img(const float *img, int w, int h);
 /* Row y: a pointer into the image, or buf (w floats) holding the converted samples. */
 const float *ssim_plane_row(const SsimPlane *p, int y, float *buf);
 
-/* Converted rows of a picture plane kept for reuse by overlapping decimation windows. */
-#define SSIM_CACHE_ROWS 16
+/* Converted rows of a picture plane kept for reuse by overlapping decimation windows: as many
+ * rows as the kernel's side, so the rows of one window never share a slot. */
 typedef struct SsimRowCache {
-    float *rows;                 /* SSIM_CACHE_ROWS x w floats */
-    int tag[SSIM_CACHE_ROWS];    /* the plane row held by each slot, -1 when empty */
+    int slots;
+    float *rows;                 /* slots x w floats */
+    int *tag;                    /* the plane row held by each slot, -1 when empty */
+    const float **window;        /* the kernel's rows of one output row (slots pointers) */
 } SsimRowCache;
 
-/* A square decimation kernel: n x n float taps, row-major, offsets first .. first + n - 1. */
-typedef struct SsimKernel {
-    int n, first, factor;
-    float coef[SSIM_MAX_FACTOR * SSIM_MAX_FACTOR];
-} SsimKernel;
+/* Bytes of a cache of `slots` rows of w floats, and its layout in mem (64-byte aligned). */
+size_t ssim_row_cache_size(int slots, int w);
+void ssim_row_cache_init(SsimRowCache *c, void *mem, int slots, int w);
 
-void ssim_kernel_box(SsimKernel *k, int factor);  /* float_ssim scale > 1 */
-void ssim_kernel_lpf(SsimKernel *k);              /* MS-SSIM, factor 2 */
-
-/* Decimate src into dst (ssim_decimated_size of each side, packed). cache: rows of src->w
- * floats, used when src is a picture (tags are reset here). */
+/* Decimate src into dst (ssim_decimated_size of each side, packed). cache: at least k->n rows
+ * of src->w floats (tags are reset here). */
 void ssim_decimate(const SsimPlane *src, const SsimKernel *k, SsimRowCache *cache, float *dst);
 
 /* Gaussian pass over one row: out[x] = sum_k in[x + k] g[k] for x < w - 10. */

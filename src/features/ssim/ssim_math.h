@@ -16,7 +16,7 @@
 
 #define SSIM_WINDOW 11      /* Gaussian window side: outputs are (w - 10) x (h - 10) */
 #define SSIM_LPF 9          /* MS-SSIM 9/7 low-pass side, offsets -4..4 */
-#define SSIM_MAX_FACTOR 10  /* largest explicit float_ssim scale */
+#define SSIM_MAX_FACTOR 10  /* largest explicit float_ssim scale (automatic ones may be larger) */
 
 /* ---- constants ------------------------------------------------------------------------- */
 
@@ -121,26 +121,60 @@ EV_HD float ssim_tap_end(const double sum)
     return (float)(sum * 1.0f);
 }
 
-/* One decimated sample whose taps may leave the image: n x n taps from column x0, rows[v] is
- * image row (reflected) v of the window, row-major tap order, coef row-major n x n. */
-EV_HD float ssim_decimate_edge(const float *const *rows, const float *coef, const int n,
-                               const int x0, const int w)
+/* ---- decimation kernels ----------------------------------------------------------------- */
+
+/* A square decimation kernel of side n, taps at offsets first .. first + n - 1, read row-major.
+ * float_ssim's box (any factor: the automatic scale has no upper bound) has every tap equal
+ * to box and no table; the MS-SSIM low-pass (box == 0) reads its 9 x 9 table. */
+typedef struct SsimKernel {
+    int n, first, factor;
+    float box;
+    float table[SSIM_LPF * SSIM_LPF];
+} SsimKernel;
+
+EV_HD void ssim_kernel_box(SsimKernel *k, const int factor)
+{
+    k->n = factor;
+    k->first = ssim_kernel_first(factor);
+    k->factor = factor;
+    k->box = ssim_box_tap(factor);
+}
+
+EV_HD void ssim_kernel_lpf(SsimKernel *k)
+{
+    k->n = SSIM_LPF;
+    k->first = ssim_kernel_first(SSIM_LPF);
+    k->factor = 2;
+    k->box = 0.0f;
+    for (int v = 0; v < SSIM_LPF; v++)
+        for (int u = 0; u < SSIM_LPF; u++)
+            k->table[v * SSIM_LPF + u] = ssim_lpf_tap(v, u);
+}
+
+EV_HD float ssim_kernel_tap(const SsimKernel *k, const int v, const int u)
+{
+    return k->box != 0.0f ? k->box : k->table[v * SSIM_LPF + u];
+}
+
+/* One decimated sample whose taps may leave the image: taps from column x0, rows[v] is image
+ * row (reflected) v of the window, row-major tap order. */
+EV_HD float ssim_decimate_edge(const float *const *rows, const SsimKernel *k, const int x0,
+                               const int w)
 {
     double sum = 0.0;
-    for (int v = 0; v < n; v++)
-        for (int u = 0; u < n; u++)
-            sum = ssim_tap(sum, rows[v][ssim_reflect(x0 + u, w)], coef[v * n + u]);
+    for (int v = 0; v < k->n; v++)
+        for (int u = 0; u < k->n; u++)
+            sum = ssim_tap(sum, rows[v][ssim_reflect(x0 + u, w)], ssim_kernel_tap(k, v, u));
     return ssim_tap_end(sum);
 }
 
 /* The same sample when columns x0 .. x0 + n - 1 are all inside the image. */
-EV_HD float ssim_decimate_inner(const float *const *rows, const float *coef, const int n,
-                                const int x0)
+EV_HD float ssim_decimate_inner(const float *const *rows, const SsimKernel *k, const int x0)
 {
     double sum = 0.0;
-    for (int v = 0; v < n; v++)
-        for (int u = 0; u < n; u++)
-            sum = ssim_tap(sum, rows[v][x0 + u], coef[v * n + u]);
+    for (int v = 0; v < k->n; v++)
+        for (int u = 0; u < k->n; u++)
+            sum = ssim_tap(sum, rows[v][x0 + u], ssim_kernel_tap(k, v, u));
     return ssim_tap_end(sum);
 }
 
