@@ -131,6 +131,15 @@ static void test_boundaries(void)
     t[n - 1] = tie * n;
     CHECK(certify_matches(t, w, h, &ok));
     CHECK(!ok);
+    /* terms absorbed by a large running sum: the sequential sum is 0, the exact one is not,
+     * so the mean of the exact sum would be wrong; it must not be certified */
+    t[0] = 0x1p15;
+    for (int i = 1; i < n - 1; i++)
+        t[i] = 0x1p-40;
+    t[n - 1] = -0x1p15;
+    CHECK(certify_matches(t, w, h, &ok));
+    CHECK(!ok);
+    CHECK_FBITS(ssim_mean(ssim_sequential_sum(t, (size_t)n), w, h), 0u);
 }
 
 static void test_bad_terms(void)

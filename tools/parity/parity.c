@@ -191,7 +191,8 @@ static int run_row(const GateArgs *a, const OptionSet *o, const Fixture *fx, uns
         err = -ENODEV;
     } else if (ec || et) {
         /* both refusing the fixture (e.g. a depth an extractor rejects) is parity too */
-        printf("| %-12s | %-38s | %-32s | %s |\n", o->extractor, o->options, fx->name,
+        printf("| %-12s | %-38s | %-32s | %s |\n", o->extractor,
+               o->options[0] ? o->options : "(defaults)", fx->name,
                ec && et ? "refused by both" : "REFUSED BY ONE");
         *bad += !(ec && et);
     } else {
