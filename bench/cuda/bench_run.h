@@ -1,4 +1,5 @@
-/* Shared by the CUDA benchmarks: timing, frame contents and a throughput run of a set of
+/* Shared by the CUDA benchmarks: timing, host-to-device bandwidth, frame contents and a
+ * throughput run of a set of
  * extractors through the public API (8-bit 4:2:0 frames already in host memory). */
 #ifndef EV_BENCH_CUDA_RUN_H
 #define EV_BENCH_CUDA_RUN_H
@@ -7,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+
+#include <cuda_runtime_api.h>
 
 #include "exactvmaf/exactvmaf.h"
 
@@ -24,6 +27,27 @@ static inline void bench_fill_noise(uint8_t *buf, size_t n, uint32_t seed)
         x = x * 1664525u + 1013904223u;
         buf[i] = (uint8_t)(x >> 24);
     }
+}
+
+/* Pinned host-to-device copy bandwidth, bytes per second (best of 10 copies of 256 MiB). */
+static inline double bench_h2d_bandwidth(void)
+{
+    const size_t n = (size_t)256 << 20;
+    void *h, *d;
+    if (cudaMallocHost(&h, n) || cudaMalloc(&d, n))
+        return 0;
+    memset(h, 1, n);
+    double best = 1e30;
+    for (int i = 0; i < 10; i++) {
+        const double t0 = bench_now();
+        cudaMemcpy(d, h, n, cudaMemcpyHostToDevice);
+        const double dt = bench_now() - t0;
+        if (dt < best)
+            best = dt;
+    }
+    cudaFreeHost(h);
+    cudaFree(d);
+    return n / best;
 }
 
 /* A packed 8-bit 4:2:0 picture at buf. */

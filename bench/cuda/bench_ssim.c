@@ -19,26 +19,6 @@
 #include "bench_run.h"
 #include "features/ssim/ssim.h"
 
-static double h2d_bandwidth(void)
-{
-    const size_t n = (size_t)256 << 20;
-    void *h, *d;
-    if (cudaMallocHost(&h, n) || cudaMalloc(&d, n))
-        return 0;
-    memset(h, 1, n);
-    double best = 1e30;
-    for (int i = 0; i < 10; i++) {
-        const double t0 = bench_now();
-        cudaMemcpy(d, h, n, cudaMemcpyHostToDevice);
-        const double dt = bench_now() - t0;
-        if (dt < best)
-            best = dt;
-    }
-    cudaFreeHost(h);
-    cudaFree(d);
-    return n / best;
-}
-
 /* ref: gradients and ripples plus noise; dis: ref plus noise of +-6; chroma flat. */
 static void fill_content(uint8_t *buf, unsigned w, unsigned h)
 {
@@ -67,7 +47,7 @@ int main(int argc, char **argv)
         return 77;
     }
     const unsigned cores = (unsigned)sysconf(_SC_NPROCESSORS_ONLN);
-    const double h2d = h2d_bandwidth();
+    const double h2d = bench_h2d_bandwidth();
     printf("pinned host-to-device bandwidth: %.1f GB/s\n\n", h2d / 1e9);
     static const char *const configs[] = {
         "float_ssim",

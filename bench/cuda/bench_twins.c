@@ -61,26 +61,6 @@ static double device_bandwidth(void)
     return 2.0 * n / (best * 1e-3);
 }
 
-static double h2d_bandwidth(void)
-{
-    const size_t n = (size_t)256 << 20;
-    void *h, *d;
-    if (cudaMallocHost(&h, n) || cudaMalloc(&d, n))
-        return 0;
-    memset(h, 1, n);
-    double best = 1e30;
-    for (int i = 0; i < 10; i++) {
-        const double t0 = bench_now();
-        cudaMemcpy(d, h, n, cudaMemcpyHostToDevice);
-        const double dt = bench_now() - t0;
-        if (dt < best)
-            best = dt;
-    }
-    cudaFreeHost(h);
-    cudaFree(d);
-    return n / best;
-}
-
 static void pic_from_packed(EvPic *p, uint8_t *buf, unsigned w, unsigned h)
 {
     memset(p, 0, sizeof(*p));
@@ -160,7 +140,7 @@ int main(int argc, char **argv)
         printf("bench_twins: no CUDA device\n");
         return 77;
     }
-    const double dev_bw = device_bandwidth(), h2d_bw = h2d_bandwidth();
+    const double dev_bw = device_bandwidth(), h2d_bw = bench_h2d_bandwidth();
     printf("device memory bandwidth (D2D copy, read+write): %.0f GB/s\n", dev_bw / 1e9);
     printf("pinned host-to-device bandwidth: %.1f GB/s\n\n", h2d_bw / 1e9);
     const unsigned sizes[3][2] = { { 1920, 1080 }, { 3840, 2160 }, { 7680, 4320 } };
