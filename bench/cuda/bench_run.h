@@ -1,6 +1,6 @@
 /* Shared by the CUDA benchmarks: timing, host-to-device bandwidth, frame contents and a
- * throughput run of a set of
- * extractors through the public API (8-bit 4:2:0 frames already in host memory). */
+ * throughput run of a set of extractors through the public API (8-bit 4:2:0 frames already
+ * in host memory). */
 #ifndef EV_BENCH_CUDA_RUN_H
 #define EV_BENCH_CUDA_RUN_H
 
