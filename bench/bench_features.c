@@ -3,7 +3,7 @@
  * public API (copy-in, scheduler, extractors, flush), so the figure is what a user gets.
  *
  * usage: bench_features --feature SPEC [--feature SPEC...] [--model SPEC] [--size WxH] [--bitdepth N]
- *                       [--layout 420|422|444] [--threads N] [--frames N]
+ *                       [--layout 420|422|444] [--threads N] [--frames N] [--cpumask N]
  * SPEC is "name[=k=v:...]" as on the CLI. One untimed frame first (set-up), then --frames timed.
  * Frames: a smooth seeded pattern plus noise (ref) and
  * a perturbed copy (dis); 4 distinct pairs are cycled. Prints one line per run.
@@ -21,7 +21,7 @@ typedef struct BenchArgs {
     unsigned n_features;
     const char *model[4];
     unsigned n_models;
-    unsigned width, height, bitdepth, threads, frames;
+    unsigned width, height, bitdepth, threads, frames, cpumask;
     EvPixelLayout layout;
 } BenchArgs;
 
@@ -112,6 +112,8 @@ static int parse_args(int argc, char **argv, BenchArgs *a)
             a->threads = (unsigned)atoi(v);
         else if (!strcmp(k, "--frames"))
             a->frames = (unsigned)atoi(v);
+        else if (!strcmp(k, "--cpumask"))
+            a->cpumask = (unsigned)strtoul(v, NULL, 0);
         else
             return -1;
     }
@@ -132,7 +134,7 @@ int main(int argc, char **argv)
     BenchArgs a;
     if (parse_args(argc, argv, &a)) {
         fprintf(stderr, "usage: %s --feature SPEC [--feature SPEC] [--model SPEC] [--size WxH] [--bitdepth N] "
-                        "[--layout 420|422|444] [--threads N] [--frames N]\n", argv[0]);
+                        "[--layout 420|422|444] [--threads N] [--frames N] [--cpumask N]\n", argv[0]);
         return 2;
     }
     enum { N_PAIRS = 4 };
@@ -147,6 +149,7 @@ int main(int argc, char **argv)
     EvSettings s;
     ev_default_settings(&s);
     s.n_threads = a.threads;
+    s.cpu_mask = a.cpumask;
     s.log = print_log;
     EvContext *ctx;
     if (ev_open(&ctx, &s))

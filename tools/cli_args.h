@@ -25,6 +25,7 @@ typedef struct CliSettings {
     unsigned threads;               /* 0: one per core */
     EvBackend backend;              /* default EV_BACKEND_AUTO */
     unsigned gpu;                   /* CUDA device ordinal */
+    unsigned cpumask;               /* EvSettings.cpu_mask */
     unsigned subsample;
     unsigned frame_cnt;             /* 0: all */
     unsigned frame_skip_ref, frame_skip_dist;

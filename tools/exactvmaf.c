@@ -248,6 +248,7 @@ static int run(const CliSettings *s)
     es.log = log_line;
     es.backend = s->backend;
     es.gpu_index = (int)s->gpu;
+    es.cpu_mask = s->cpumask;
     if (ev_open(&ctx, &es)) {
         fprintf(stderr, "%s: cannot start: out of memory\n", app);
         goto done;

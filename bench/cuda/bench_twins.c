@@ -91,7 +91,7 @@ static float twin_device_ms(unsigned t, unsigned w, unsigned h, unsigned frames)
     pic_from_packed(&dis, slot + frame, w, h);
     void *opts = calloc(1, cls->opts_size + 1), *state = calloc(1, cls->state_size + 1);
     ev_options_defaults(cls, opts);
-    const EvPicInfo info = { w, h, 8, EV_PIX_420 };
+    const EvPicInfo info = { w, h, 8, EV_PIX_420, 0 };
     cls->init(state, opts, &info, &log);
     ev_cuda_upload(gpu, slot, &ref, &dis, 0);
     ev_cuda_finish(gpu, "upload");

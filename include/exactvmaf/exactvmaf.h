@@ -105,7 +105,12 @@ typedef struct EvSettings {
     EvLogLevel log_level;   /**< most verbose level delivered (default EV_LOG_WARNING) */
     EvBackend backend;      /**< default EV_BACKEND_CPU */
     int gpu_index;          /**< CUDA device ordinal (default 0) */
-    uint8_t reserved[24];   /**< zero; room for new fields without an ABI break */
+    unsigned cpu_mask;      /**< CPU instruction sets the kernels must not use, libvmaf's
+                                 --cpumask bits: 1 SSE2, 2 SSSE3, 4 SSE4.1, 8 AVX2, 16 AVX-512,
+                                 32 AVX-512 (Ice Lake). A level needs the ones below it, so 8
+                                 gives the C reference everywhere. Results are the same bits
+                                 for every mask (default 0: all the CPU has) */
+    uint8_t reserved[20];   /**< zero; room for new fields without an ABI break */
 } EvSettings;
 
 typedef struct EvContext EvContext; /* opaque */

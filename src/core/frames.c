@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "core/backend.h"
+#include "core/cpu.h"
 #include "core/context.h"
 #include "cuda/runtime.h"
 #include "model/model_context.h"
@@ -82,7 +83,8 @@ static int alloc_scratch(EvContext *c, EvWorker *w)
  * slots and per-worker scratch. */
 static int start_stream(EvContext *c, const EvPicture *ref)
 {
-    c->info = (EvPicInfo){ ref->width, ref->height, ref->bitdepth, ref->layout };
+    c->info = (EvPicInfo){ ref->width, ref->height, ref->bitdepth, ref->layout,
+                           ev_cpu_allowed(c->settings.cpu_mask) };
     c->have_geometry = 1;
     const unsigned bytes = ref->bitdepth > 8 ? 2 : 1;
     c->frame_bytes = 0;

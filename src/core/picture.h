@@ -21,6 +21,7 @@ typedef struct EvPic {
 typedef struct EvPicInfo {
     unsigned width, height, bpc;
     EvPixelLayout layout;
+    unsigned cpu;           /* EV_CPU_* levels the extractor's kernels may use (core/cpu.h) */
 } EvPicInfo;
 
 static inline const uint8_t *ev_pic_row8(const EvPic *p, unsigned plane, unsigned y)

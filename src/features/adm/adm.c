@@ -1,6 +1,6 @@
 /* adm: integer ADM of libvmaf (feature/integer_adm.c, extractor "adm"): options, tables built
  * at init, and the per-frame outputs in Netflix's order and names. The stages live in
- * adm_dwt.c, adm_decouple.c, adm_csf.c, adm_cm.c and adm_score.c. */
+ * adm_frame.c (the pipeline) and adm_rows.c (the row kernels, adm_dsp.h). */
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
@@ -174,6 +174,7 @@ static int adm_init(void *state, const void *opts, const EvPicInfo *info, const 
         s->div_lookup[32768 - i] = adm_div_entry(-i);
     }
     set_factors(s);
+    adm_dsp_init(&s->dsp, info->cpu);
     for (int k = 0; k < N_ALL; k++)
         ev_options_feature_name(s->names[k], sizeof(s->names[k]), adm_base_names[k], &ev_fex_adm,
                                 opts);

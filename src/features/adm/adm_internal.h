@@ -1,8 +1,8 @@
 /*
- * Integer ADM (libvmaf feature/integer_adm.c): state, per-worker work buffers and the stages,
- * split over adm_dwt.c, adm_decouple.c, adm_csf.c, adm_cm.c and adm_score.c.
- * Scale 0 works on int16 bands, scales 1..3 on int32 bands; the low band (input of the next
- * scale) is kept as int32 and transformed in place, as the reference does.
+ * Integer ADM (libvmaf feature/integer_adm.c): state, per-worker work buffers, and the frame
+ * pipeline (adm_frame.c) over the row kernels of adm_dsp.h.
+ * Scale 0 works on int16 bands, scales 1..3 on int32 bands; the low band of scales 1..3 (input
+ * of the next scale) is int32 and transformed in place, as the reference does.
  */
 #ifndef EV_FEATURES_ADM_INTERNAL_H
 #define EV_FEATURES_ADM_INTERNAL_H
@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 #include "core/extractor.h"
+#include "features/adm/adm_dsp.h"
 
 enum { ADM_CSF_WATSON97, ADM_CSF_BARTEN, ADM_CSF_BLEND, ADM_CSF_BLEND_MAE };
 
@@ -75,24 +76,18 @@ typedef struct AdmState {
     uint16_t irf0[3];           /* scale 0 factors: Q21 (h, v), Q23 (d) */
     uint32_t irf[4][3];         /* scales 1..3 factors in Q32 (index 0 unused) */
     char names[18][160];        /* output names, suffixed for non-default options */
+    AdmDsp dsp;
 } AdmState;
 
-typedef struct AdmBands16 {
-    int16_t *h, *v, *d;
-} AdmBands16;
-
-typedef struct AdmBands32 {
-    int32_t *h, *v, *d;
-} AdmBands32;
-
-/* One worker's buffers, carved from its scratch (adm_work_layout). Band planes are stored with
- * the band width of their scale as stride. */
+/* One worker's buffers, carved from its scratch (adm_work_layout). */
 typedef struct AdmWork {
-    int32_t *ref_a, *dis_a;                             /* low band, all scales, in place */
-    AdmBands16 ref0, dis0, r0, a0, csf0, flt0;          /* scale 0 */
-    AdmBands32 ref1, dis1, r1, a1, csf1, flt1;          /* scales 1..3 */
-    int32_t *row_lo, *row_hi;                           /* DWT rows, padded (adm_dwt.c) */
-    uint32_t *cm_rows;                                  /* two CM rows of the scale-0 width */
+    int16_t *low0[2];           /* band a of scale 0, ref and dis (w0 x h0) */
+    int32_t *low[2];            /* band a of scales 1..3, in place (w1 x h1) */
+    int32_t *wide[4];           /* scale-0 rows of a widened for the scale-1 DWT */
+    int32_t *o, *t;             /* the DWT's h, v, d rows of ref and dis (3 rows each) */
+    int32_t *ring[3];           /* per band row: r, a, csf(a), flt(a), csf(r), flt(r) x 3 */
+    size_t row_len;             /* elements per row buffer */
+    void *tmp;                  /* the kernels' scratch */
 } AdmWork;
 
 /* num, den and aim numerator per scale, as the reference's floats. */
@@ -105,27 +100,6 @@ size_t adm_work_layout(const AdmState *s, void *base, AdmWork *w);
 /* Regions: the decouple/CSF rectangle (one tap wider) and the CM/denominator one. */
 AdmRect adm_rect_csf(int w, int h);
 AdmRect adm_rect_cm(int w, int h);
-
-void adm_dwt_scale0(const AdmState *s, AdmWork *wk, const EvPic *pic, int32_t *a,
-                    const AdmBands16 *hvd);
-void adm_dwt_scale123(const AdmState *s, AdmWork *wk, int scale, int32_t *a,
-                      const AdmBands32 *hvd);
-
-void adm_decouple0(const AdmState *s, const AdmWork *wk, int w, int h);
-void adm_decouple123(const AdmState *s, const AdmWork *wk, int w, int h);
-
-void adm_csf0(const AdmState *s, const AdmBands16 *src, const AdmBands16 *csf,
-              const AdmBands16 *flt, int w, int h);
-void adm_csf123(const AdmState *s, int scale, const AdmBands32 *src, const AdmBands32 *csf,
-                const AdmBands32 *flt, int w, int h);
-
-float adm_den0(const AdmState *s, const AdmBands16 *ref, int w, int h);
-float adm_den123(const AdmState *s, int scale, const AdmBands32 *ref, int w, int h);
-/* Contrast masking of src, masked by (csf, flt); tmp: 2 * w words of scratch. */
-float adm_cm0(const AdmState *s, const AdmBands16 *src, const AdmBands16 *csf,
-              const AdmBands16 *flt, int w, int h, double noise_weight, uint32_t *tmp);
-float adm_cm123(const AdmState *s, int scale, const AdmBands32 *src, const AdmBands32 *csf,
-                const AdmBands32 *flt, int w, int h, double noise_weight, uint32_t *tmp);
 
 /* The whole frame: per-scale scores into sc[4]. */
 void adm_score_frame(const AdmState *s, AdmWork *wk, const EvPic *ref, const EvPic *dis,

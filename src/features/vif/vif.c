@@ -21,12 +21,13 @@ typedef struct VifState {
     int w, h;
     unsigned bpc;
     VifNames names;
-    uint16_t log2_table[VIF_LOG2_TABLE_SIZE];
+    VifDsp dsp;
+    uint16_t log2_table[VIF_LOG2_TABLE_PADDED];
 } VifState;
 
-/* Per-worker memory: the row buffers, then ref and dis of scales 1..3. */
+/* Per-worker memory: the row kernels' scratch, then ref and dis of scales 1..3. */
 typedef struct VifScratch {
-    VifRows rows;
+    void *rows;
     uint16_t *img[4][2];
 } VifScratch;
 
@@ -58,7 +59,7 @@ static size_t img_bytes(const VifState *s, const int scale)
 static size_t vif_scratch_size(const void *state)
 {
     const VifState *s = state;
-    size_t n = align64(vif_rows_size(s->w));
+    size_t n = align64(vif_dsp_tmp_size(s->w));
     for (int scale = 1; scale < 4; scale++)
         n += 2 * img_bytes(s, scale);
     return n;
@@ -67,8 +68,8 @@ static size_t vif_scratch_size(const void *state)
 static VifScratch carve_scratch(const VifState *s, void *mem)
 {
     VifScratch sc = { 0 };
-    vif_rows_init(&sc.rows, mem, s->w);
-    unsigned char *p = (unsigned char *)mem + align64(vif_rows_size(s->w));
+    sc.rows = mem;
+    unsigned char *p = (unsigned char *)mem + align64(vif_dsp_tmp_size(s->w));
     for (int scale = 1; scale < 4; scale++) {
         for (int k = 0; k < 2; k++, p += img_bytes(s, scale))
             sc.img[scale][k] = (uint16_t *)p;
@@ -94,6 +95,8 @@ static int vif_init(void *state, const void *opts, const EvPicInfo *info, const 
     s->bpc = info->bpc;
     vif_names_init(&s->names, "integer_vif", &ev_fex_vif, opts);
     vif_log2_table_build(s->log2_table);
+    s->log2_table[VIF_LOG2_TABLE_SIZE] = s->log2_table[VIF_LOG2_TABLE_SIZE + 1] = 0;
+    vif_dsp_init(&s->dsp, info->cpu);
     return 0;
 }
 
@@ -114,15 +117,15 @@ static int vif_extract(const void *state, void *scratch, const EvPic *ref, const
         if (scale > 0) {
             const ptrdiff_t stride = (ptrdiff_t)(r.w / 2) * (ptrdiff_t)sizeof(uint16_t);
             vif_scale_down(sc.img[scale][0], sc.img[scale][1], stride, &r, &d, scale - 1,
-                           ref->bpc, &sc.rows);
+                           ref->bpc, &s->dsp, sc.rows);
             const VifPlane rn = { sc.img[scale][0], stride, r.w / 2, r.h / 2, 0 };
             const VifPlane dn = { sc.img[scale][1], stride, r.w / 2, r.h / 2, 0 };
             r = rn;
             d = dn;
         }
         VifSums sums = { 0 };
-        vif_scale_stat(&sums, &r, &d, scale, ref->bpc, s->log2_table,
-                       s->opts.enhn_gain_limit, &sc.rows);
+        const VifStatParams params = { s->log2_table, s->opts.enhn_gain_limit };
+        vif_scale_stat(&sums, &r, &d, scale, ref->bpc, &params, &s->dsp, sc.rows);
         v.num[scale] = vif_scale_num(&sums);
         v.den[scale] = vif_scale_den(&sums);
         v.score[scale] = v.num[scale] / v.den[scale];   /* a float quotient, widened */

@@ -1,6 +1,7 @@
 /*
  * Integer VIF per scale, as libvmaf's scalar integer_vif.c: separable Q16 filters (vertical,
- * then horizontal on a reflected row), the per-pixel statistic, and the 2:1 decimation.
+ * then horizontal on a reflected row), the per-pixel statistic, and the 2:1 decimation. The row
+ * kernels here (_c) are the C reference of vif_dsp.h; the frame loops at the end run any level's.
  *
  * Order: every filter sum here is an exact integer that provably fits its type (bounds at
  * each step), so the loops run tap by tap across a row (which vectorises) instead of the
@@ -13,12 +14,22 @@
 
 enum { VIF_BLOCK = 256 };   /* columns per horizontal block: its sums stay in L1 */
 
+/* The C kernels' row buffers for rows up to max_w wide, carved from tmp. */
+typedef struct VifRows {
+    uint16_t *mu[2];    /* vertical means of ref, dis (< 2^16), VIF_MAX_RADIUS margins */
+    uint32_t *sq[3];    /* vertical second moments xx, yy, xy, VIF_MAX_RADIUS margins */
+    uint32_t *vmu[2];   /* vertical sums of the means, before rounding */
+    uint64_t *vsq[3];   /* vertical sums of the second moments above 8 bits */
+    uint32_t *hmu[2];   /* horizontal sums over one block of columns */
+    uint64_t *hsq[3];
+} VifRows;
+
 static size_t line_len(const int max_w)
 {
     return (size_t)max_w + 2 * VIF_MAX_RADIUS;
 }
 
-size_t vif_rows_size(const int max_w)
+size_t vif_row_tmp_size_c(const int max_w)
 {
     const size_t lines = line_len(max_w) * (2 * sizeof(uint16_t) + 3 * sizeof(uint32_t));
     const size_t vert = (size_t)max_w * (2 * sizeof(uint32_t) + 3 * sizeof(uint64_t));
@@ -26,7 +37,7 @@ size_t vif_rows_size(const int max_w)
     return lines + vert + horiz;
 }
 
-void vif_rows_init(VifRows *rows, void *mem, const int max_w)
+static void vif_rows_init(VifRows *rows, void *mem, const int max_w)
 {
     uint64_t *p64 = mem;    /* the 64-bit arrays first, so that each stays aligned */
     for (int l = 0; l < 3; l++, p64 += max_w)
@@ -43,13 +54,6 @@ void vif_rows_init(VifRows *rows, void *mem, const int max_w)
     uint16_t *p16 = (uint16_t *)p32;
     for (int l = 0; l < 2; l++, p16 += line_len(max_w))
         rows->mu[l] = p16 + VIF_MAX_RADIUS;
-}
-
-/* Row pointers of the 2r + 1 input rows around row i, reflected at the plane's edges. */
-static void tap_rows(const unsigned char **rows, const VifPlane *p, const int i, const int r)
-{
-    for (int k = 0; k <= 2 * r; k++)
-        rows[k] = (const unsigned char *)p->data + vif_reflect(i - r + k, p->h) * p->stride;
 }
 
 /* Fill the r samples before and after a line of w by reflection (the reference's padding). */
@@ -87,7 +91,7 @@ static void vert_tap_u8(uint32_t *restrict m1, uint32_t *restrict m2, uint32_t *
 
 /* Vertical pass of the statistic, 8-bit scale 0, in the reference's uint32: means rounded by
  * 8 bits, second moments kept whole. */
-static void stat_vert_u8(VifRows *rows, const unsigned char **r, const unsigned char **d,
+static void stat_vert_u8(VifRows *rows, const void *const *r, const void *const *d,
                          const uint16_t *f, const int n, const int w)
 {
     uint32_t *m1 = rows->vmu[0], *m2 = rows->vmu[1];
@@ -122,7 +126,7 @@ static void vert_tap_u16(uint32_t *restrict m1, uint32_t *restrict m2, uint64_t 
 
 /* Vertical pass of the statistic on uint16 samples, each sum rounded by the scale's shifts
  * (the means then fit 16 bits, the second moments 32). */
-static void stat_vert_u16(VifRows *rows, const unsigned char **r, const unsigned char **d,
+static void stat_vert_u16(VifRows *rows, const void *const *r, const void *const *d,
                           const uint16_t *f, const int n, const int w, const VifShifts sh)
 {
     uint32_t *m1 = rows->vmu[0], *m2 = rows->vmu[1];
@@ -131,8 +135,7 @@ static void stat_vert_u16(VifRows *rows, const unsigned char **r, const unsigned
     for (int l = 0; l < 3; l++)
         memset(rows->vsq[l], 0, (size_t)w * sizeof(uint64_t));
     for (int k = 0; k < n; k++)
-        vert_tap_u16(m1, m2, rows->vsq[0], rows->vsq[1], rows->vsq[2],
-                     (const uint16_t *)r[k], (const uint16_t *)d[k], f[k], w);
+        vert_tap_u16(m1, m2, rows->vsq[0], rows->vsq[1], rows->vsq[2], r[k], d[k], f[k], w);
     for (int j = 0; j < w; j++) {
         rows->mu[0][j] = (uint16_t)vif_round_shift(m1[j], sh.mu_shift);
         rows->mu[1][j] = (uint16_t)vif_round_shift(m2[j], sh.mu_shift);
@@ -160,8 +163,7 @@ static void horiz_tap(uint32_t *restrict m1, uint32_t *restrict m2, uint64_t *re
 
 /* Horizontal pass and statistic of columns [j0, j0 + n) of the current row. */
 static void stat_horiz_block(VifSums *s, const VifRows *rows, const uint16_t *f, const int taps,
-                             const int j0, const int n, const uint16_t *log2_table,
-                             const double egl)
+                             const int j0, const int n, const VifStatParams *p)
 {
     uint32_t *m1 = rows->hmu[0], *m2 = rows->hmu[1];
     uint64_t *const *h = rows->hsq;
@@ -175,35 +177,9 @@ static void stat_horiz_block(VifSums *s, const VifRows *rows, const uint16_t *f,
                   rows->sq[1] + o, rows->sq[2] + o, f[k], n);
     }
     for (int j = 0; j < n; j++)
-        vif_pixel_stat(s, log2_table, m1[j], m2[j], (uint32_t)vif_round_shift(h[0][j], 16),
+        vif_pixel_stat(s, p->log2_table, m1[j], m2[j], (uint32_t)vif_round_shift(h[0][j], 16),
                        (uint32_t)vif_round_shift(h[1][j], 16),
-                       (uint32_t)vif_round_shift(h[2][j], 16), egl);
-}
-
-void vif_scale_stat(VifSums *sums, const VifPlane *ref, const VifPlane *dis, const int scale,
-                    const unsigned bpc, const uint16_t *log2_table, const double egl,
-                    VifRows *rows)
-{
-    const uint16_t *f = vif_taps[scale];
-    const int n = vif_n_taps[scale], r = n / 2, w = ref->w;
-    const VifShifts sh = vif_shifts(scale, bpc);
-    const unsigned char *rr[VIF_MAX_TAPS], *dr[VIF_MAX_TAPS];
-    for (int i = 0; i < ref->h; i++) {
-        tap_rows(rr, ref, i, r);
-        tap_rows(dr, dis, i, r);
-        if (ref->is_u8)
-            stat_vert_u8(rows, rr, dr, f, n, w);
-        else
-            stat_vert_u16(rows, rr, dr, f, n, w, sh);
-        for (int l = 0; l < 2; l++)
-            pad_mu(rows->mu[l], w, r);
-        for (int l = 0; l < 3; l++)
-            pad_sq(rows->sq[l], w, r);
-        for (int j0 = 0; j0 < w; j0 += VIF_BLOCK) {
-            const int len = w - j0 < VIF_BLOCK ? w - j0 : VIF_BLOCK;
-            stat_horiz_block(sums, rows, f, n, j0, len, log2_table, egl);
-        }
-    }
+                       (uint32_t)vif_round_shift(h[2][j], 16), p->egl);
 }
 
 /* One tap of the decimation filter's vertical pass: tap x sample < 2^32 and the sums stay
@@ -223,7 +199,7 @@ static void down_tap_u16(uint32_t *restrict m, const uint16_t *restrict x, const
 }
 
 /* Vertical pass of the decimation filter: the means of every column of one row. */
-static void down_vert(uint16_t *mu, uint32_t *acc, const unsigned char **rows, const int is_u8,
+static void down_vert(uint16_t *mu, uint32_t *acc, const void *const *rows, const int is_u8,
                       const uint16_t *f, const int n, const int w, const unsigned shift)
 {
     memset(acc, 0, (size_t)w * sizeof(*acc));
@@ -231,7 +207,7 @@ static void down_vert(uint16_t *mu, uint32_t *acc, const unsigned char **rows, c
         if (is_u8)
             down_tap_u8(acc, rows[k], f[k], w);
         else
-            down_tap_u16(acc, (const uint16_t *)rows[k], f[k], w);
+            down_tap_u16(acc, rows[k], f[k], w);
     }
     for (int j = 0; j < w; j++)
         mu[j] = (uint16_t)vif_round_shift(acc[j], shift);
@@ -253,24 +229,109 @@ static void down_horiz(uint16_t *restrict out, uint32_t *restrict acc,
         out[j] = (uint16_t)vif_round_shift(acc[j], 16);
 }
 
+
+/* Pad, then the horizontal pass and statistic of the row the vertical pass left in rows. */
+static void stat_horiz_row(VifSums *sums, const VifRows *rows, const int scale, const int w,
+                           const VifStatParams *p)
+{
+    const uint16_t *f = vif_taps[scale];
+    const int n = vif_n_taps[scale], r = n / 2;
+    for (int l = 0; l < 2; l++)
+        pad_mu(rows->mu[l], w, r);
+    for (int l = 0; l < 3; l++)
+        pad_sq(rows->sq[l], w, r);
+    for (int j0 = 0; j0 < w; j0 += VIF_BLOCK) {
+        const int len = w - j0 < VIF_BLOCK ? w - j0 : VIF_BLOCK;
+        stat_horiz_block(sums, rows, f, n, j0, len, p);
+    }
+}
+
+void vif_stat_row_u8_c(VifSums *sums, const void *const *ref, const void *const *dis,
+                       const int scale, const int w, const VifShifts sh, const VifStatParams *p,
+                       void *tmp)
+{
+    VifRows rows;
+    vif_rows_init(&rows, tmp, w);
+    stat_vert_u8(&rows, ref, dis, vif_taps[scale], vif_n_taps[scale], w);
+    stat_horiz_row(sums, &rows, scale, w, p);
+}
+
+void vif_stat_row_u16_c(VifSums *sums, const void *const *ref, const void *const *dis,
+                        const int scale, const int w, const VifShifts sh, const VifStatParams *p,
+                        void *tmp)
+{
+    VifRows rows;
+    vif_rows_init(&rows, tmp, w);
+    stat_vert_u16(&rows, ref, dis, vif_taps[scale], vif_n_taps[scale], w, sh);
+    stat_horiz_row(sums, &rows, scale, w, p);
+}
+
+static void down_row(uint16_t *out_ref, uint16_t *out_dis, const void *const *ref,
+                     const void *const *dis, const int is_u8, const int filter, const int w,
+                     const unsigned shift, void *tmp)
+{
+    VifRows rows;
+    vif_rows_init(&rows, tmp, w);
+    const uint16_t *f = vif_taps[filter];
+    const int n = vif_n_taps[filter], r = n / 2;
+    down_vert(rows.mu[0], rows.vmu[0], ref, is_u8, f, n, w, shift);
+    down_vert(rows.mu[1], rows.vmu[1], dis, is_u8, f, n, w, shift);
+    pad_mu(rows.mu[0], w, r);
+    pad_mu(rows.mu[1], w, r);
+    down_horiz(out_ref, rows.vmu[0], rows.mu[0], f, n, w / 2);
+    down_horiz(out_dis, rows.vmu[1], rows.mu[1], f, n, w / 2);
+}
+
+void vif_down_row_u8_c(uint16_t *out_ref, uint16_t *out_dis, const void *const *ref,
+                       const void *const *dis, const int filter, const int w,
+                       const unsigned shift, void *tmp)
+{
+    down_row(out_ref, out_dis, ref, dis, 1, filter, w, shift, tmp);
+}
+
+void vif_down_row_u16_c(uint16_t *out_ref, uint16_t *out_dis, const void *const *ref,
+                        const void *const *dis, const int filter, const int w,
+                        const unsigned shift, void *tmp)
+{
+    down_row(out_ref, out_dis, ref, dis, 0, filter, w, shift, tmp);
+}
+
+/* ---- frame loops, any level ---- */
+
+/* Row pointers of the 2r + 1 input rows around row i, reflected at the plane's edges. */
+static void tap_rows(const void **rows, const VifPlane *p, const int i, const int r)
+{
+    for (int k = 0; k <= 2 * r; k++)
+        rows[k] = (const unsigned char *)p->data + vif_reflect(i - r + k, p->h) * p->stride;
+}
+
+void vif_scale_stat(VifSums *sums, const VifPlane *ref, const VifPlane *dis, const int scale,
+                    const unsigned bpc, const VifStatParams *p, const VifDsp *dsp, void *tmp)
+{
+    const int r = vif_n_taps[scale] / 2;
+    const VifShifts sh = vif_shifts(scale, bpc);
+    const VifStatRowFn row = ref->is_u8 ? dsp->stat_row_u8 : dsp->stat_row_u16;
+    const void *rr[VIF_MAX_TAPS], *dr[VIF_MAX_TAPS];
+    for (int i = 0; i < ref->h; i++) {
+        tap_rows(rr, ref, i, r);
+        tap_rows(dr, dis, i, r);
+        row(sums, rr, dr, scale, ref->w, sh, p, tmp);
+    }
+}
+
 void vif_scale_down(uint16_t *out_ref, uint16_t *out_dis, const ptrdiff_t out_stride,
                     const VifPlane *ref, const VifPlane *dis, const int scale,
-                    const unsigned bpc, VifRows *rows)
+                    const unsigned bpc, const VifDsp *dsp, void *tmp)
 {
-    const uint16_t *f = vif_taps[scale + 1];
-    const int n = vif_n_taps[scale + 1], r = n / 2, w = ref->w;
+    const int r = vif_n_taps[scale + 1] / 2;
     const unsigned shift = vif_shifts(scale, bpc).mu_shift;
-    const unsigned char *rr[VIF_MAX_TAPS], *dr[VIF_MAX_TAPS];
+    const VifDownRowFn row = ref->is_u8 ? dsp->down_row_u8 : dsp->down_row_u16;
+    const void *rr[VIF_MAX_TAPS], *dr[VIF_MAX_TAPS];
     for (int i = 0; i < ref->h / 2; i++) {
         tap_rows(rr, ref, 2 * i, r);
         tap_rows(dr, dis, 2 * i, r);
-        down_vert(rows->mu[0], rows->vmu[0], rr, ref->is_u8, f, n, w, shift);
-        down_vert(rows->mu[1], rows->vmu[1], dr, dis->is_u8, f, n, w, shift);
-        pad_mu(rows->mu[0], w, r);
-        pad_mu(rows->mu[1], w, r);
-        down_horiz((uint16_t *)((char *)out_ref + i * out_stride), rows->vmu[0], rows->mu[0], f,
-                   n, w / 2);
-        down_horiz((uint16_t *)((char *)out_dis + i * out_stride), rows->vmu[1], rows->mu[1], f,
-                   n, w / 2);
+        row((uint16_t *)((char *)out_ref + i * out_stride),
+            (uint16_t *)((char *)out_dis + i * out_stride), rr, dr, scale + 1, ref->w, shift,
+            tmp);
     }
 }

@@ -1,0 +1,673 @@
+/*
+ * Integer VIF row kernels in AVX-512 (F, BW, DQ, CD), the executors of vif_dsp.h; the reference
+ * is vif_scale.c. Included by vif_avx512.c and, with VIF_VNNI 1, by vif_avx512icl.c (VNNI's
+ * vpdpwssd for each multiply-add pair). VIF_ISA names the level.
+ *
+ * How the bits stay the reference's: every filter sum is an exact integer below 2^32 (or, for
+ * the 48-bit second moments, two such sums), computed mod 2^32 with 16x16-bit products.
+ *  - Samples and intermediate rows are 16-bit; a value v in [0, 65535] enters vpmaddwd biased,
+ *    as the int16 v - 32768. Every filter's taps sum to 65536, so a filtered sum of biased
+ *    values is the true sum minus 2^31: one XOR of the top bit restores it (mod 2^32).
+ *  - Taps above 32767 (43728 of scale 3) are split into two halves, each madd'ed.
+ *  - A 32-bit second-moment row is split into 16-bit halves L and H; each is filtered into a
+ *    sum below 2^32 and the reference's rounded value is SH << (16 - s) + ((SL + 2^(s-1)) >> s).
+ *  - The horizontal pass reads pairs of adjacent samples: a 32-bit lane of a load at column
+ *    j0 + o holds samples (j0 + o + 2m, j0 + o + 2m + 1), so one vpmaddwd with two adjacent
+ *    taps gives their part of output j0 + 2m; a load one column later gives the odd outputs.
+ *    The statistic takes the even and the odd outputs as two vectors: its totals are sums of
+ *    integers, which the order of pixels cannot change.
+ *  - The per-pixel double steps are the reference's IEEE operations in its order (division,
+ *    products, truncations); log2 is the reference's table, indexed from the exact double of
+ *    the integer argument (exponent and top 15 fraction bits are the integer's clz and mantissa).
+ */
+#include <immintrin.h>
+#include <string.h>
+
+#include "features/vif/vif_dsp.h"
+
+#define VIF_CAT_(a, b) a##_##b
+#define VIF_CAT(a, b) VIF_CAT_(a, b)
+#define VIF_FN(name) VIF_CAT(name, VIF_ISA)
+
+#if VIF_VNNI
+#define DP(acc, a, b) _mm512_dpwssd_epi32((acc), (a), (b))
+#else
+#define DP(acc, a, b) _mm512_add_epi32((acc), _mm512_madd_epi16((a), (b)))
+#endif
+
+#define VIF_INLINE static inline __attribute__((always_inline))
+
+enum {
+    VIF_V = 32,          /* columns per vector (16-bit lanes) */
+    VIF_MARGIN = 64,     /* samples before and after a row buffer (>= radius + VIF_V + 2) */
+    VIF_IDX_ROW = 4096,  /* statistic lanes between flushes: no 32-bit lane total overflows */
+};
+
+/* The row buffers: biased 16-bit rows, VIF_MARGIN samples of margin at each end, and the
+ * statistic's index rows. */
+typedef struct VifSimdRows {
+    int16_t *mu[2];      /* vertical means of ref, dis */
+    int16_t *lo[3];      /* low and high 16 bits of the second moments xx, yy, xy */
+    int16_t *hi[3];
+    uint16_t *idx[3];    /* log2 table indices: den, n2, n1 */
+} VifSimdRows;
+
+static size_t row_len(const int max_w)
+{
+    return ((size_t)max_w + 2 * VIF_MARGIN + 31) & ~(size_t)31;
+}
+
+size_t VIF_FN(ev_vif_row_tmp_size)(const int max_w)
+{
+    return (8 * row_len(max_w) + 3 * (size_t)VIF_IDX_ROW) * sizeof(int16_t);
+}
+
+static VifSimdRows carve_rows(void *tmp, const int w)
+{
+    VifSimdRows r;
+    int16_t *p = tmp;
+    const size_t n = row_len(w);
+    for (int l = 0; l < 2; l++, p += n)
+        r.mu[l] = p + VIF_MARGIN;
+    for (int l = 0; l < 3; l++, p += n)
+        r.lo[l] = p + VIF_MARGIN;
+    for (int l = 0; l < 3; l++, p += n)
+        r.hi[l] = p + VIF_MARGIN;
+    for (int l = 0; l < 3; l++, p += VIF_IDX_ROW)
+        r.idx[l] = (uint16_t *)p;
+    return r;
+}
+
+static void pad_row(int16_t *line, const int w, const int r)
+{
+    for (int t = 1; t <= r; t++) {
+        line[-t] = line[vif_reflect(-t, w)];
+        line[w - 1 + t] = line[vif_reflect(w - 1 + t, w)];
+    }
+}
+
+static void pad_rows(const VifSimdRows *rows, const int w, const int r)
+{
+    for (int l = 0; l < 2; l++)
+        pad_row(rows->mu[l], w, r);
+    for (int l = 0; l < 3; l++) {
+        pad_row(rows->lo[l], w, r);
+        pad_row(rows->hi[l], w, r);
+    }
+}
+
+/* The madd terms of a filter: pairs of adjacent taps (the last one alone), split where a tap
+ * exceeds int16. Term k adds taps (c0, c1) at sample offset off[k] (from the output's -r). */
+typedef struct VifTerms {
+    int n;
+    int off[VIF_MAX_TAPS + 2];
+    __m512i c[VIF_MAX_TAPS + 2];
+} VifTerms;
+
+static void pair_terms(VifTerms *t, const uint16_t *f, const int n_taps)
+{
+    t->n = 0;
+    for (int k = 0; k < n_taps; k += 2) {
+        const unsigned c0 = f[k], c1 = k + 1 < n_taps ? f[k + 1] : 0;
+        const unsigned a0 = c0 > 32767 ? c0 / 2 : c0, a1 = c1 > 32767 ? c1 / 2 : c1;
+        t->off[t->n] = k;
+        t->c[t->n++] = _mm512_set1_epi32((int)(a0 | a1 << 16));
+        if (a0 != c0 || a1 != c1) {
+            t->off[t->n] = k;
+            t->c[t->n++] = _mm512_set1_epi32((int)((c0 - a0) | (c1 - a1) << 16));
+        }
+    }
+}
+
+/* The same for the vertical pass: (c_k, c_k) for the symmetric rows k and n-1-k, the centre
+ * with 0, split where needed. Returns the number of terms; row[k] is the term's first row. */
+typedef struct VifVertTerms {
+    int n;
+    int row[VIF_MAX_TAPS];  /* first row; the second is n_taps - 1 - row (the centre: none) */
+    __m512i c[VIF_MAX_TAPS];
+    __m512i c32[VIF_MAX_TAPS];  /* the tap as one 32-bit value (the u8 squares) */
+} VifVertTerms;
+
+static void vert_terms(VifVertTerms *t, const uint16_t *f, const int n_taps)
+{
+    t->n = 0;
+    for (int k = 0; k <= n_taps / 2; k++) {
+        const unsigned c = f[k], a = c > 32767 ? c / 2 : c;
+        const int centre = k == n_taps / 2;
+        t->row[t->n] = k;
+        t->c32[t->n] = _mm512_set1_epi32((int)c);
+        t->c[t->n++] = _mm512_set1_epi32((int)(centre ? a : a | a << 16));
+        if (a != c) {
+            t->row[t->n] = k;
+            t->c32[t->n] = _mm512_setzero_si512();
+            t->c[t->n++] = _mm512_set1_epi32((int)(centre ? c - a : (c - a) | (c - a) << 16));
+        }
+    }
+}
+
+static __mmask32 cols_mask(const int j, const int w)
+{
+    const int left = w - j;
+    return left >= 32 ? 0xFFFFFFFFu : (__mmask32)((1u << left) - 1);
+}
+
+static __m512i load_u8(const void *row, const int j, const __mmask32 m)
+{
+    return _mm512_cvtepu8_epi16(_mm256_maskz_loadu_epi8(m, (const uint8_t *)row + j));
+}
+
+static __m512i load_u16(const void *row, const int j, const __mmask32 m)
+{
+    return _mm512_maskz_loadu_epi16(m, (const uint16_t *)row + j);
+}
+
+static const __m512i *bias16(void)
+{
+    static const int16_t b[32] __attribute__((aligned(64))) = {
+        -32768, -32768, -32768, -32768, -32768, -32768, -32768, -32768,
+        -32768, -32768, -32768, -32768, -32768, -32768, -32768, -32768,
+        -32768, -32768, -32768, -32768, -32768, -32768, -32768, -32768,
+        -32768, -32768, -32768, -32768, -32768, -32768, -32768, -32768,
+    };
+    return (const __m512i *)b;
+}
+
+#define BIAS16 (*bias16())
+#define TOP32 _mm512_set1_epi32((int)0x80000000u)
+
+/* 32 biased 16-bit values, in column order, from the two unpack-ordered 32-bit halves. */
+static __m512i pack_biased(const __m512i lo, const __m512i hi)
+{
+    return _mm512_xor_si512(_mm512_packus_epi32(lo, hi), BIAS16);
+}
+
+/* Store the low and high 16-bit halves of 32 second moments (unpack order). */
+static void store_split(int16_t *lo, int16_t *hi, const int j, const __m512i v_lo,
+                        const __m512i v_hi)
+{
+    const __m512i m16 = _mm512_set1_epi32(0xFFFF);
+    _mm512_storeu_si512(lo + j, pack_biased(_mm512_and_si512(v_lo, m16),
+                                            _mm512_and_si512(v_hi, m16)));
+    _mm512_storeu_si512(hi + j, pack_biased(_mm512_srli_epi32(v_lo, 16),
+                                            _mm512_srli_epi32(v_hi, 16)));
+}
+
+/* ---- vertical pass, 8-bit samples (scale 0): means rounded by 8 bits, second moments whole:
+ * every sum < 2^32 (taps sum to 65536, samples and products < 2^16). ---- */
+
+static void vert_u8(const VifSimdRows *rows, const void *const *ref, const void *const *dis,
+                    const uint16_t *f, const int n_taps, const int w)
+{
+    VifVertTerms t;
+    vert_terms(&t, f, n_taps);
+    const __m512i zero = _mm512_setzero_si512();
+    for (int j = 0; j < w; j += VIF_V) {
+        const __mmask32 m = cols_mask(j, w);
+        __m512i mu1l = zero, mu1h = zero, mu2l = zero, mu2h = zero;
+        __m512i xxl = zero, xxh = zero, yyl = zero, yyh = zero, xyl = zero, xyh = zero;
+        for (int k = 0; k < t.n; k++) {
+            const int a = t.row[k], b = n_taps - 1 - a;
+            const __m512i xa = load_u8(ref[a], j, m), ya = load_u8(dis[a], j, m);
+            const __m512i xb = a == b ? zero : load_u8(ref[b], j, m);
+            const __m512i yb = a == b ? zero : load_u8(dis[b], j, m);
+            const __m512i px_l = _mm512_unpacklo_epi16(xa, xb), px_h = _mm512_unpackhi_epi16(xa, xb);
+            const __m512i py_l = _mm512_unpacklo_epi16(ya, yb), py_h = _mm512_unpackhi_epi16(ya, yb);
+            mu1l = DP(mu1l, px_l, t.c[k]);
+            mu1h = DP(mu1h, px_h, t.c[k]);
+            mu2l = DP(mu2l, py_l, t.c[k]);
+            mu2h = DP(mu2h, py_h, t.c[k]);
+            /* x_a^2 + x_b^2 (< 2^17) times the tap: exact in 32 bits */
+            const __m512i c = t.c32[k];
+            xxl = _mm512_add_epi32(xxl, _mm512_mullo_epi32(_mm512_madd_epi16(px_l, px_l), c));
+            xxh = _mm512_add_epi32(xxh, _mm512_mullo_epi32(_mm512_madd_epi16(px_h, px_h), c));
+            yyl = _mm512_add_epi32(yyl, _mm512_mullo_epi32(_mm512_madd_epi16(py_l, py_l), c));
+            yyh = _mm512_add_epi32(yyh, _mm512_mullo_epi32(_mm512_madd_epi16(py_h, py_h), c));
+            xyl = _mm512_add_epi32(xyl, _mm512_mullo_epi32(_mm512_madd_epi16(px_l, py_l), c));
+            xyh = _mm512_add_epi32(xyh, _mm512_mullo_epi32(_mm512_madd_epi16(px_h, py_h), c));
+        }
+        const __m512i r128 = _mm512_set1_epi32(128);
+        _mm512_storeu_si512(rows->mu[0] + j,
+                            pack_biased(_mm512_srli_epi32(_mm512_add_epi32(mu1l, r128), 8),
+                                        _mm512_srli_epi32(_mm512_add_epi32(mu1h, r128), 8)));
+        _mm512_storeu_si512(rows->mu[1] + j,
+                            pack_biased(_mm512_srli_epi32(_mm512_add_epi32(mu2l, r128), 8),
+                                        _mm512_srli_epi32(_mm512_add_epi32(mu2h, r128), 8)));
+        store_split(rows->lo[0], rows->hi[0], j, xxl, xxh);
+        store_split(rows->lo[1], rows->hi[1], j, yyl, yyh);
+        store_split(rows->lo[2], rows->hi[2], j, xyl, xyh);
+    }
+}
+
+/* ---- vertical pass, uint16 samples: biased madds throughout ---- */
+
+/* (sum + 2^(s-1)) >> s of an unbiased 32-bit sum, s >= 1 (no overflow: sum <= 2^32 - 2^16) */
+static __m512i round_shift32(const __m512i sum, const unsigned s)
+{
+    return _mm512_srli_epi32(_mm512_add_epi32(sum, _mm512_set1_epi32(1 << (s - 1))), s);
+}
+
+/* The second moment rounded by s from the filtered halves: SH << (16 - s) + round(SL >> s). */
+static __m512i combine_sq(const __m512i sl, const __m512i sh, const unsigned s)
+{
+    return _mm512_add_epi32(_mm512_slli_epi32(sh, 16 - s), round_shift32(sl, s));
+}
+
+/* One product's halves, biased: lo16(a b) and hi16(a b) of 16-bit a, b. */
+#define PRODUCT_HALVES(a, b, lo, hi)                                                           \
+    do {                                                                                       \
+        lo = _mm512_xor_si512(_mm512_mullo_epi16(a, b), BIAS16);                               \
+        hi = _mm512_xor_si512(_mm512_mulhi_epu16(a, b), BIAS16);                               \
+    } while (0)
+
+typedef struct VifAcc16 {
+    __m512i mu[2][2], lo[3][2], hi[3][2];   /* [quantity][unpack half] */
+} VifAcc16;
+
+/* Add rows a and b (b < 0: none) times the term's taps to the accumulators. */
+static void vert_u16_term(VifAcc16 *acc, const __m512i c, const __m512i xa, const __m512i ya,
+                          const __m512i xb, const __m512i yb)
+{
+    __m512i q[8][2];   /* biased: x, y, then lo/hi of x^2, y^2, xy, for rows a and b */
+    q[0][0] = _mm512_xor_si512(xa, BIAS16);
+    q[0][1] = _mm512_xor_si512(xb, BIAS16);
+    q[1][0] = _mm512_xor_si512(ya, BIAS16);
+    q[1][1] = _mm512_xor_si512(yb, BIAS16);
+    PRODUCT_HALVES(xa, xa, q[2][0], q[5][0]);
+    PRODUCT_HALVES(xb, xb, q[2][1], q[5][1]);
+    PRODUCT_HALVES(ya, ya, q[3][0], q[6][0]);
+    PRODUCT_HALVES(yb, yb, q[3][1], q[6][1]);
+    PRODUCT_HALVES(xa, ya, q[4][0], q[7][0]);
+    PRODUCT_HALVES(xb, yb, q[4][1], q[7][1]);
+    __m512i *dst[8] = { acc->mu[0], acc->mu[1], acc->lo[0], acc->lo[1],
+                        acc->lo[2], acc->hi[0], acc->hi[1], acc->hi[2] };
+    for (int l = 0; l < 8; l++) {
+        dst[l][0] = DP(dst[l][0], _mm512_unpacklo_epi16(q[l][0], q[l][1]), c);
+        dst[l][1] = DP(dst[l][1], _mm512_unpackhi_epi16(q[l][0], q[l][1]), c);
+    }
+}
+
+static void vert_u16(const VifSimdRows *rows, const void *const *ref, const void *const *dis,
+                     const uint16_t *f, const int n_taps, const int w, const VifShifts sh)
+{
+    VifVertTerms t;
+    vert_terms(&t, f, n_taps);
+    for (int j = 0; j < w; j += VIF_V) {
+        const __mmask32 m = cols_mask(j, w);
+        VifAcc16 acc;
+        memset(&acc, 0, sizeof(acc));
+        for (int k = 0; k < t.n; k++) {
+            const int a = t.row[k], b = n_taps - 1 - a;
+            const __m512i xa = load_u16(ref[a], j, m), ya = load_u16(dis[a], j, m);
+            /* the centre's term has taps (c, 0): its partner's value adds nothing */
+            const __m512i xb = a == b ? xa : load_u16(ref[b], j, m);
+            const __m512i yb = a == b ? ya : load_u16(dis[b], j, m);
+            vert_u16_term(&acc, t.c[k], xa, ya, xb, yb);
+        }
+        for (int l = 0; l < 2; l++) {
+            const __m512i s0 = _mm512_xor_si512(acc.mu[l][0], TOP32);
+            const __m512i s1 = _mm512_xor_si512(acc.mu[l][1], TOP32);
+            _mm512_storeu_si512(rows->mu[l] + j, pack_biased(round_shift32(s0, sh.mu_shift),
+                                                             round_shift32(s1, sh.mu_shift)));
+        }
+        for (int l = 0; l < 3; l++) {
+            const __m512i v0 = combine_sq(_mm512_xor_si512(acc.lo[l][0], TOP32),
+                                          _mm512_xor_si512(acc.hi[l][0], TOP32), sh.sq_shift);
+            const __m512i v1 = combine_sq(_mm512_xor_si512(acc.lo[l][1], TOP32),
+                                          _mm512_xor_si512(acc.hi[l][1], TOP32), sh.sq_shift);
+            store_split(rows->lo[l], rows->hi[l], j, v0, v1);
+        }
+    }
+}
+
+/* ---- horizontal pass and statistic ----
+ * The statistic's log2 terms are table entries plus 2048 per bit of the argument's length. The
+ * lengths are summed in the vectors; the table indices go to three index rows (a lane outside
+ * its branch points at the table's zero entry, VIF_LOG2_TABLE_SIZE), which one scalar pass
+ * adds up after the row: table lookups in vectors would be gathers, slow on every CPU. */
+
+typedef struct VifLaneSums {
+    __m512i num_log, den_log;          /* 16 x int32: the 2048-per-bit parts */
+    __m512i n2_exp;                    /* 8 x int64: biased exponents of n2 */
+    __m512i num_non_log;               /* 8 x int64 */
+    int64_t den_non_log, n_num;        /* n_num: lanes that added an n2 exponent */
+    uint16_t *den_idx, *n2_idx, *n1_idx;   /* index rows, 16 entries per stat16 */
+    int n_idx;
+} VifLaneSums;
+
+/* (a * b + 2^31) >> 32 of 16 uint32 pairs (the reference's squared means). */
+static __m512i mul_q32(const __m512i a, const __m512i b)
+{
+    const __m512i half = _mm512_set1_epi64(0x80000000LL);
+    const __m512i even = _mm512_add_epi64(_mm512_mul_epu32(a, b), half);
+    const __m512i odd = _mm512_add_epi64(
+        _mm512_mul_epu32(_mm512_srli_epi64(a, 32), _mm512_srli_epi64(b, 32)), half);
+    return _mm512_mask_blend_epi32(0xAAAA, _mm512_srli_epi64(even, 32), odd);
+}
+
+/* log2 of 16 uint32 x >= 2^17 as vif_log2_32: the table index (x >> k) - 2^15, stored for the
+ * scalar pass (VIF_LOG2_TABLE_SIZE outside m), and k = 16 - clz(x) returned (0 outside m). */
+VIF_INLINE __m512i log2_parts32(uint16_t *idx_out, const __m512i x, const __mmask16 m)
+{
+    const __m512i k = _mm512_maskz_sub_epi32(m, _mm512_set1_epi32(16), _mm512_lzcnt_epi32(x));
+    const __m512i idx = _mm512_mask_blend_epi32(
+        m, _mm512_set1_epi32(VIF_LOG2_TABLE_SIZE),
+        _mm512_sub_epi32(_mm512_srlv_epi32(x, k), _mm512_set1_epi32(VIF_LOG2_TABLE_MIN)));
+    _mm256_storeu_si256((__m256i *)idx_out, _mm512_cvtepi32_epi16(idx));
+    return k;
+}
+
+/* The index part of log2 of 8 exact integer doubles x in [2^17, 2^53) (vif_log2_64): the top
+ * 15 fraction bits. The exponent (k + 1038) is added to acc->n2_exp. */
+VIF_INLINE void log2_parts64(VifLaneSums *acc, uint16_t *idx_out, const __m512d x,
+                             const __mmask8 m)
+{
+    const __m512i bits = _mm512_castpd_si512(x);
+    const __m512i idx = _mm512_mask_blend_epi64(
+        m, _mm512_set1_epi64(VIF_LOG2_TABLE_SIZE),
+        _mm512_and_si512(_mm512_srli_epi64(bits, 37), _mm512_set1_epi64(0x7FFF)));
+    _mm_storeu_si128((__m128i *)idx_out, _mm512_cvtepi64_epi16(idx));
+    acc->n2_exp = _mm512_mask_add_epi64(acc->n2_exp, m, acc->n2_exp, _mm512_srli_epi64(bits, 52));
+}
+
+/* The numerator's double steps for 8 pixels, in the reference's order: sv (the truncated
+ * residual variance, clamped at 0), then n2 = (int64)(g g s1) + n1 as an exact double
+ * (n1 = sv + nsq < 2^32; g <= 100 and s1 < 2^31 keep n2 below 2^46). */
+VIF_INLINE __m256i num8(__m512d *n2d, const __m256i s1, const __m256i s2, const __m256i s12,
+                        const double egl)
+{
+    const __m512d s1d = _mm512_cvtepi32_pd(s1), s2d = _mm512_cvtepi32_pd(s2);
+    const __m512d s12d = _mm512_cvtepi32_pd(s12);
+    __m512d g = _mm512_div_pd(s12d, _mm512_add_pd(s1d, _mm512_set1_pd(65536 * 1.0e-10)));
+    __m256i sv = _mm512_cvttpd_epi32(_mm512_sub_pd(s2d, _mm512_mul_pd(g, s12d)));
+    sv = _mm256_max_epi32(sv, _mm256_setzero_si256());
+    g = _mm512_min_pd(g, _mm512_set1_pd(egl));   /* g < egl ? g : egl */
+    const __m256i n1 = _mm256_add_epi32(sv, _mm256_set1_epi32(VIF_SIGMA_NSQ));
+    const __m512d prod = _mm512_mul_pd(_mm512_mul_pd(g, g), s1d);
+    *n2d = _mm512_add_pd(_mm512_roundscale_pd(prod, _MM_FROUND_TO_ZERO | _MM_FROUND_NO_EXC),
+                         _mm512_cvtepu32_pd(n1));
+    return n1;
+}
+
+/* Statistic of 16 pixels with the horizontal sums mu1, mu2, xx, yy, xy; valid: real pixels. */
+VIF_INLINE void stat16(VifLaneSums *acc, const __m512i mu1, const __m512i mu2, const __m512i xx,
+                       const __m512i yy, const __m512i xy, const __mmask16 valid,
+                       const double egl)
+{
+    const __m512i s1 = _mm512_sub_epi32(xx, mul_q32(mu1, mu1));
+    const __m512i s2 = _mm512_max_epi32(_mm512_sub_epi32(yy, mul_q32(mu2, mu2)),
+                                        _mm512_setzero_si512());
+    const __m512i s12 = _mm512_sub_epi32(xy, mul_q32(mu1, mu2));
+    const __m512i nsq = _mm512_set1_epi32(VIF_SIGMA_NSQ);
+    const __mmask16 low = _mm512_mask_cmplt_epi32_mask(valid, s1, nsq);
+    const __mmask16 den = valid & ~low;
+    const __mmask16 num = _mm512_mask_cmpgt_epi32_mask(
+        _mm512_mask_cmpgt_epi32_mask(den, s12, _mm512_setzero_si512()), s2,
+        _mm512_setzero_si512());
+    /* non-log branch: sigma2 (>= 0) into int64 lanes, and the count */
+    const __m512i s2_low = _mm512_maskz_mov_epi32(low, s2);
+    acc->num_non_log = _mm512_add_epi64(
+        acc->num_non_log, _mm512_cvtepu32_epi64(_mm512_castsi512_si256(s2_low)));
+    acc->num_non_log = _mm512_add_epi64(
+        acc->num_non_log, _mm512_cvtepu32_epi64(_mm512_extracti64x4_epi64(s2_low, 1)));
+    acc->den_non_log += __builtin_popcount(low);
+    acc->n_num += __builtin_popcount(num);
+    const int at = acc->n_idx;
+    acc->n_idx += 16;
+    /* den: log2(sigma1 + nsq) - 17 x 2048 */
+    const __m512i kd = log2_parts32(acc->den_idx + at, _mm512_add_epi32(s1, nsq), den);
+    acc->den_log = _mm512_add_epi32(
+        acc->den_log, _mm512_slli_epi32(_mm512_maskz_sub_epi32(den, kd, _mm512_set1_epi32(17)), 11));
+    /* num: log2(n2) - log2(n1) */
+    __m512d n2a, n2b;
+    const __m256i n1a = num8(&n2a, _mm512_castsi512_si256(s1), _mm512_castsi512_si256(s2),
+                             _mm512_castsi512_si256(s12), egl);
+    const __m256i n1b = num8(&n2b, _mm512_extracti64x4_epi64(s1, 1),
+                             _mm512_extracti64x4_epi64(s2, 1), _mm512_extracti64x4_epi64(s12, 1),
+                             egl);
+    log2_parts64(acc, acc->n2_idx + at, n2a, (__mmask8)num);
+    log2_parts64(acc, acc->n2_idx + at + 8, n2b, (__mmask8)(num >> 8));
+    const __m512i n1 = _mm512_inserti64x4(_mm512_castsi256_si512(n1a), n1b, 1);
+    const __m512i k1 = log2_parts32(acc->n1_idx + at, n1, num);
+    acc->num_log = _mm512_sub_epi32(acc->num_log, _mm512_slli_epi32(k1, 11));
+}
+
+static int64_t hsum32(const __m512i v)
+{
+    const __m512i a = _mm512_cvtepi32_epi64(_mm512_castsi512_si256(v));
+    const __m512i b = _mm512_cvtepi32_epi64(_mm512_extracti64x4_epi64(v, 1));
+    return _mm512_reduce_add_epi64(_mm512_add_epi64(a, b));
+}
+
+/* Fold the lanes and the table entries of the index rows into sums; start a new chunk. The
+ * lookups stay scalar loads (a vectorised loop would assemble gathers from lane inserts). */
+#if defined(__clang__)
+#define EV_NO_VECTORIZE
+#define EV_NO_VECTORIZE_LOOP _Pragma("clang loop vectorize(disable)")
+#else
+#define EV_NO_VECTORIZE __attribute__((optimize("no-tree-vectorize")))
+#define EV_NO_VECTORIZE_LOOP
+#endif
+EV_NO_VECTORIZE static void flush_lanes(VifSums *sums, VifLaneSums *acc, const uint16_t *table)
+{
+    int64_t num = 0, den = 0;
+    EV_NO_VECTORIZE_LOOP
+    for (int i = 0; i < acc->n_idx; i++) {
+        den += table[acc->den_idx[i]];
+        num += (int32_t)table[acc->n2_idx[i]] - (int32_t)table[acc->n1_idx[i]];
+    }
+    acc->n_idx = 0;
+    /* n2's k is its biased exponent minus 1023 + 15 */
+    const int64_t n2_k = _mm512_reduce_add_epi64(acc->n2_exp) - 1038 * acc->n_num;
+    sums->num_log += hsum32(acc->num_log) + 2048 * n2_k + num;
+    sums->den_log += hsum32(acc->den_log) + den;
+    sums->num_non_log += _mm512_reduce_add_epi64(acc->num_non_log);
+    sums->den_non_log += acc->den_non_log;
+    acc->num_log = acc->den_log = acc->num_non_log = acc->n2_exp = _mm512_setzero_si512();
+    acc->den_non_log = acc->n_num = 0;
+}
+
+/* The 32 samples src[j0 + o ..] as a vector, from the aligned vectors a = [j0 - 32, j0),
+ * b = [j0, j0 + 32), c = [j0 + 32, j0 + 64); o in [-16, 30]. Even o: one valignd; odd o: the
+ * high half of each lane of window o - 1 joined with the low half of window o + 1. Aligned
+ * loads plus shuffles: unaligned loads (one per window) cost twice as much where they cross
+ * cache lines, which is most of them. o must fold to a constant (the shuffles' immediates). */
+VIF_INLINE __m512i win_even(const __m512i a, const __m512i b, const __m512i c, const int o)
+{
+    return o >= 0 ? _mm512_alignr_epi32(c, b, o / 2) : _mm512_alignr_epi32(b, a, 16 + o / 2);
+}
+
+VIF_INLINE __m512i join_odd(const __m512i lo, const __m512i hi)
+{
+#if VIF_VNNI
+    return _mm512_shrdi_epi32(lo, hi, 16);   /* VBMI2, at the same level as VNNI */
+#else
+    return _mm512_or_si512(_mm512_srli_epi32(lo, 16), _mm512_slli_epi32(hi, 16));
+#endif
+}
+
+VIF_INLINE __m512i win(const __m512i a, const __m512i b, const __m512i c, const int o)
+{
+    if (o & 1)
+        return join_odd(win_even(a, b, c, o - 1), win_even(a, b, c, o + 1));
+    return win_even(a, b, c, o);
+}
+
+/* The horizontal sums of one row buffer at outputs j0 + 2m (*even) and j0 + 2m + 1 (*odd), for
+ * a filter of radius R with NT tap pairs (term k at offset -R + 2k; c2: the split halves of
+ * scale 3's centre tap, zero elsewhere). */
+VIF_INLINE void hfilter(__m512i *even, __m512i *odd, const int16_t *src, const int j0,
+                        const __m512i *c, const __m512i *c2, const int R, const int NT,
+                        const int split)
+{
+    const __m512i a = _mm512_load_si512(src + j0 - 32), b = _mm512_load_si512(src + j0);
+    const __m512i cc = _mm512_load_si512(src + j0 + 32);
+    __m512i e = _mm512_setzero_si512(), d = e;
+#pragma GCC unroll 9
+    for (int k = 0; k < NT; k++) {
+        const __m512i we = win(a, b, cc, -R + 2 * k), wo = win(a, b, cc, -R + 2 * k + 1);
+        e = DP(e, we, c[k]);
+        d = DP(d, wo, c[k]);
+        if (split && k == 0) {
+            e = DP(e, we, c2[0]);
+            d = DP(d, wo, c2[0]);
+        }
+    }
+    *even = e;
+    *odd = d;
+}
+
+/* Horizontal pass over the padded rows and the statistic of every output of the row. */
+VIF_INLINE void horiz_stat_n(VifSums *sums, const VifSimdRows *rows, const int w,
+                             const VifStatParams *p, const uint16_t *f, const int R,
+                             const int NT, const int split)
+{
+    /* term k: taps (2k, 2k + 1) of f; scale 3's centre 43728 > int16 is split in halves */
+    __m512i c[9], c2[1];
+    for (int k = 0; k < NT; k++) {
+        const unsigned c0 = f[2 * k], c1 = 2 * k + 1 < 2 * R + 1 ? f[2 * k + 1] : 0;
+        const unsigned h1 = split && k == 0 ? c1 / 2 : c1;
+        c[k] = _mm512_set1_epi32((int)(c0 | h1 << 16));
+        if (split && k == 0)
+            c2[0] = _mm512_set1_epi32((int)((c1 - h1) << 16));
+    }
+    const int16_t *src[8] = { rows->mu[0], rows->mu[1], rows->lo[0], rows->hi[0],
+                              rows->lo[1], rows->hi[1], rows->lo[2], rows->hi[2] };
+    VifLaneSums acc;
+    memset(&acc, 0, sizeof(acc));
+    acc.den_idx = rows->idx[0];
+    acc.n2_idx = rows->idx[1];
+    acc.n1_idx = rows->idx[2];
+    const __m512i r16 = _mm512_set1_epi32(32768);
+    for (int j0 = 0; j0 < w; j0 += VIF_V) {
+        __m512i even[8], odd[8];
+        for (int l = 0; l < 8; l++)
+            hfilter(&even[l], &odd[l], src[l], j0, c, c2, R, NT, split);
+        __m512i *half[2] = { even, odd };
+        for (int e = 0; e < 2; e++) {
+            __m512i *v = half[e];
+            for (int l = 0; l < 8; l++)
+                v[l] = _mm512_xor_si512(v[l], TOP32);
+            /* xx = SH + ((SL + 2^15) >> 16) */
+            const __m512i xx = _mm512_add_epi32(v[3], _mm512_srli_epi32(_mm512_add_epi32(v[2], r16), 16));
+            const __m512i yy = _mm512_add_epi32(v[5], _mm512_srli_epi32(_mm512_add_epi32(v[4], r16), 16));
+            const __m512i xy = _mm512_add_epi32(v[7], _mm512_srli_epi32(_mm512_add_epi32(v[6], r16), 16));
+            /* output j0 + 2m + e is a pixel when it is below w */
+            const int left = w - j0 - e;
+            const __mmask16 valid = left >= 32 ? 0xFFFF : (__mmask16)((1u << ((left + 1) / 2)) - 1);
+            stat16(&acc, v[0], v[1], xx, yy, xy, valid, p->egl);
+        }
+        if (acc.n_idx == VIF_IDX_ROW)
+            flush_lanes(sums, &acc, p->log2_table);
+    }
+    flush_lanes(sums, &acc, p->log2_table);
+}
+
+static void horiz_stat(VifSums *sums, const VifSimdRows *rows, const int scale, const int w,
+                       const VifStatParams *p)
+{
+    const uint16_t *f = vif_taps[scale];
+    switch (scale) {
+    case 0: horiz_stat_n(sums, rows, w, p, f, 8, 9, 0); break;
+    case 1: horiz_stat_n(sums, rows, w, p, f, 4, 5, 0); break;
+    case 2: horiz_stat_n(sums, rows, w, p, f, 2, 3, 0); break;
+    default: horiz_stat_n(sums, rows, w, p, f, 1, 2, 1); break;
+    }
+}
+
+void VIF_FN(ev_vif_stat_row_u8)(VifSums *sums, const void *const *ref, const void *const *dis,
+                                const int scale, const int w, const VifShifts sh,
+                                const VifStatParams *p, void *tmp)
+{
+    const VifSimdRows rows = carve_rows(tmp, w);
+    vert_u8(&rows, ref, dis, vif_taps[scale], vif_n_taps[scale], w);
+    pad_rows(&rows, w, vif_n_taps[scale] / 2);
+    horiz_stat(sums, &rows, scale, w, p);
+}
+
+void VIF_FN(ev_vif_stat_row_u16)(VifSums *sums, const void *const *ref, const void *const *dis,
+                                 const int scale, const int w, const VifShifts sh,
+                                 const VifStatParams *p, void *tmp)
+{
+    const VifSimdRows rows = carve_rows(tmp, w);
+    vert_u16(&rows, ref, dis, vif_taps[scale], vif_n_taps[scale], w, sh);
+    pad_rows(&rows, w, vif_n_taps[scale] / 2);
+    horiz_stat(sums, &rows, scale, w, p);
+}
+
+/* ---- decimation ---- */
+
+/* Vertical means of one picture's rows (biased, 16-bit) for the decimation filter. */
+static void down_vert(int16_t *mu, const void *const *rows, const int is_u8, const uint16_t *f,
+                      const int n_taps, const int w, const unsigned shift)
+{
+    VifVertTerms t;
+    vert_terms(&t, f, n_taps);
+    for (int j = 0; j < w; j += VIF_V) {
+        const __mmask32 m = cols_mask(j, w);
+        __m512i lo = _mm512_setzero_si512(), hi = _mm512_setzero_si512();
+        for (int k = 0; k < t.n; k++) {
+            const int a = t.row[k], b = n_taps - 1 - a;
+            __m512i xa, xb;
+            if (is_u8) {
+                xa = _mm512_xor_si512(load_u8(rows[a], j, m), BIAS16);
+                xb = a == b ? xa : _mm512_xor_si512(load_u8(rows[b], j, m), BIAS16);
+            } else {
+                xa = _mm512_xor_si512(load_u16(rows[a], j, m), BIAS16);
+                xb = a == b ? xa : _mm512_xor_si512(load_u16(rows[b], j, m), BIAS16);
+            }
+            lo = DP(lo, _mm512_unpacklo_epi16(xa, xb), t.c[k]);
+            hi = DP(hi, _mm512_unpackhi_epi16(xa, xb), t.c[k]);
+        }
+        lo = round_shift32(_mm512_xor_si512(lo, TOP32), shift);
+        hi = round_shift32(_mm512_xor_si512(hi, TOP32), shift);
+        _mm512_storeu_si512(mu + j, pack_biased(lo, hi));
+    }
+}
+
+/* Horizontal pass at the even columns: 16 outputs per vector (a lane's pair is its taps). */
+static void down_horiz(uint16_t *out, const int16_t *mu, const uint16_t *f, const int n_taps,
+                       const int w_out)
+{
+    VifTerms t;
+    pair_terms(&t, f, n_taps);
+    const int r = n_taps / 2;
+    const __m512i r16 = _mm512_set1_epi32(32768);
+    for (int j = 0; j < w_out; j += 16) {
+        __m512i acc = _mm512_setzero_si512();
+        for (int k = 0; k < t.n; k++)
+            acc = DP(acc, _mm512_loadu_si512(mu + 2 * j - r + t.off[k]), t.c[k]);
+        acc = _mm512_srli_epi32(_mm512_add_epi32(_mm512_xor_si512(acc, TOP32), r16), 16);
+        const int left = w_out - j;
+        const __mmask16 m = left >= 16 ? 0xFFFF : (__mmask16)((1u << left) - 1);
+        _mm256_mask_storeu_epi16(out + j, m, _mm512_cvtepi32_epi16(acc));
+    }
+}
+
+static void down_row(uint16_t *out_ref, uint16_t *out_dis, const void *const *ref,
+                     const void *const *dis, const int is_u8, const int filter, const int w,
+                     const unsigned shift, void *tmp)
+{
+    const VifSimdRows rows = carve_rows(tmp, w);
+    const uint16_t *f = vif_taps[filter];
+    const int n = vif_n_taps[filter];
+    down_vert(rows.mu[0], ref, is_u8, f, n, w, shift);
+    down_vert(rows.mu[1], dis, is_u8, f, n, w, shift);
+    pad_row(rows.mu[0], w, n / 2);
+    pad_row(rows.mu[1], w, n / 2);
+    down_horiz(out_ref, rows.mu[0], f, n, w / 2);
+    down_horiz(out_dis, rows.mu[1], f, n, w / 2);
+}
+
+void VIF_FN(ev_vif_down_row_u8)(uint16_t *out_ref, uint16_t *out_dis, const void *const *ref,
+                                const void *const *dis, const int filter, const int w,
+                                const unsigned shift, void *tmp)
+{
+    down_row(out_ref, out_dis, ref, dis, 1, filter, w, shift, tmp);
+}
+
+void VIF_FN(ev_vif_down_row_u16)(uint16_t *out_ref, uint16_t *out_dis, const void *const *ref,
+                                 const void *const *dis, const int filter, const int w,
+                                 const unsigned shift, void *tmp)
+{
+    down_row(out_ref, out_dis, ref, dis, 0, filter, w, shift, tmp);
+}

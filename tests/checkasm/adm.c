@@ -1,0 +1,3 @@
+/* checkasm: integer ADM kernels (not yet). */
+#include "checkasm/checkasm.h"
+void checkasm_adm(void) {}

@@ -1,0 +1,174 @@
+/* checkasm: the integer VIF row kernels (features/vif/vif_dsp.h) of every level against C. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "checkasm/checkasm.h"
+#include "features/vif/vif_dsp.h"
+#include "features/vif/vif_log2.h"
+
+enum { MAX_W = 4097, CANARY = 0xA5 };
+
+static uint16_t table[VIF_LOG2_TABLE_PADDED];
+
+typedef struct Rows {
+    void *ref[VIF_MAX_TAPS], *dis[VIF_MAX_TAPS];
+} Rows;
+
+/* n rows of w samples each (bytes per sample), filled with one pattern per row pair. */
+static void fill_rows(Rows *r, const int n, const int w, const int bytes, const unsigned bits,
+                      const int pattern)
+{
+    for (int k = 0; k < n; k++) {
+        check_fill(r->ref[k], (size_t)w, bytes, bits, pattern);
+        /* the distorted row: a perturbed copy half of the time, independent otherwise */
+        if (pattern == 0 && (check_rand() & 1)) {
+            memcpy(r->dis[k], r->ref[k], (size_t)w * bytes);
+            for (int j = 0; j < w; j++) {
+                const uint32_t max = (1u << bits) - 1, d = check_rand() % 9;
+                uint32_t v = bytes == 1 ? ((uint8_t *)r->dis[k])[j] : ((uint16_t *)r->dis[k])[j];
+                v = v + d > 4 + max ? max : (v + d < 4 ? 0 : v + d - 4);
+                if (bytes == 1)
+                    ((uint8_t *)r->dis[k])[j] = (uint8_t)v;
+                else
+                    ((uint16_t *)r->dis[k])[j] = (uint16_t)v;
+            }
+        } else {
+            check_fill(r->dis[k], (size_t)w, bytes, bits, pattern == 0 ? 0 : (pattern + k) % CHECK_N_PATTERNS);
+        }
+    }
+}
+
+static double random_egl(void)
+{
+    switch (check_rand() % 3) {
+    case 0: return 100.0;
+    case 1: return 1.0;
+    default: return 1.0 + (check_rand() % 99000) / 1000.0;
+    }
+}
+
+static void check_stat(VifStatRowFn fn, VifStatRowFn ref_fn, const char *name, const char *lvl,
+                       const int u8, Rows *rows, void *tmp)
+{
+    if (!check_func((const void *)fn, (const void *)ref_fn, name, lvl))
+        return;
+    for (int scale = u8 ? 0 : 0; scale < (u8 ? 1 : 4); scale++) {
+        const int n = vif_n_taps[scale];
+        for (int w = 2; w; w = check_next_width(w)) {
+            for (int pattern = 0; pattern < CHECK_N_PATTERNS; pattern++) {
+                /* depth: 8 for u8; scale 0 of u16 any of 9..16; scales 1..3 carry 16 bits */
+                const unsigned bpc = u8 ? 8 : scale ? 16 : 9 + check_rand() % 8;
+                const VifShifts sh = vif_shifts(scale ? 1 : 0, bpc);
+                fill_rows(rows, n, w, u8 ? 1 : 2, scale ? 16 : bpc, pattern);
+                const VifStatParams p = { table, random_egl() };
+                VifSums want = { 0 }, got = { 0 };
+                ref_fn(&want, (const void *const *)rows->ref, (const void *const *)rows->dis,
+                       scale, w, sh, &p, tmp);
+                fn(&got, (const void *const *)rows->ref, (const void *const *)rows->dis, scale,
+                   w, sh, &p, tmp);
+                if (check_planted())
+                    got.num_log ^= 1;
+                if (memcmp(&want, &got, sizeof(want)) &&
+                    check_fail("scale %d w %d bpc %u pattern %d egl %g: num_log %lld/%lld "
+                               "den_log %lld/%lld num_non_log %lld/%lld den_non_log %lld/%lld",
+                               scale, w, bpc, pattern, p.egl, (long long)want.num_log,
+                               (long long)got.num_log, (long long)want.den_log,
+                               (long long)got.den_log, (long long)want.num_non_log,
+                               (long long)got.num_non_log, (long long)want.den_non_log,
+                               (long long)got.den_non_log))
+                    return;
+            }
+        }
+    }
+    if (check_benching()) {
+        const int w = 1920, scale = 0, reps = 200;
+        fill_rows(rows, vif_n_taps[scale], w, u8 ? 1 : 2, u8 ? 8 : 10, 0);
+        const VifStatParams p = { table, 100.0 };
+        const VifShifts sh = vif_shifts(0, u8 ? 8 : 10);
+        double t[2];
+        VifStatRowFn f[2] = { fn, ref_fn };
+        for (int k = 0; k < 2; k++) {
+            VifSums s = { 0 };
+            const double t0 = check_now_ns();
+            for (int i = 0; i < reps; i++)
+                f[k](&s, (const void *const *)rows->ref, (const void *const *)rows->dis, scale,
+                     w, sh, &p, tmp);
+            t[k] = (check_now_ns() - t0) / reps;
+        }
+        check_bench_report(u8 ? "stat_row_u8 (scale 0, w 1920)" : "stat_row_u16 (10-bit, w 1920)",
+                           t[0], t[1]);
+    }
+}
+
+static void check_down(VifDownRowFn fn, VifDownRowFn ref_fn, const char *name, const char *lvl,
+                       const int u8, Rows *rows, void *tmp)
+{
+    if (!check_func((const void *)fn, (const void *)ref_fn, name, lvl))
+        return;
+    static uint16_t out[4][MAX_W / 2 + 64];
+    for (int filter = 1; filter < 4; filter++) {
+        const int n = vif_n_taps[filter];
+        for (int w = 2; w; w = check_next_width(w)) {
+            for (int pattern = 0; pattern < CHECK_N_PATTERNS; pattern++) {
+                const unsigned bpc = u8 ? 8 : filter > 1 ? 16 : 9 + check_rand() % 8;
+                const unsigned shift = vif_shifts(filter > 1 ? 1 : 0, bpc).mu_shift;
+                fill_rows(rows, n, w, u8 ? 1 : 2, bpc, pattern);
+                memset(out, CANARY, sizeof(out));
+                ref_fn(out[0], out[1], (const void *const *)rows->ref,
+                       (const void *const *)rows->dis, filter, w, shift, tmp);
+                fn(out[2], out[3], (const void *const *)rows->ref,
+                   (const void *const *)rows->dis, filter, w, shift, tmp);
+                if (check_planted())
+                    out[3][check_rand() % (w / 2 ? w / 2 : 1)] ^= 1;
+                if ((memcmp(out[0], out[2], sizeof(out[0])) ||
+                     memcmp(out[1], out[3], sizeof(out[1]))) &&
+                    check_fail("filter %d w %d bpc %u pattern %d: outputs (or the margin after "
+                               "w / 2) differ", filter, w, bpc, pattern))
+                    return;
+            }
+        }
+    }
+    if (check_benching()) {
+        const int w = 1920, reps = 400;
+        fill_rows(rows, vif_n_taps[1], w, u8 ? 1 : 2, u8 ? 8 : 16, 0);
+        double t[2];
+        VifDownRowFn f[2] = { fn, ref_fn };
+        for (int k = 0; k < 2; k++) {
+            const double t0 = check_now_ns();
+            for (int i = 0; i < reps; i++)
+                f[k](out[0], out[1], (const void *const *)rows->ref,
+                     (const void *const *)rows->dis, 1, w, u8 ? 8 : 16, tmp);
+            t[k] = (check_now_ns() - t0) / reps;
+        }
+        check_bench_report(u8 ? "down_row_u8 (filter 1, w 1920)" : "down_row_u16 (filter 1, w 1920)",
+                           t[0], t[1]);
+    }
+}
+
+void checkasm_vif(void)
+{
+    vif_log2_table_build(table);
+    Rows rows;
+    for (int k = 0; k < VIF_MAX_TAPS; k++) {
+        rows.ref[k] = malloc(MAX_W * 2);
+        rows.dis[k] = malloc(MAX_W * 2);
+    }
+    void *tmp = aligned_alloc(64, (vif_dsp_tmp_size(MAX_W) + 63) & ~(size_t)63);
+    VifDsp c;
+    vif_dsp_init(&c, 0);
+    for (int i = 0; i < check_n_levels(); i++) {
+        const CheckLevel *l = check_level(i);
+        VifDsp d;
+        vif_dsp_init(&d, l->cpu);
+        check_stat(d.stat_row_u8, c.stat_row_u8, "vif_stat_row_u8", l->name, 1, &rows, tmp);
+        check_stat(d.stat_row_u16, c.stat_row_u16, "vif_stat_row_u16", l->name, 0, &rows, tmp);
+        check_down(d.down_row_u8, c.down_row_u8, "vif_down_row_u8", l->name, 1, &rows, tmp);
+        check_down(d.down_row_u16, c.down_row_u16, "vif_down_row_u16", l->name, 0, &rows, tmp);
+    }
+    free(tmp);
+    for (int k = 0; k < VIF_MAX_TAPS; k++) {
+        free(rows.ref[k]);
+        free(rows.dis[k]);
+    }
+}
