@@ -48,8 +48,9 @@ typedef struct AdmCmParams {
  * in_w samples: w = (in_w + 1) / 2 outputs of band a, and of h, v, d unless hvd is NULL. */
 typedef void (*AdmDwt0Fn)(int16_t *a, const AdmRow16 *hvd, const void *const *rows, int in_w,
                           unsigned bpc, void *tmp);
-/* Scales 1..3: rows of the previous scale's band a (int32). */
-typedef void (*AdmDwt123Fn)(int32_t *a, const AdmRow32 *hvd, const int32_t *const *rows,
+/* Scales 1..3: rows of the previous scale's band a: int16 for scale 1 (scale 0's band a),
+ * int32 above. */
+typedef void (*AdmDwt123Fn)(int32_t *a, const AdmRow32 *hvd, const void *const *rows,
                             int in_w, int scale, void *tmp);
 /* Decoupling of the distorted bands t against the reference bands o at columns [x0, x1):
  * restored r and additive a. */
@@ -99,7 +100,7 @@ void adm_dwt0_u8_c(int16_t *a, const AdmRow16 *hvd, const void *const *rows, int
                    unsigned bpc, void *tmp);
 void adm_dwt0_u16_c(int16_t *a, const AdmRow16 *hvd, const void *const *rows, int in_w,
                     unsigned bpc, void *tmp);
-void adm_dwt123_c(int32_t *a, const AdmRow32 *hvd, const int32_t *const *rows, int in_w,
+void adm_dwt123_c(int32_t *a, const AdmRow32 *hvd, const void *const *rows, int in_w,
                   int scale, void *tmp);
 void adm_decouple0_c(const AdmRow16 *r, const AdmRow16 *a, const AdmRow16 *o, const AdmRow16 *t,
                      int x0, int x1, const AdmDecoupleParams *p);
@@ -125,7 +126,7 @@ size_t adm_rows_tmp_size_c(int max_in_w);
                               int in_w, unsigned bpc, void *tmp);                              \
     void ev_adm_dwt0_u16_##isa(int16_t *a, const AdmRow16 *hvd, const void *const *rows,       \
                                int in_w, unsigned bpc, void *tmp);                             \
-    void ev_adm_dwt123_##isa(int32_t *a, const AdmRow32 *hvd, const int32_t *const *rows,      \
+    void ev_adm_dwt123_##isa(int32_t *a, const AdmRow32 *hvd, const void *const *rows,         \
                              int in_w, int scale, void *tmp);                                  \
     void ev_adm_decouple0_##isa(const AdmRow16 *r, const AdmRow16 *a, const AdmRow16 *o,       \
                                 const AdmRow16 *t, int x0, int x1, const AdmDecoupleParams *p); \

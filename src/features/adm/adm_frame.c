@@ -38,8 +38,6 @@ size_t adm_work_layout(const AdmState *s, void *base, AdmWork *w)
         w->low0[p] = carve(base, &off, n0, sizeof(int16_t));
     for (int p = 0; p < 2; p++)
         w->low[p] = carve(base, &off, n1, sizeof(int32_t));
-    for (int k = 0; k < 4; k++)
-        w->wide[k] = carve(base, &off, row, sizeof(int32_t));
     w->o = carve(base, &off, 3 * row, sizeof(int32_t));
     w->t = carve(base, &off, 3 * row, sizeof(int32_t));
     for (int k = 0; k < 3; k++)
@@ -222,17 +220,11 @@ static void dwt_row(ScaleRun *run, const int i)
                pic->bpc, wk->tmp);
             continue;
         }
-        const int32_t *rows[4];
+        const void *rows[4];
         for (int k = 0; k < 4; k++) {
             const size_t y = (size_t)g->ind_y[k][i];
-            if (run->scale == 1) {
-                const int16_t *src = wk->low0[p] + y * g->in_w;
-                for (int j = 0; j < g->in_w; j++)
-                    wk->wide[k][j] = src[j];
-                rows[k] = wk->wide[k];
-            } else {
-                rows[k] = wk->low[p] + y * g->in_w;
-            }
+            rows[k] = run->scale == 1 ? (const void *)(wk->low0[p] + y * g->in_w)
+                                      : (const void *)(wk->low[p] + y * g->in_w);
         }
         const AdmRow32 hvd = rows32(bands[p], wk->row_len, 0);
         /* in place from scale 2 on: output row i only overwrites input rows already read */

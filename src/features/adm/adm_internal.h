@@ -83,7 +83,6 @@ typedef struct AdmState {
 typedef struct AdmWork {
     int16_t *low0[2];           /* band a of scale 0, ref and dis (w0 x h0) */
     int32_t *low[2];            /* band a of scales 1..3, in place (w1 x h1) */
-    int32_t *wide[4];           /* scale-0 rows of a widened for the scale-1 DWT */
     int32_t *o, *t;             /* the DWT's h, v, d rows of ref and dis (3 rows each) */
     int32_t *ring[3];           /* per band row: r, a, csf(a), flt(a), csf(r), flt(r) x 3 */
     size_t row_len;             /* elements per row buffer */

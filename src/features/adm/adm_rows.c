@@ -94,16 +94,23 @@ static const unsigned s123_vert_shift[3] = { 0, 16, 16 };
 static const int64_t s123_horz_add[3] = { 16384, 32768, 16384 };
 static const unsigned s123_horz_shift[3] = { 15, 16, 15 };
 
-void adm_dwt123_c(int32_t *a, const AdmRow32 *hvd, const int32_t *const *rows, const int in_w,
+/* Sample j of input row k of a scale 1..3 DWT: int16 rows at scale 1, int32 above. */
+static int32_t in123(const void *const *rows, const int k, const int j, const int scale)
+{
+    return scale == 1 ? ((const int16_t *)rows[k])[j] : ((const int32_t *)rows[k])[j];
+}
+
+void adm_dwt123_c(int32_t *a, const AdmRow32 *hvd, const void *const *rows, const int in_w,
                   const int scale, void *tmp)
 {
     const DwtRows r = dwt_rows(tmp, in_w);
     const int64_t vadd = s123_vert_add[scale - 1], hadd = s123_horz_add[scale - 1];
     const unsigned vsh = s123_vert_shift[scale - 1], hsh = s123_horz_shift[scale - 1];
-    const int32_t *r0 = rows[0], *r1 = rows[1], *r2 = rows[2], *r3 = rows[3];
     for (int j = 0; j < in_w; j++) {
-        r.lo[j] = adm_dwt_round32(adm_taps_lo(r0[j], r1[j], r2[j], r3[j]), vadd, vsh);
-        r.hi[j] = adm_dwt_round32(adm_taps_hi(r0[j], r1[j], r2[j], r3[j]), vadd, vsh);
+        const int32_t s0 = in123(rows, 0, j, scale), s1 = in123(rows, 1, j, scale);
+        const int32_t s2 = in123(rows, 2, j, scale), s3 = in123(rows, 3, j, scale);
+        r.lo[j] = adm_dwt_round32(adm_taps_lo(s0, s1, s2, s3), vadd, vsh);
+        r.hi[j] = adm_dwt_round32(adm_taps_hi(s0, s1, s2, s3), vadd, vsh);
     }
     pad_row(r.lo, in_w);
     pad_row(r.hi, in_w);
