@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "core/extractor.h"
+#include "features/motion/motion_dsp.h"
 #include "features/motion/motion_math.h"
 
 typedef struct MotionOpts {
@@ -32,6 +33,7 @@ typedef struct MotionState {
     double *score;          /* every frame's SAD score, as written */
     unsigned n_scores, cap_scores;
     char name[N_NAMES][160];
+    MotionDsp dsp;
 } MotionState;
 
 #define OPT(field) offsetof(MotionOpts, field)
@@ -89,6 +91,7 @@ static int motion_init(void *state, const void *opts, const EvPicInfo *info, con
     s->depth = s->opts.five_frame_window ? 2 : 1;
     s->luma_bytes = (size_t)s->w * s->h * (s->bpc > 8 ? 2 : 1);
     motion_names(s);
+    motion_dsp_init(&s->dsp, info->cpu);
     if (s->opts.force_zero)
         return 0;
     for (unsigned k = 0; k < s->depth; k++)
@@ -100,85 +103,22 @@ static int motion_init(void *state, const void *opts, const EvPicInfo *info, con
 static size_t motion_scratch_size(const void *state)
 {
     const MotionState *s = state;
-    return (size_t)s->w * sizeof(int32_t);
-}
-
-/* Vertical pass of row i, samples of type T, into y[]; returns the OR of the row (0: all 0).
- * DIFF is motion_vblur_diff32 where the sums fit in int32 (bpc <= 15), else the int64 form. */
-#define VBLUR_ROW(T, DIFF)                                                                     \
-    const T *rp[5], *rc[5];                                                                    \
-    for (int k = 0; k < 5; k++) {                                                              \
-        const int r = motion_mirror((int)i - MOTION_RADIUS + k, (int)s->h);                    \
-        rp[k] = (const T *)prev + (size_t)r * s->w;                                            \
-        rc[k] = (const T *)((const uint8_t *)cur->data[0] + (ptrdiff_t)r * cur->stride[0]);    \
-    }                                                                                          \
-    /* restrict: y (int32) never overlaps the samples, which lets the loop vectorise */        \
-    const T *restrict p0 = rp[0], *restrict p1 = rp[1], *restrict p2 = rp[2];                  \
-    const T *restrict p3 = rp[3], *restrict p4 = rp[4];                                        \
-    const T *restrict c0 = rc[0], *restrict c1 = rc[1], *restrict c2 = rc[2];                  \
-    const T *restrict c3 = rc[3], *restrict c4 = rc[4];                                        \
-    int32_t any = 0;                                                                           \
-    for (unsigned j = 0; j < s->w; j++) {                                                      \
-        const int32_t d[5] = { p0[j] - c0[j], p1[j] - c1[j], p2[j] - c2[j], p3[j] - c3[j],     \
-                               p4[j] - c4[j] };                                                \
-        y[j] = DIFF(d, shift);                                                                 \
-        any |= y[j];                                                                           \
-    }                                                                                          \
-    return any
-
-static int32_t vblur_row8(const MotionState *s, const uint8_t *prev, const EvPic *cur,
-                          unsigned i, int32_t *restrict y)
-{
-    const unsigned shift = 8;
-    VBLUR_ROW(uint8_t, motion_vblur_diff32);
-}
-
-static int32_t vblur_row15(const MotionState *s, const uint8_t *prev, const EvPic *cur,
-                           unsigned i, int32_t *restrict y)
-{
-    const unsigned shift = s->bpc;
-    VBLUR_ROW(uint16_t, motion_vblur_diff32);
-}
-
-static int32_t vblur_row16(const MotionState *s, const uint8_t *prev, const EvPic *cur,
-                           unsigned i, int32_t *restrict y)
-{
-    const unsigned shift = 16;
-    VBLUR_ROW(uint16_t, motion_vblur_diff);
-}
-#undef VBLUR_ROW
-
-static uint32_t hblur_abs_mirrored(const int32_t *y, int j, int w)
-{
-    int32_t t[5];
-    for (int k = 0; k < 5; k++)
-        t[k] = y[motion_mirror(j - MOTION_RADIUS + k, w)];
-    return motion_hblur_abs(t);
-}
-
-/* Horizontal pass of one row: the row's SAD in the reference's wrapping uint32. */
-static uint32_t hblur_row_sad(const int32_t *y, unsigned w)
-{
-    const int n = (int)w, inside_end = n - MOTION_RADIUS;
-    uint32_t sad = hblur_abs_mirrored(y, 0, n) + hblur_abs_mirrored(y, 1, n);
-    int j = MOTION_RADIUS;
-    for (; j < inside_end; j++)
-        sad += motion_hblur_abs(y + j - MOTION_RADIUS);
-    for (; j < n; j++)
-        sad += hblur_abs_mirrored(y, j, n);
-    return sad;
+    return motion_dsp_tmp_size((int)s->w);
 }
 
 static uint64_t frame_sad(const MotionState *s, const uint8_t *prev, const EvPic *cur,
-                          int32_t *y)
+                          void *tmp)
 {
+    const size_t bytes = s->bpc > 8 ? 2 : 1;
     uint64_t sad = 0;
     for (unsigned i = 0; i < s->h; i++) {
-        const int32_t any = s->bpc == 8    ? vblur_row8(s, prev, cur, i, y)
-                            : s->bpc < 16 ? vblur_row15(s, prev, cur, i, y)
-                                          : vblur_row16(s, prev, cur, i, y);
-        if (any) /* an all-zero row adds 0: skipped, as the reference */
-            sad += hblur_row_sad(y, s->w);
+        const void *rp[5], *rc[5];
+        for (int k = 0; k < 5; k++) {
+            const int r = motion_mirror((int)i - MOTION_RADIUS + k, (int)s->h);
+            rp[k] = prev + (size_t)r * s->w * bytes;
+            rc[k] = (const uint8_t *)cur->data[0] + (ptrdiff_t)r * cur->stride[0];
+        }
+        sad += s->dsp.sad_row(rp, rc, (int)s->w, s->bpc, tmp);
     }
     return sad;
 }
