@@ -530,8 +530,9 @@ VIF_INLINE void horiz_stat_n(VifSums *sums, const VifSimdRows *rows, const int w
         if (split && k == 0)
             c2[0] = _mm512_set1_epi32((int)((c1 - h1) << 16));
     }
-    const int16_t *src[8] = { rows->mu[0], rows->mu[1], rows->lo[0], rows->hi[0],
-                              rows->lo[1], rows->hi[1], rows->lo[2], rows->hi[2] };
+    const int16_t *const m1 = rows->mu[0], *const m2 = rows->mu[1];
+    const int16_t *const xl = rows->lo[0], *const xh = rows->hi[0], *const yl = rows->lo[1];
+    const int16_t *const yh = rows->hi[1], *const cl = rows->lo[2], *const ch = rows->hi[2];
     VifLaneSums acc;
     memset(&acc, 0, sizeof(acc));
     acc.den_idx = rows->idx[0];
@@ -539,23 +540,29 @@ VIF_INLINE void horiz_stat_n(VifSums *sums, const VifSimdRows *rows, const int w
     acc.n1_idx = rows->idx[2];
     const __m512i r16 = _mm512_set1_epi32(32768);
     for (int j0 = 0; j0 < w; j0 += VIF_V) {
-        __m512i even[8], odd[8];
-        for (int l = 0; l < 8; l++)
-            hfilter(&even[l], &odd[l], src[l], j0, c, c2, R, NT, split);
-        __m512i *half[2] = { even, odd };
-        for (int e = 0; e < 2; e++) {
-            __m512i *v = half[e];
-            for (int l = 0; l < 8; l++)
-                v[l] = _mm512_xor_si512(v[l], TOP32);
-            /* xx = SH + ((SL + 2^15) >> 16) */
-            const __m512i xx = _mm512_add_epi32(v[3], _mm512_srli_epi32(_mm512_add_epi32(v[2], r16), 16));
-            const __m512i yy = _mm512_add_epi32(v[5], _mm512_srli_epi32(_mm512_add_epi32(v[4], r16), 16));
-            const __m512i xy = _mm512_add_epi32(v[7], _mm512_srli_epi32(_mm512_add_epi32(v[6], r16), 16));
-            /* output j0 + 2m + e is a pixel when it is below w */
-            const int left = w - j0 - e;
-            const __mmask16 valid = left >= 32 ? 0xFFFF : (__mmask16)((1u << ((left + 1) / 2)) - 1);
-            stat16(&acc, v[0], v[1], xx, yy, xy, valid, p->egl);
-        }
+        /* the 8 rows' horizontal sums, even and odd outputs, in registers; biased sums
+         * become true ones by their top bit; xx = SH + ((SL + 2^15) >> 16) */
+        __m512i em1, om1, em2, om2, exl, oxl, exh, oxh, eyl, oyl, eyh, oyh, ecl, ocl, ech, och;
+        hfilter(&em1, &om1, m1, j0, c, c2, R, NT, split);
+        hfilter(&em2, &om2, m2, j0, c, c2, R, NT, split);
+        hfilter(&exl, &oxl, xl, j0, c, c2, R, NT, split);
+        hfilter(&exh, &oxh, xh, j0, c, c2, R, NT, split);
+        hfilter(&eyl, &oyl, yl, j0, c, c2, R, NT, split);
+        hfilter(&eyh, &oyh, yh, j0, c, c2, R, NT, split);
+        hfilter(&ecl, &ocl, cl, j0, c, c2, R, NT, split);
+        hfilter(&ech, &och, ch, j0, c, c2, R, NT, split);
+#define SQ(lo, hi)                                                                             \
+    _mm512_add_epi32(_mm512_xor_si512(hi, TOP32),                                              \
+                     _mm512_srli_epi32(_mm512_add_epi32(_mm512_xor_si512(lo, TOP32), r16), 16))
+        /* output j0 + 2m (+1) is a pixel when it is below w */
+        const int left = w - j0;
+        const __mmask16 ve = left >= 32 ? 0xFFFF : (__mmask16)((1u << ((left + 1) / 2)) - 1);
+        const __mmask16 vo = left >= 32 ? 0xFFFF : (__mmask16)((1u << (left / 2)) - 1);
+        stat16(&acc, _mm512_xor_si512(em1, TOP32), _mm512_xor_si512(em2, TOP32), SQ(exl, exh),
+               SQ(eyl, eyh), SQ(ecl, ech), ve, p->egl);
+        stat16(&acc, _mm512_xor_si512(om1, TOP32), _mm512_xor_si512(om2, TOP32), SQ(oxl, oxh),
+               SQ(oyl, oyh), SQ(ocl, och), vo, p->egl);
+#undef SQ
         if (acc.n_idx == VIF_IDX_ROW)
             flush_lanes(sums, &acc, p->log2_table);
     }
