@@ -78,8 +78,19 @@ static VifSimdRows carve_rows(void *tmp, const int w)
     return r;
 }
 
+/* Reflect a row into its margins (vif_reflect). Rows of 9 samples or more: the 8 samples next
+ * to each edge, reversed, in one shuffle each (entries past the radius are never read for a
+ * pixel's output). */
 static void pad_row(int16_t *line, const int w, const int r)
 {
+    if (w > VIF_MAX_RADIUS) {
+        const __m128i rev = _mm_set_epi8(1, 0, 3, 2, 5, 4, 7, 6, 9, 8, 11, 10, 13, 12, 15, 14);
+        const __m128i left = _mm_loadu_si128((const __m128i *)(line + 1));
+        const __m128i right = _mm_loadu_si128((const __m128i *)(line + w - 9));
+        _mm_storeu_si128((__m128i *)(line - 8), _mm_shuffle_epi8(left, rev));
+        _mm_storeu_si128((__m128i *)(line + w), _mm_shuffle_epi8(right, rev));
+        return;
+    }
     for (int t = 1; t <= r; t++) {
         line[-t] = line[vif_reflect(-t, w)];
         line[w - 1 + t] = line[vif_reflect(w - 1 + t, w)];
