@@ -58,24 +58,16 @@ int ev_open(EvContext **const out, const EvSettings *const s)
         err = -ENOMEM;
         goto fail_sync;
     }
-    const unsigned threads = s->n_threads ? s->n_threads : online_cores();
-    c->n_workers = threads > 1 ? threads : 0;
-    c->n_slots = c->n_workers ? 2 * c->n_workers + 1 : 1;
+    /* the workers start with the first frame, once the backend is known (core/frames.c) */
+    c->n_threads = s->n_threads ? s->n_threads : online_cores();
+    c->n_slots = c->n_threads > 1 ? 2 * c->n_threads + 1 : 1;
     c->caller.ctx = c;
     c->slots = calloc(c->n_slots, sizeof(*c->slots));
     c->queue = calloc(c->n_slots, sizeof(*c->queue));
-    c->workers = c->n_workers ? calloc(c->n_workers, sizeof(*c->workers)) : NULL;
-    if (!c->slots || !c->queue || (c->n_workers && !c->workers)) {
+    c->workers = c->n_threads > 1 ? calloc(c->n_threads, sizeof(*c->workers)) : NULL;
+    if (!c->slots || !c->queue || (c->n_threads > 1 && !c->workers)) {
         err = -ENOMEM;
         goto fail_sync;
-    }
-    for (unsigned i = 0; i < c->n_workers; i++) {
-        c->workers[i].ctx = c;
-        if (pthread_create(&c->workers[i].thread, NULL, ev_worker_main, &c->workers[i])) {
-            c->n_workers = i; /* ev_close joins the ones that started */
-            ev_close(&c);
-            return -ENOMEM;
-        }
     }
     *out = c;
     return 0;

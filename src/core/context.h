@@ -52,7 +52,11 @@ struct EvContext {
     int flushed;
     int error;              /* first error of any frame, 0 if none */
 
-    /* scheduler: n_workers threads (0 = everything on the caller) over n_slots slots */
+    /* scheduler: n_workers threads (0 = everything on the caller) over n_slots slots. On the
+     * CPU the caller is one of the n_threads: n_workers = n_threads - 1, and the caller
+     * extracts queued frames itself whenever every slot is taken; with CUDA each of the
+     * n_threads workers drives a stream and the caller only reads. */
+    unsigned n_threads;
     unsigned n_workers;
     EvWorker *workers;
     EvWorker caller;        /* scratch for work done on the calling thread */

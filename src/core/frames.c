@@ -116,8 +116,21 @@ static int start_stream(EvContext *c, const EvPicture *ref)
             return -ENOMEM;
     }
     err = alloc_scratch(c, &c->caller);
-    for (unsigned i = 0; !err && i < c->n_workers; i++)
-        err = alloc_scratch(c, &c->workers[i]);
+    const unsigned n_workers = c->n_threads < 2 ? 0 : c->use_cuda ? c->n_threads : c->n_threads - 1;
+    for (unsigned i = 0; !err && i < n_workers; i++) {
+        EvWorker *w = &c->workers[i];
+        w->ctx = c;
+        if ((err = alloc_scratch(c, w))) {
+            ev_worker_free(c, w);
+            break;
+        }
+        if (pthread_create(&w->thread, NULL, ev_worker_main, w)) {
+            ev_worker_free(c, w);
+            err = -ENOMEM;
+            break;
+        }
+        c->n_workers = i + 1; /* ev_close joins the ones that started */
+    }
     return err;
 }
 
@@ -225,6 +238,25 @@ void *ev_worker_main(void *arg)
     return NULL;
 }
 
+/* On the CPU backend the caller extracts one queued frame itself (lock held, and held again on
+ * return). Returns 0 when there was none to take. */
+static int caller_helps(EvContext *c)
+{
+    if (c->use_cuda || !c->n_workers || !c->q_len)
+        return 0;
+    EvSlot *s = &c->slots[c->queue[c->q_head]];
+    c->q_head = (c->q_head + 1) % c->n_slots;
+    c->q_len--;
+    pthread_mutex_unlock(&c->lock);
+    const int err = run_extractors(c, &c->caller, s, 0);
+    pthread_mutex_lock(&c->lock);
+    if (err && !c->error)
+        c->error = err;
+    s->busy = 0;
+    pthread_cond_broadcast(&c->slot_free);
+    return 1;
+}
+
 static EvSlot *take_free_slot(EvContext *c)
 {
     pthread_mutex_lock(&c->lock);
@@ -233,7 +265,7 @@ static EvSlot *take_free_slot(EvContext *c)
         for (unsigned i = 0; i < c->n_slots && !s; i++)
             if (!c->slots[i].busy)
                 s = &c->slots[i];
-        if (!s)
+        if (!s && !caller_helps(c))
             pthread_cond_wait(&c->slot_free, &c->lock);
     }
     s->busy = 1;
@@ -383,7 +415,8 @@ static void wait_idle(EvContext *c)
             busy += c->slots[i].busy;
         if (!busy)
             break;
-        pthread_cond_wait(&c->slot_free, &c->lock);
+        if (!caller_helps(c))
+            pthread_cond_wait(&c->slot_free, &c->lock);
     }
     pthread_mutex_unlock(&c->lock);
 }

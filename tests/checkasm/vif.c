@@ -12,7 +12,7 @@ enum { MAX_W = 4097, CANARY = 0xA5 };
 static uint16_t table[VIF_LOG2_TABLE_PADDED];
 
 typedef struct Rows {
-    void *ref[VIF_MAX_TAPS], *dis[VIF_MAX_TAPS];
+    void *ref[VIF_MAX_TAPS + 1], *dis[VIF_MAX_TAPS + 1];
 } Rows;
 
 /* n rows of w samples each (bytes per sample), filled with one pattern per row pair. */
@@ -54,25 +54,26 @@ static void check_stat(VifStatRowFn fn, VifStatRowFn ref_fn, const char *name, c
     if (!check_func((const void *)fn, (const void *)ref_fn, name, lvl))
         return;
     for (int scale = u8 ? 0 : 0; scale < (u8 ? 1 : 4); scale++) {
-        const int n = vif_n_taps[scale];
         for (int w = 2; w; w = check_next_width(w)) {
             for (int pattern = 0; pattern < CHECK_N_PATTERNS; pattern++) {
                 /* depth: 8 for u8; scale 0 of u16 any of 9..16; scales 1..3 carry 16 bits */
                 const unsigned bpc = u8 ? 8 : scale ? 16 : 9 + check_rand() % 8;
                 const VifShifts sh = vif_shifts(scale ? 1 : 0, bpc);
-                fill_rows(rows, n, w, u8 ? 1 : 2, scale ? 16 : bpc, pattern);
+                const int n_out = 1 + (int)(check_rand() & 1);
+                fill_rows(rows, vif_n_taps[scale] + n_out - 1, w, u8 ? 1 : 2, scale ? 16 : bpc,
+                          pattern);
                 const VifStatParams p = { table, random_egl() };
                 VifSums want = { 0 }, got = { 0 };
                 ref_fn(&want, (const void *const *)rows->ref, (const void *const *)rows->dis,
-                       scale, w, sh, &p, tmp);
-                fn(&got, (const void *const *)rows->ref, (const void *const *)rows->dis, scale,
-                   w, sh, &p, tmp);
+                       n_out, scale, w, sh, &p, tmp);
+                fn(&got, (const void *const *)rows->ref, (const void *const *)rows->dis, n_out,
+                   scale, w, sh, &p, tmp);
                 if (check_planted())
                     got.num_log ^= 1;
                 if (memcmp(&want, &got, sizeof(want)) &&
-                    check_fail("scale %d w %d bpc %u pattern %d egl %g: num_log %lld/%lld "
+                    check_fail("scale %d w %d rows %d bpc %u pattern %d egl %g: num_log %lld/%lld "
                                "den_log %lld/%lld num_non_log %lld/%lld den_non_log %lld/%lld",
-                               scale, w, bpc, pattern, p.egl, (long long)want.num_log,
+                               scale, w, n_out, bpc, pattern, p.egl, (long long)want.num_log,
                                (long long)got.num_log, (long long)want.den_log,
                                (long long)got.den_log, (long long)want.num_non_log,
                                (long long)got.num_non_log, (long long)want.den_non_log,
@@ -83,7 +84,7 @@ static void check_stat(VifStatRowFn fn, VifStatRowFn ref_fn, const char *name, c
     }
     if (check_benching()) {
         const int w = 1920, scale = 0, reps = 200;
-        fill_rows(rows, vif_n_taps[scale], w, u8 ? 1 : 2, u8 ? 8 : 10, 0);
+        fill_rows(rows, vif_n_taps[scale] + 1, w, u8 ? 1 : 2, u8 ? 8 : 10, 0);
         const VifStatParams p = { table, 100.0 };
         const VifShifts sh = vif_shifts(0, u8 ? 8 : 10);
         double t[2];
@@ -92,11 +93,11 @@ static void check_stat(VifStatRowFn fn, VifStatRowFn ref_fn, const char *name, c
             VifSums s = { 0 };
             const double t0 = check_now_ns();
             for (int i = 0; i < reps; i++)
-                f[k](&s, (const void *const *)rows->ref, (const void *const *)rows->dis, scale,
-                     w, sh, &p, tmp);
-            t[k] = (check_now_ns() - t0) / reps;
+                f[k](&s, (const void *const *)rows->ref, (const void *const *)rows->dis, 2,
+                     scale, w, sh, &p, tmp);
+            t[k] = (check_now_ns() - t0) / reps / 2;
         }
-        check_bench_report(u8 ? "stat_row_u8 (scale 0, w 1920)" : "stat_row_u16 (10-bit, w 1920)",
+        check_bench_report(u8 ? "stat_row_u8 (scale 0, w 1920, per row)" : "stat_row_u16 (10-bit, w 1920, per row)",
                            t[0], t[1]);
     }
 }
@@ -150,7 +151,7 @@ void checkasm_vif(void)
 {
     vif_log2_table_build(table);
     Rows rows;
-    for (int k = 0; k < VIF_MAX_TAPS; k++) {
+    for (int k = 0; k <= VIF_MAX_TAPS; k++) {
         rows.ref[k] = malloc(MAX_W * 2);
         rows.dis[k] = malloc(MAX_W * 2);
     }
@@ -167,7 +168,7 @@ void checkasm_vif(void)
         check_down(d.down_row_u16, c.down_row_u16, "vif_down_row_u16", l->name, 0, &rows, tmp);
     }
     free(tmp);
-    for (int k = 0; k < VIF_MAX_TAPS; k++) {
+    for (int k = 0; k <= VIF_MAX_TAPS; k++) {
         free(rows.ref[k]);
         free(rows.dis[k]);
     }

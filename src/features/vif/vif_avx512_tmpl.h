@@ -59,22 +59,23 @@ static size_t row_len(const int max_w)
 
 size_t VIF_FN(ev_vif_row_tmp_size)(const int max_w)
 {
-    return (8 * row_len(max_w) + 3 * (size_t)VIF_IDX_ROW) * sizeof(int16_t);
+    return (16 * row_len(max_w) + 3 * (size_t)VIF_IDX_ROW) * sizeof(int16_t);
 }
 
-static VifSimdRows carve_rows(void *tmp, const int w)
+/* The buffers of output row k (0 or 1) of a call; the index rows are shared. */
+static VifSimdRows carve_rows(void *tmp, const int w, const int k)
 {
     VifSimdRows r;
-    int16_t *p = tmp;
     const size_t n = row_len(w);
+    int16_t *p = (int16_t *)tmp + 3 * (size_t)VIF_IDX_ROW + 8 * n * (size_t)k;
     for (int l = 0; l < 2; l++, p += n)
         r.mu[l] = p + VIF_MARGIN;
     for (int l = 0; l < 3; l++, p += n)
         r.lo[l] = p + VIF_MARGIN;
     for (int l = 0; l < 3; l++, p += n)
         r.hi[l] = p + VIF_MARGIN;
-    for (int l = 0; l < 3; l++, p += VIF_IDX_ROW)
-        r.idx[l] = (uint16_t *)p;
+    for (int l = 0; l < 3; l++)
+        r.idx[l] = (uint16_t *)tmp + l * VIF_IDX_ROW;
     return r;
 }
 
@@ -326,6 +327,141 @@ static void vert_u16(const VifSimdRows *rows, const void *const *ref, const void
             const __m512i v1 = combine_sq(_mm512_xor_si512(acc.lo[l][1], TOP32),
                                           _mm512_xor_si512(acc.hi[l][1], TOP32), sh.sq_shift);
             store_split(rows->lo[l], rows->hi[l], j, v0, v1);
+        }
+    }
+}
+
+/* ---- vertical pass of two output rows at once ----
+ * Output rows 0 and 1 read the n + 1 input rows 0 .. n: output 0 weights row q by f[q], output
+ * 1 by f[q - 1] (0 outside the filter). Pairs of adjacent rows (2p, 2p + 1) are unpacked once
+ * and feed both outputs, each with its own pair of taps. */
+
+typedef struct VifPairs2 {
+    int n_pairs, split;
+    __m512i c[2][VIF_MAX_TAPS / 2 + 1], cb[2][VIF_MAX_TAPS / 2 + 1];   /* [output][pair] */
+} VifPairs2;
+
+static void pairs2(VifPairs2 *t, const uint16_t *f, const int n)
+{
+    t->n_pairs = (n + 1) / 2;
+    t->split = 0;
+    for (int o = 0; o < 2; o++)
+        for (int p = 0; p < t->n_pairs; p++) {
+            unsigned a[2], b[2];
+            for (int e = 0; e < 2; e++) {
+                const int q = 2 * p + e - o;
+                const unsigned c = q >= 0 && q < n ? f[q] : 0;
+                a[e] = c > 32767 ? c / 2 : c;   /* taps above int16: two halves */
+                b[e] = c - a[e];
+                t->split |= b[e] != 0;
+            }
+            t->c[o][p] = _mm512_set1_epi32((int)(a[0] | a[1] << 16));
+            t->cb[o][p] = _mm512_set1_epi32((int)(b[0] | b[1] << 16));
+        }
+}
+
+/* The quantities a pass filters, of one input row (16-bit, biased but the 8-bit means):
+ * u8 pass 0: x, y; pass 1: x^2, y^2, xy. u16 pass 0: x, y; passes 1, 2, 3: the low and high
+ * halves of x^2, y^2, xy. Returns how many. */
+VIF_INLINE int quantities(__m512i *q, const void *ref, const void *dis, const int j,
+                          const __mmask32 m, const int u16, const int pass)
+{
+    if (!u16) {
+        const __m512i x = load_u8(ref, j, m), y = load_u8(dis, j, m);
+        if (pass == 0) {
+            q[0] = x;
+            q[1] = y;
+            return 2;
+        }
+        q[0] = _mm512_xor_si512(_mm512_mullo_epi16(x, x), BIAS16);
+        q[1] = _mm512_xor_si512(_mm512_mullo_epi16(y, y), BIAS16);
+        q[2] = _mm512_xor_si512(_mm512_mullo_epi16(x, y), BIAS16);
+        return 3;
+    }
+    const __m512i x = pass == 2 ? _mm512_setzero_si512() : load_u16(ref, j, m);
+    const __m512i y = pass == 1 ? _mm512_setzero_si512() : load_u16(dis, j, m);
+    switch (pass) {
+    case 0:
+        q[0] = _mm512_xor_si512(x, BIAS16);
+        q[1] = _mm512_xor_si512(y, BIAS16);
+        break;
+    case 1: PRODUCT_HALVES(x, x, q[0], q[1]); break;
+    case 2: PRODUCT_HALVES(y, y, q[0], q[1]); break;
+    default: PRODUCT_HALVES(x, y, q[0], q[1]); break;
+    }
+    return 2;
+}
+
+/* One pass over the pairs: acc[output][quantity][unpack half]. */
+VIF_INLINE void pass2(__m512i acc[2][3][2], const VifPairs2 *t, const void *const *ref,
+                      const void *const *dis, const int j, const __mmask32 m, const int u16,
+                      const int pass)
+{
+    for (int o = 0; o < 2; o++)
+        for (int l = 0; l < 3; l++)
+            acc[o][l][0] = acc[o][l][1] = _mm512_setzero_si512();
+    for (int p = 0; p < t->n_pairs; p++) {
+        __m512i qa[3], qb[3];
+        const int nq = quantities(qa, ref[2 * p], dis[2 * p], j, m, u16, pass);
+        quantities(qb, ref[2 * p + 1], dis[2 * p + 1], j, m, u16, pass);
+        for (int l = 0; l < nq; l++) {
+            const __m512i lo = _mm512_unpacklo_epi16(qa[l], qb[l]);
+            const __m512i hi = _mm512_unpackhi_epi16(qa[l], qb[l]);
+            for (int o = 0; o < 2; o++) {
+                acc[o][l][0] = DP(acc[o][l][0], lo, t->c[o][p]);
+                acc[o][l][1] = DP(acc[o][l][1], hi, t->c[o][p]);
+                if (t->split) {
+                    acc[o][l][0] = DP(acc[o][l][0], lo, t->cb[o][p]);
+                    acc[o][l][1] = DP(acc[o][l][1], hi, t->cb[o][p]);
+                }
+            }
+        }
+    }
+}
+
+/* The vertical pass of two output rows into out[0], out[1]. */
+static void vert2(const VifSimdRows *out, const void *const *ref, const void *const *dis,
+                  const uint16_t *f, const int n_taps, const int w, const int u16,
+                  const VifShifts sh)
+{
+    VifPairs2 t;
+    pairs2(&t, f, n_taps);
+    const __m512i r128 = _mm512_set1_epi32(128);
+    for (int j = 0; j < w; j += VIF_V) {
+        const __mmask32 m = cols_mask(j, w);
+        __m512i acc[2][3][2];
+        pass2(acc, &t, ref, dis, j, m, u16, 0);
+        for (int o = 0; o < 2; o++)
+            for (int l = 0; l < 2; l++) {
+                __m512i a = acc[o][l][0], b = acc[o][l][1];
+                if (u16) {
+                    a = round_shift32(_mm512_xor_si512(a, TOP32), sh.mu_shift);
+                    b = round_shift32(_mm512_xor_si512(b, TOP32), sh.mu_shift);
+                } else {
+                    a = _mm512_srli_epi32(_mm512_add_epi32(a, r128), 8);
+                    b = _mm512_srli_epi32(_mm512_add_epi32(b, r128), 8);
+                }
+                _mm512_storeu_si512(out[o].mu[l] + j, pack_biased(a, b));
+            }
+        if (!u16) {
+            /* 8-bit second moments, whole: the biased sums plus 2^31 */
+            pass2(acc, &t, ref, dis, j, m, 0, 1);
+            for (int o = 0; o < 2; o++)
+                for (int l = 0; l < 3; l++)
+                    store_split(out[o].lo[l], out[o].hi[l], j,
+                                _mm512_xor_si512(acc[o][l][0], TOP32),
+                                _mm512_xor_si512(acc[o][l][1], TOP32));
+            continue;
+        }
+        for (int l = 0; l < 3; l++) {
+            pass2(acc, &t, ref, dis, j, m, 1, 1 + l);
+            for (int o = 0; o < 2; o++) {
+                const __m512i v0 = combine_sq(_mm512_xor_si512(acc[o][0][0], TOP32),
+                                              _mm512_xor_si512(acc[o][1][0], TOP32), sh.sq_shift);
+                const __m512i v1 = combine_sq(_mm512_xor_si512(acc[o][0][1], TOP32),
+                                              _mm512_xor_si512(acc[o][1][1], TOP32), sh.sq_shift);
+                store_split(out[o].lo[l], out[o].hi[l], j, v0, v1);
+            }
         }
     }
 }
@@ -592,24 +728,36 @@ static void horiz_stat(VifSums *sums, const VifSimdRows *rows, const int scale, 
     }
 }
 
-void VIF_FN(ev_vif_stat_row_u8)(VifSums *sums, const void *const *ref, const void *const *dis,
-                                const int scale, const int w, const VifShifts sh,
-                                const VifStatParams *p, void *tmp)
+static void stat_rows(VifSums *sums, const void *const *ref, const void *const *dis,
+                      const int n_out, const int scale, const int w, const VifShifts sh,
+                      const VifStatParams *p, void *tmp, const int u16)
 {
-    const VifSimdRows rows = carve_rows(tmp, w);
-    vert_u8(&rows, ref, dis, vif_taps[scale], vif_n_taps[scale], w);
-    pad_rows(&rows, w, vif_n_taps[scale] / 2);
-    horiz_stat(sums, &rows, scale, w, p);
+    const int n = vif_n_taps[scale];
+    VifSimdRows rows[2] = { carve_rows(tmp, w, 0), carve_rows(tmp, w, 1) };
+    if (n_out == 2)
+        vert2(rows, ref, dis, vif_taps[scale], n, w, u16, sh);
+    else if (u16)
+        vert_u16(&rows[0], ref, dis, vif_taps[scale], n, w, sh);
+    else
+        vert_u8(&rows[0], ref, dis, vif_taps[scale], n, w);
+    for (int o = 0; o < n_out; o++) {
+        pad_rows(&rows[o], w, n / 2);
+        horiz_stat(sums, &rows[o], scale, w, p);
+    }
+}
+
+void VIF_FN(ev_vif_stat_row_u8)(VifSums *sums, const void *const *ref, const void *const *dis,
+                                const int n_out, const int scale, const int w,
+                                const VifShifts sh, const VifStatParams *p, void *tmp)
+{
+    stat_rows(sums, ref, dis, n_out, scale, w, sh, p, tmp, 0);
 }
 
 void VIF_FN(ev_vif_stat_row_u16)(VifSums *sums, const void *const *ref, const void *const *dis,
-                                 const int scale, const int w, const VifShifts sh,
-                                 const VifStatParams *p, void *tmp)
+                                 const int n_out, const int scale, const int w,
+                                 const VifShifts sh, const VifStatParams *p, void *tmp)
 {
-    const VifSimdRows rows = carve_rows(tmp, w);
-    vert_u16(&rows, ref, dis, vif_taps[scale], vif_n_taps[scale], w, sh);
-    pad_rows(&rows, w, vif_n_taps[scale] / 2);
-    horiz_stat(sums, &rows, scale, w, p);
+    stat_rows(sums, ref, dis, n_out, scale, w, sh, p, tmp, 1);
 }
 
 /* ---- decimation ---- */
@@ -665,7 +813,7 @@ static void down_row(uint16_t *out_ref, uint16_t *out_dis, const void *const *re
                      const void *const *dis, const int is_u8, const int filter, const int w,
                      const unsigned shift, void *tmp)
 {
-    const VifSimdRows rows = carve_rows(tmp, w);
+    const VifSimdRows rows = carve_rows(tmp, w, 0);
     const uint16_t *f = vif_taps[filter];
     const int n = vif_n_taps[filter];
     down_vert(rows.mu[0], ref, is_u8, f, n, w, shift);

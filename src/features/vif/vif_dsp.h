@@ -20,14 +20,16 @@ typedef struct VifStatParams {
 enum { VIF_LOG2_TABLE_PADDED = VIF_LOG2_TABLE_SIZE + 2 };
 
 /*
- * The statistic of one output row of a scale: ref[k], dis[k] (k = 0 .. n-1, n = vif_n_taps[scale])
- * are the input rows the vertical filter reads, already reflected at the plane's edges, of w
+ * The statistic of n_out (1 or 2) consecutive output rows of a scale: ref[k], dis[k]
+ * (k = 0 .. n + n_out - 2, n = vif_n_taps[scale]) are the input rows the vertical filter reads
+ * (output row o reads rows o .. o + n - 1), already reflected at the plane's edges, of w
  * samples (uint8_t for the _u8 kernel, uint16_t otherwise); sh rounds the vertical sums (the u8
  * kernel keeps the second moments whole, as vif_shifts(0, 8)). Adds to *sums. tmp: at least
  * vif_dsp_tmp_size(w) bytes, 64-byte aligned.
  */
 typedef void (*VifStatRowFn)(VifSums *sums, const void *const *ref, const void *const *dis,
-                             int scale, int w, VifShifts sh, const VifStatParams *p, void *tmp);
+                             int n_out, int scale, int w, VifShifts sh, const VifStatParams *p,
+                             void *tmp);
 
 /* One row of the next scale: ref and dis filtered with vif_taps[filter] (input rows as above,
  * n = vif_n_taps[filter]), the vertical sums rounded by shift, then the horizontal pass at the
@@ -46,10 +48,11 @@ void vif_dsp_init(VifDsp *dsp, unsigned cpu);
 /* Scratch of any level's kernels for rows up to max_w samples. */
 size_t vif_dsp_tmp_size(int max_w);
 
-void vif_stat_row_u8_c(VifSums *sums, const void *const *ref, const void *const *dis, int scale,
-                       int w, VifShifts sh, const VifStatParams *p, void *tmp);
+void vif_stat_row_u8_c(VifSums *sums, const void *const *ref, const void *const *dis, int n_out,
+                       int scale, int w, VifShifts sh, const VifStatParams *p, void *tmp);
 void vif_stat_row_u16_c(VifSums *sums, const void *const *ref, const void *const *dis,
-                        int scale, int w, VifShifts sh, const VifStatParams *p, void *tmp);
+                        int n_out, int scale, int w, VifShifts sh, const VifStatParams *p,
+                        void *tmp);
 void vif_down_row_u8_c(uint16_t *out_ref, uint16_t *out_dis, const void *const *ref,
                        const void *const *dis, int filter, int w, unsigned shift, void *tmp);
 void vif_down_row_u16_c(uint16_t *out_ref, uint16_t *out_dis, const void *const *ref,
@@ -58,11 +61,11 @@ size_t vif_row_tmp_size_c(int max_w);
 
 #define EV_VIF_DECLARE_ISA(isa)                                                                \
     void ev_vif_stat_row_u8_##isa(VifSums *sums, const void *const *ref,                       \
-                                  const void *const *dis, int scale, int w, VifShifts sh,      \
-                                  const VifStatParams *p, void *tmp);                          \
+                                  const void *const *dis, int n_out, int scale, int w,         \
+                                  VifShifts sh, const VifStatParams *p, void *tmp);            \
     void ev_vif_stat_row_u16_##isa(VifSums *sums, const void *const *ref,                      \
-                                   const void *const *dis, int scale, int w, VifShifts sh,     \
-                                   const VifStatParams *p, void *tmp);                         \
+                                   const void *const *dis, int n_out, int scale, int w,        \
+                                   VifShifts sh, const VifStatParams *p, void *tmp);           \
     void ev_vif_down_row_u8_##isa(uint16_t *out_ref, uint16_t *out_dis, const void *const *ref, \
                                   const void *const *dis, int filter, int w, unsigned shift,   \
                                   void *tmp);                                                  \

@@ -247,23 +247,27 @@ static void stat_horiz_row(VifSums *sums, const VifRows *rows, const int scale, 
 }
 
 void vif_stat_row_u8_c(VifSums *sums, const void *const *ref, const void *const *dis,
-                       const int scale, const int w, const VifShifts sh, const VifStatParams *p,
-                       void *tmp)
+                       const int n_out, const int scale, const int w, const VifShifts sh,
+                       const VifStatParams *p, void *tmp)
 {
     VifRows rows;
     vif_rows_init(&rows, tmp, w);
-    stat_vert_u8(&rows, ref, dis, vif_taps[scale], vif_n_taps[scale], w);
-    stat_horiz_row(sums, &rows, scale, w, p);
+    for (int o = 0; o < n_out; o++) {
+        stat_vert_u8(&rows, ref + o, dis + o, vif_taps[scale], vif_n_taps[scale], w);
+        stat_horiz_row(sums, &rows, scale, w, p);
+    }
 }
 
 void vif_stat_row_u16_c(VifSums *sums, const void *const *ref, const void *const *dis,
-                        const int scale, const int w, const VifShifts sh, const VifStatParams *p,
-                        void *tmp)
+                        const int n_out, const int scale, const int w, const VifShifts sh,
+                        const VifStatParams *p, void *tmp)
 {
     VifRows rows;
     vif_rows_init(&rows, tmp, w);
-    stat_vert_u16(&rows, ref, dis, vif_taps[scale], vif_n_taps[scale], w, sh);
-    stat_horiz_row(sums, &rows, scale, w, p);
+    for (int o = 0; o < n_out; o++) {
+        stat_vert_u16(&rows, ref + o, dis + o, vif_taps[scale], vif_n_taps[scale], w, sh);
+        stat_horiz_row(sums, &rows, scale, w, p);
+    }
 }
 
 static void down_row(uint16_t *out_ref, uint16_t *out_dis, const void *const *ref,
@@ -298,10 +302,11 @@ void vif_down_row_u16_c(uint16_t *out_ref, uint16_t *out_dis, const void *const 
 
 /* ---- frame loops, any level ---- */
 
-/* Row pointers of the 2r + 1 input rows around row i, reflected at the plane's edges. */
-static void tap_rows(const void **rows, const VifPlane *p, const int i, const int r)
+/* Row pointers of the input rows i - r .. i + r + extra, reflected at the plane's edges. */
+static void tap_rows(const void **rows, const VifPlane *p, const int i, const int r,
+                     const int extra)
 {
-    for (int k = 0; k <= 2 * r; k++)
+    for (int k = 0; k < 2 * r + extra; k++)
         rows[k] = (const unsigned char *)p->data + vif_reflect(i - r + k, p->h) * p->stride;
 }
 
@@ -311,11 +316,13 @@ void vif_scale_stat(VifSums *sums, const VifPlane *ref, const VifPlane *dis, con
     const int r = vif_n_taps[scale] / 2;
     const VifShifts sh = vif_shifts(scale, bpc);
     const VifStatRowFn row = ref->is_u8 ? dsp->stat_row_u8 : dsp->stat_row_u16;
-    const void *rr[VIF_MAX_TAPS], *dr[VIF_MAX_TAPS];
-    for (int i = 0; i < ref->h; i++) {
-        tap_rows(rr, ref, i, r);
-        tap_rows(dr, dis, i, r);
-        row(sums, rr, dr, scale, ref->w, sh, p, tmp);
+    const void *rr[VIF_MAX_TAPS + 1], *dr[VIF_MAX_TAPS + 1];
+    for (int i = 0; i < ref->h; i += 2) {
+        /* two output rows per call (the kernels share their input rows), one at the end */
+        const int n_out = ref->h - i > 1 ? 2 : 1;
+        tap_rows(rr, ref, i, r, n_out);
+        tap_rows(dr, dis, i, r, n_out);
+        row(sums, rr, dr, n_out, scale, ref->w, sh, p, tmp);
     }
 }
 
@@ -328,8 +335,8 @@ void vif_scale_down(uint16_t *out_ref, uint16_t *out_dis, const ptrdiff_t out_st
     const VifDownRowFn row = ref->is_u8 ? dsp->down_row_u8 : dsp->down_row_u16;
     const void *rr[VIF_MAX_TAPS], *dr[VIF_MAX_TAPS];
     for (int i = 0; i < ref->h / 2; i++) {
-        tap_rows(rr, ref, 2 * i, r);
-        tap_rows(dr, dis, 2 * i, r);
+        tap_rows(rr, ref, 2 * i, r, 1);
+        tap_rows(dr, dis, 2 * i, r, 1);
         row((uint16_t *)((char *)out_ref + i * out_stride),
             (uint16_t *)((char *)out_dis + i * out_stride), rr, dr, scale + 1, ref->w, shift,
             tmp);
