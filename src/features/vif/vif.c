@@ -113,22 +113,26 @@ static int vif_extract(const void *state, void *scratch, const EvPic *ref, const
     VifScratch sc = carve_scratch(s, scratch);
     VifPlane r = luma_plane(ref), d = luma_plane(dis);
     VifScaleScores v = { .skip_scale0 = s->opts.skip_scale0 };
-    for (int scale = s->opts.skip_scale0 ? 1 : 0; scale < 4; scale++) {
-        if (scale > 0) {
-            const ptrdiff_t stride = (ptrdiff_t)(r.w / 2) * (ptrdiff_t)sizeof(uint16_t);
-            vif_scale_down(sc.img[scale][0], sc.img[scale][1], stride, &r, &d, scale - 1,
-                           ref->bpc, &s->dsp, sc.rows);
-            const VifPlane rn = { sc.img[scale][0], stride, r.w / 2, r.h / 2, 0 };
-            const VifPlane dn = { sc.img[scale][1], stride, r.w / 2, r.h / 2, 0 };
+    const VifStatParams params = { s->log2_table, s->opts.enhn_gain_limit };
+    for (int scale = 0; scale < 4; scale++) {
+        const int stat = scale > 0 || !s->opts.skip_scale0;
+        const ptrdiff_t stride = (ptrdiff_t)(r.w / 2) * (ptrdiff_t)sizeof(uint16_t);
+        uint16_t *next_r = scale < 3 ? sc.img[scale + 1][0] : NULL;
+        uint16_t *next_d = scale < 3 ? sc.img[scale + 1][1] : NULL;
+        VifSums sums = { 0 };
+        vif_scale_run(stat ? &sums : NULL, next_r, next_d, stride, &r, &d, scale, ref->bpc,
+                      &params, &s->dsp, sc.rows);
+        if (stat) {
+            v.num[scale] = vif_scale_num(&sums);
+            v.den[scale] = vif_scale_den(&sums);
+            v.score[scale] = v.num[scale] / v.den[scale];   /* a float quotient, widened */
+        }
+        if (next_r) {
+            const VifPlane rn = { next_r, stride, r.w / 2, r.h / 2, 0 };
+            const VifPlane dn = { next_d, stride, r.w / 2, r.h / 2, 0 };
             r = rn;
             d = dn;
         }
-        VifSums sums = { 0 };
-        const VifStatParams params = { s->log2_table, s->opts.enhn_gain_limit };
-        vif_scale_stat(&sums, &r, &d, scale, ref->bpc, &params, &s->dsp, sc.rows);
-        v.num[scale] = vif_scale_num(&sums);
-        v.den[scale] = vif_scale_den(&sums);
-        v.score[scale] = v.num[scale] / v.den[scale];   /* a float quotient, widened */
     }
     return vif_put_scores(sink, frame, &s->names, &v, s->opts.debug);
 }

@@ -310,35 +310,40 @@ static void tap_rows(const void **rows, const VifPlane *p, const int i, const in
         rows[k] = (const unsigned char *)p->data + vif_reflect(i - r + k, p->h) * p->stride;
 }
 
-void vif_scale_stat(VifSums *sums, const VifPlane *ref, const VifPlane *dis, const int scale,
-                    const unsigned bpc, const VifStatParams *p, const VifDsp *dsp, void *tmp)
+/* Down row k of the next scale (filter scale + 1) from the input rows around row 2k. */
+static void down_at(uint16_t *out_ref, uint16_t *out_dis, const ptrdiff_t out_stride,
+                    const VifPlane *ref, const VifPlane *dis, const int scale, const unsigned bpc,
+                    const VifDsp *dsp, void *tmp, const int k)
+{
+    const int r = vif_n_taps[scale + 1] / 2;
+    const VifDownRowFn row = ref->is_u8 ? dsp->down_row_u8 : dsp->down_row_u16;
+    const void *rr[VIF_MAX_TAPS], *dr[VIF_MAX_TAPS];
+    tap_rows(rr, ref, 2 * k, r, 1);
+    tap_rows(dr, dis, 2 * k, r, 1);
+    row((uint16_t *)((char *)out_ref + k * out_stride),
+        (uint16_t *)((char *)out_dis + k * out_stride), rr, dr, scale + 1, ref->w,
+        vif_shifts(scale, bpc).mu_shift, tmp);
+}
+
+void vif_scale_run(VifSums *sums, uint16_t *out_ref, uint16_t *out_dis,
+                   const ptrdiff_t out_stride, const VifPlane *ref, const VifPlane *dis,
+                   const int scale, const unsigned bpc, const VifStatParams *p,
+                   const VifDsp *dsp, void *tmp)
 {
     const int r = vif_n_taps[scale] / 2;
     const VifShifts sh = vif_shifts(scale, bpc);
     const VifStatRowFn row = ref->is_u8 ? dsp->stat_row_u8 : dsp->stat_row_u16;
     const void *rr[VIF_MAX_TAPS + 1], *dr[VIF_MAX_TAPS + 1];
     for (int i = 0; i < ref->h; i += 2) {
-        /* two output rows per call (the kernels share their input rows), one at the end */
-        const int n_out = ref->h - i > 1 ? 2 : 1;
-        tap_rows(rr, ref, i, r, n_out);
-        tap_rows(dr, dis, i, r, n_out);
-        row(sums, rr, dr, n_out, scale, ref->w, sh, p, tmp);
-    }
-}
-
-void vif_scale_down(uint16_t *out_ref, uint16_t *out_dis, const ptrdiff_t out_stride,
-                    const VifPlane *ref, const VifPlane *dis, const int scale,
-                    const unsigned bpc, const VifDsp *dsp, void *tmp)
-{
-    const int r = vif_n_taps[scale + 1] / 2;
-    const unsigned shift = vif_shifts(scale, bpc).mu_shift;
-    const VifDownRowFn row = ref->is_u8 ? dsp->down_row_u8 : dsp->down_row_u16;
-    const void *rr[VIF_MAX_TAPS], *dr[VIF_MAX_TAPS];
-    for (int i = 0; i < ref->h / 2; i++) {
-        tap_rows(rr, ref, 2 * i, r, 1);
-        tap_rows(dr, dis, 2 * i, r, 1);
-        row((uint16_t *)((char *)out_ref + i * out_stride),
-            (uint16_t *)((char *)out_dis + i * out_stride), rr, dr, scale + 1, ref->w, shift,
-            tmp);
+        if (sums) {
+            /* two output rows per call (the kernels share their input rows), one at the end */
+            const int n_out = ref->h - i > 1 ? 2 : 1;
+            tap_rows(rr, ref, i, r, n_out);
+            tap_rows(dr, dis, i, r, n_out);
+            row(sums, rr, dr, n_out, scale, ref->w, sh, p, tmp);
+        }
+        /* the next scale's row i / 2 reads rows the statistic just read: still in cache */
+        if (out_ref && i / 2 < ref->h / 2)
+            down_at(out_ref, out_dis, out_stride, ref, dis, scale, bpc, dsp, tmp, i / 2);
     }
 }

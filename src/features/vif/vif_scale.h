@@ -16,15 +16,12 @@ typedef struct VifPlane {
     int is_u8;
 } VifPlane;
 
-/* Add the statistic of one scale (filter vif_taps[scale]) to *sums. bpc: the input depth.
- * tmp: vif_dsp_tmp_size(ref->w) bytes. */
-void vif_scale_stat(VifSums *sums, const VifPlane *ref, const VifPlane *dis, int scale,
-                    unsigned bpc, const VifStatParams *p, const VifDsp *dsp, void *tmp);
-
-/* The next scale's images: ref and dis filtered with vif_taps[scale + 1], every other row and
- * column kept; out_* are (w / 2) x (h / 2) uint16, out_stride bytes apart. */
-void vif_scale_down(uint16_t *out_ref, uint16_t *out_dis, ptrdiff_t out_stride,
-                    const VifPlane *ref, const VifPlane *dis, int scale, unsigned bpc,
-                    const VifDsp *dsp, void *tmp);
+/* One scale in one pass over its rows: the statistic (filter vif_taps[scale]) added to *sums
+ * (sums NULL: none, for vif_skip_scale0) and, with out_ref non-NULL, the next scale's images:
+ * ref and dis filtered with vif_taps[scale + 1], every other row and column kept, (w / 2) x
+ * (h / 2) uint16 at out_stride bytes. bpc: the input depth. tmp: vif_dsp_tmp_size(ref->w). */
+void vif_scale_run(VifSums *sums, uint16_t *out_ref, uint16_t *out_dis, ptrdiff_t out_stride,
+                   const VifPlane *ref, const VifPlane *dis, int scale, unsigned bpc,
+                   const VifStatParams *p, const VifDsp *dsp, void *tmp);
 
 #endif
