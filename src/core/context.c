@@ -60,7 +60,7 @@ int ev_open(EvContext **const out, const EvSettings *const s)
     }
     /* the workers start with the first frame, once the backend is known (core/frames.c) */
     c->n_threads = s->n_threads ? s->n_threads : online_cores();
-    c->n_slots = c->n_threads > 1 ? 2 * c->n_threads + 1 : 1;
+    c->n_slots = c->n_threads > 1 ? c->n_threads + 2 : 1;
     c->caller.ctx = c;
     c->slots = calloc(c->n_slots, sizeof(*c->slots));
     c->queue = calloc(c->n_slots, sizeof(*c->queue));
