@@ -192,6 +192,7 @@ int main(int argc, char **argv)
     checkasm_vif();
     checkasm_adm();
     checkasm_motion();
+    checkasm_psnr();
     end_func();
     if (g.list)
         return 0;

@@ -54,5 +54,6 @@ int check_next_width(int w);
 void checkasm_vif(void);
 void checkasm_adm(void);
 void checkasm_motion(void);
+void checkasm_psnr(void);
 
 #endif

@@ -10,6 +10,7 @@
 
 #include "core/extractor.h"
 #include "features/psnr/psnr.h"
+#include "features/psnr/psnr_dsp.h"
 #include "features/psnr/psnr_math.h"
 #include "features/psnr/psnr_score.h"
 
@@ -33,6 +34,7 @@ typedef struct PsnrState {
     uint32_t peak;          /* (1 << bpc) - 1, or 255 << (bpc - 8) with reduced_hbd_peak */
     double psnr_max[3];
     PsnrTotals *totals;     /* written by every worker: order-free integer sums */
+    PsnrDsp dsp;
 } PsnrState;
 
 static const EvOption psnr_options[] = {
@@ -70,18 +72,19 @@ static int psnr_init(void *state, const void *opts, const EvPicInfo *info, const
             s->psnr_max[p] = 6 * info->bpc + 12;
         }
     }
+    psnr_dsp_init(&s->dsp, info->cpu);
     s->totals = calloc(1, sizeof(*s->totals));
     return s->totals ? 0 : -ENOMEM;
 }
 
-static uint64_t plane_sse(const EvPic *ref, const EvPic *dis, unsigned p)
+static uint64_t plane_sse(const PsnrDsp *dsp, const EvPic *ref, const EvPic *dis, unsigned p)
 {
     uint64_t sse = 0;
     for (unsigned y = 0; y < ref->h[p]; y++) {
         if (ref->bpc > 8)
-            sse += psnr_row_sse16(ev_pic_row16(ref, p, y), ev_pic_row16(dis, p, y), ref->w[p]);
+            sse += dsp->row_sse16(ev_pic_row16(ref, p, y), ev_pic_row16(dis, p, y), ref->w[p]);
         else
-            sse += psnr_row_sse8(ev_pic_row8(ref, p, y), ev_pic_row8(dis, p, y), ref->w[p]);
+            sse += dsp->row_sse8(ev_pic_row8(ref, p, y), ev_pic_row8(dis, p, y), ref->w[p]);
     }
     return sse;
 }
@@ -117,8 +120,8 @@ static int psnr_extract(const void *state, void *scratch, const EvPic *ref, cons
     (void)scratch;
     int err = 0;
     for (unsigned p = 0; p < ev_psnr_planes(state) && !err; p++)
-        err = ev_psnr_emit_plane(state, p, plane_sse(ref, dis, p), ref->w[p] * ref->h[p], frame,
-                                 sink);
+        err = ev_psnr_emit_plane(state, p, plane_sse(&((const PsnrState *)state)->dsp, ref, dis, p),
+                                 ref->w[p] * ref->h[p], frame, sink);
     return err;
 }
 
