@@ -234,12 +234,13 @@ static int expects_refusal(const GoldenTable *table, const GoldenCase *gc)
 }
 
 int golden_run_case(const GoldenPair *pair, const GoldenCase *gc, const GoldenTable *table,
-                    unsigned threads, GoldenTally *t)
+                    unsigned threads, unsigned cpu_mask, GoldenTally *t)
 {
     char last_log[1024] = "";
     EvSettings s;
     ev_default_settings(&s);
     s.n_threads = threads;
+    s.cpu_mask = cpu_mask;
     s.log = keep_last_line;
     s.log_user = last_log;
     s.log_level = EV_LOG_ERROR;

@@ -12,6 +12,6 @@ typedef struct GoldenTally {
 
 /* Returns 0 when the comparison ran (differences are counted in t), -1 on a setup error. */
 int golden_run_case(const GoldenPair *pair, const GoldenCase *gc, const GoldenTable *table,
-                    unsigned threads, GoldenTally *t);
+                    unsigned threads, unsigned cpu_mask, GoldenTally *t);
 
 #endif

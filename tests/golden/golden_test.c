@@ -4,8 +4,9 @@
  * whose id matches one of the given patterns, run the case through the public API and compare
  * every per-frame, pooled and aggregate value by its 64 bits; a refused case must be refused.
  *
- * usage: golden_test [--threads N] [--pair NAME] CASE_PATTERN...
+ * usage: golden_test [--threads N] [--cpumask M] [--pair NAME] CASE_PATTERN...
  *   CASE_PATTERN: an exact case id, or a prefix ending in '*' (e.g. "float_ssim*").
+ *   --cpumask: the CPU levels the kernels must not use (EvSettings.cpu_mask, --cpumask).
  * Exit 0 if all match, 1 on any difference (each printed with %.17g and hex), 2 on setup error.
  */
 #include <errno.h>
@@ -35,7 +36,7 @@ static int case_matches(const char *id, int n_pat, char **pat)
 
 int main(int argc, char **argv)
 {
-    unsigned threads = 1;
+    unsigned threads = 1, cpu_mask = 0;
     const char *only_pair = NULL;
     int argi = 1;
     for (; argi < argc && !strncmp(argv[argi], "--", 2); argi += 2) {
@@ -43,11 +44,14 @@ int main(int argc, char **argv)
             break;
         if (!strcmp(argv[argi], "--threads"))
             threads = (unsigned)atoi(argv[argi + 1]);
+        else if (!strcmp(argv[argi], "--cpumask"))
+            cpu_mask = (unsigned)strtoul(argv[argi + 1], NULL, 0);
         else if (!strcmp(argv[argi], "--pair"))
             only_pair = argv[argi + 1];
     }
     if (argi >= argc) {
-        fprintf(stderr, "usage: %s [--threads N] [--pair NAME] CASE_PATTERN...\n", argv[0]);
+        fprintf(stderr, "usage: %s [--threads N] [--cpumask M] [--pair NAME] CASE_PATTERN...\n",
+                argv[0]);
         return 2;
     }
     if (access(golden_shared_dir(), R_OK)) {
@@ -73,7 +77,7 @@ int main(int argc, char **argv)
             if (!case_matches(gc->id, argc - argi, argv + argi))
                 continue;
             GoldenTally t = { 0 };
-            if (golden_run_case(pair, gc, &table, threads, &t))
+            if (golden_run_case(pair, gc, &table, threads, cpu_mask, &t))
                 return 2;
             n_cases++;
             n_values += t.compared;
@@ -87,7 +91,7 @@ int main(int argc, char **argv)
         return 1;
     }
     printf("%u (pair, case) runs, %u values compared bit for bit, %u refusals matched, "
-           "%u differences (threads %u)\n",
-           n_cases, n_values, n_refused, n_bad, threads);
+           "%u differences (threads %u, cpumask %u)\n",
+           n_cases, n_values, n_refused, n_bad, threads, cpu_mask);
     return n_bad ? 1 : 0;
 }

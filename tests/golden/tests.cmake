@@ -1,15 +1,26 @@
-# Golden tests: every value bit for bit against Netflix libvmaf (shared/golden), 1 and 2 threads.
+# Golden tests: every value bit for bit against Netflix libvmaf (shared/golden), 1 and 2 threads
+# with the best kernels the CPU has, and at 2 threads with each lower dispatch level (--cpumask
+# 32: AVX-512 without the Ice Lake additions, 48: AVX2, 56: the C reference). A level the CPU
+# lacks runs the best one below it.
 set(EV_GOLDEN_SOURCES
   ${CMAKE_CURRENT_LIST_DIR}/golden_test.c
   ${CMAKE_CURRENT_LIST_DIR}/golden_io.c
   ${CMAKE_CURRENT_LIST_DIR}/golden_run.c)
 
-# ev_add_golden(NAME pattern...): one ctest per thread count.
+# ev_add_golden(NAME pattern...): one ctest per thread count and per lower dispatch level.
 function(ev_add_golden name)
   foreach(threads 1 2)
     add_test(NAME golden_${name}_t${threads}
              COMMAND golden_test --threads ${threads} ${ARGN})
     set_tests_properties(golden_${name}_t${threads} PROPERTIES LABELS golden SKIP_RETURN_CODE 77)
+  endforeach()
+  foreach(level avx512:32 avx2:48 c:56)
+    string(REPLACE ":" ";" lm ${level})
+    list(GET lm 0 lname)
+    list(GET lm 1 mask)
+    add_test(NAME golden_${name}_${lname}
+             COMMAND golden_test --threads 2 --cpumask ${mask} ${ARGN})
+    set_tests_properties(golden_${name}_${lname} PROPERTIES LABELS golden SKIP_RETURN_CODE 77)
   endforeach()
 endfunction()
 

@@ -10,7 +10,13 @@ void vif_dsp_init(VifDsp *dsp, const unsigned cpu)
     dsp->down_row_u8 = vif_down_row_u8_c;
     dsp->down_row_u16 = vif_down_row_u16_c;
 #if EV_ARCH_X86_64
-    if (!(cpu & EV_CPU_AVX2) || !(cpu & EV_CPU_AVX512))
+    if (!(cpu & EV_CPU_AVX2))
+        return;
+    dsp->stat_row_u8 = ev_vif_stat_row_u8_avx2;
+    dsp->stat_row_u16 = ev_vif_stat_row_u16_avx2;
+    dsp->down_row_u8 = ev_vif_down_row_u8_avx2;
+    dsp->down_row_u16 = ev_vif_down_row_u16_avx2;
+    if (!(cpu & EV_CPU_AVX512))
         return;
     dsp->stat_row_u8 = ev_vif_stat_row_u8_avx512;
     dsp->stat_row_u16 = ev_vif_stat_row_u16_avx512;
@@ -29,9 +35,9 @@ size_t vif_dsp_tmp_size(const int max_w)
 {
     size_t n = vif_row_tmp_size_c(max_w);
 #if EV_ARCH_X86_64
-    const size_t simd[2] = { ev_vif_row_tmp_size_avx512(max_w),
+    const size_t simd[3] = { ev_vif_row_tmp_size_avx2(max_w), ev_vif_row_tmp_size_avx512(max_w),
                              ev_vif_row_tmp_size_avx512icl(max_w) };
-    for (int k = 0; k < 2; k++)
+    for (int k = 0; k < 3; k++)
         n = simd[k] > n ? simd[k] : n;
 #endif
     return n;
