@@ -310,10 +310,12 @@ static void check_den(const void *fn, const void *ref, const char *name, const c
 
 /* ---- contrast masking ---- */
 
+/* A column span as adm_span gives for a CM rectangle [lo, w - lo) (lo as (int)(w 0.1 - 0.5) is,
+ * at most w / 2): the only spans the pipeline passes. */
 static void random_cols(AdmCmCols *c, const int w)
 {
     c->w = w;
-    const int lo = (int)(check_rand() % 4), hi = w - (int)(check_rand() % 4);
+    const int lo = (int)(check_rand() % (w / 2 < 4 ? w / 2 + 1 : 4)), hi = w - lo;
     c->first = lo <= 0 ? 0 : -1;
     c->start = lo > 1 ? lo : 1;
     c->end = hi < w - 1 ? hi : w - 1;

@@ -31,7 +31,10 @@ void adm_dsp_init(AdmDsp *dsp, const unsigned cpu)
         dsp->cm0 = ev_adm_cm0_##isa;                                                           \
         dsp->cm123 = ev_adm_cm123_##isa;                                                       \
     } while (0)
-    if (!(cpu & EV_CPU_AVX2) || !(cpu & EV_CPU_AVX512))
+    if (!(cpu & EV_CPU_AVX2))
+        return;
+    ADM_SET(avx2);
+    if (!(cpu & EV_CPU_AVX512))
         return;
     ADM_SET(avx512);
     if (!(cpu & EV_CPU_AVX512ICL))
@@ -45,9 +48,10 @@ size_t adm_dsp_tmp_size(const int max_in_w)
 {
     size_t n = adm_rows_tmp_size_c(max_in_w);
 #if EV_ARCH_X86_64
-    const size_t simd[2] = { ev_adm_rows_tmp_size_avx512(max_in_w),
+    const size_t simd[3] = { ev_adm_rows_tmp_size_avx2(max_in_w),
+                             ev_adm_rows_tmp_size_avx512(max_in_w),
                              ev_adm_rows_tmp_size_avx512icl(max_in_w) };
-    for (int k = 0; k < 2; k++)
+    for (int k = 0; k < 3; k++)
         n = simd[k] > n ? simd[k] : n;
 #endif
     return n;
