@@ -27,6 +27,7 @@ static int32_t *row32(Buf *b)
 /* Fill n elements: int16 in [-lim, lim] or int32 full range, by pattern. */
 static void fill_signed(void *p, const int n, const int is16, const int32_t lim, const int pattern)
 {
+    const int bits_of_row = check_rand() & 1 ? 0 : 10 + (int)(check_rand() % 17);
     for (int j = 0; j < n; j++) {
         int64_t v;
         switch (pattern) {
@@ -35,8 +36,12 @@ static void fill_signed(void *p, const int n, const int is16, const int32_t lim,
         case 3: v = (j & 1) ? lim : -lim; break;
         case 4: v = (int32_t)(check_rand() % 64) - 32; break;   /* small */
         case 5: v = -lim; break;
-        default: v = is16 ? (int64_t)(check_rand() % (2u * (uint32_t)lim + 1)) - lim
-                          : (int32_t)check_rand(); break;
+        default:
+            if (is16)
+                v = (int64_t)(check_rand() % (2u * (uint32_t)lim + 1)) - lim;
+            else   /* full range, or the magnitudes of real bands (products below 2^53) */
+                v = bits_of_row ? (int32_t)check_rand() >> (32 - bits_of_row) : (int32_t)check_rand();
+            break;
         }
         if (is16)
             ((int16_t *)p)[j] = (int16_t)v;
@@ -173,10 +178,14 @@ static void check_decouple(const void *fn, const void *ref, const char *name, co
                     for (int j = 0; j < w; j++) {
                         const int d = (int)(check_rand() % 41) - 20;
                         if (is16) {
-                            int v = row16(&o[b])[j] * (int)(check_rand() % 5) / 4 + d;
+                            int v = row16(&o[b])[j] * ((int)(check_rand() % 1536) - 256) / 1024 + d;
                             row16(&t[b])[j] = (int16_t)(v > 32767 ? 32767 : v < -32767 ? -32767 : v);
                         } else {
-                            row32(&t[b])[j] = (int32_t)((int64_t)row32(&o[b])[j] / 2 * (int64_t)(check_rand() % 3) + d);
+                            /* t = o times a fraction in [-1/4, 5/4): k takes every value */
+                            const int64_t f = (int64_t)(check_rand() % 98304) - 16384;
+                            int64_t v = (int64_t)row32(&o[b])[j] * f / 65536 + d;
+                            v = v > INT32_MAX ? INT32_MAX : v < INT32_MIN ? INT32_MIN : v;
+                            row32(&t[b])[j] = (int32_t)v;
                         }
                     }
                 } else {
