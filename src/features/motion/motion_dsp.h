@@ -1,6 +1,6 @@
 /*
  * Integer motion row kernels (libvmaf integer_motion.c, the pipelined v2 SAD), one table per CPU
- * level: the C reference (motion_rows.c) and the SIMD executors (motion_avx512.c), chosen once
+ * level: the C reference (motion_rows.c) and the SIMD executors (motion_avx2.c, motion_avx512.c), chosen once
  * at init by motion_dsp_init(). Every executor returns the C kernel's integer (tests/checkasm).
  */
 #ifndef EV_FEATURES_MOTION_DSP_H
@@ -25,6 +25,9 @@ size_t motion_dsp_tmp_size(int max_w);
 
 uint32_t motion_sad_row_c(const void *const *prev, const void *const *cur, int w, unsigned bpc,
                           void *tmp);
+uint32_t ev_motion_sad_row_avx2(const void *const *prev, const void *const *cur, int w,
+                                unsigned bpc, void *tmp);
+size_t ev_motion_tmp_size_avx2(int max_w);
 uint32_t ev_motion_sad_row_avx512(const void *const *prev, const void *const *cur, int w,
                                   unsigned bpc, void *tmp);
 size_t ev_motion_tmp_size_avx512(int max_w);
