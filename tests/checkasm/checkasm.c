@@ -193,6 +193,7 @@ int main(int argc, char **argv)
     checkasm_adm();
     checkasm_motion();
     checkasm_psnr();
+    checkasm_float_vif();
     end_func();
     if (g.list)
         return 0;

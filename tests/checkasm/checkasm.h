@@ -55,5 +55,6 @@ void checkasm_vif(void);
 void checkasm_adm(void);
 void checkasm_motion(void);
 void checkasm_psnr(void);
+void checkasm_float_vif(void);
 
 #endif

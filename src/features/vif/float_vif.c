@@ -28,6 +28,7 @@ typedef struct FloatVifState {
     VifFloatFilter filter[4];
     VifFloatParams params;
     VifNames names;
+    VifFloatDsp dsp;
 } FloatVifState;
 
 typedef struct FloatVifScratch {
@@ -142,6 +143,7 @@ static int float_vif_init(void *state, const void *opts, const EvPicInfo *info,
     s->h = (int)(info->height * s->opts.prescale + 0.5);
     s->scaler = sample_scaler(info->bpc);
     setup_filters(s);
+    vif_float_dsp_init(&s->dsp, info->cpu);
     const int need = min_side(s);
     if (s->w < need || s->h < need) {
         ev_log(log, EV_LOG_ERROR, "float_vif: frame %dx%d%s is too small (minimum %dx%d)", s->w,
@@ -209,11 +211,11 @@ static int float_vif_extract(const void *state, void *scratch, const EvPic *ref,
     for (int scale = s->opts.skip_scale0 ? 1 : 0; scale < 4; scale++) {
         const VifFloatFilter *f = &s->filter[scale];
         if (scale > 0) {
-            vif_float_scale_down(&sc.img[scale][0], &sc.img[scale - 1][0], f, &sc.rows);
-            vif_float_scale_down(&sc.img[scale][1], &sc.img[scale - 1][1], f, &sc.rows);
+            vif_float_scale_down(&sc.img[scale][0], &sc.img[scale - 1][0], f, &s->dsp, &sc.rows);
+            vif_float_scale_down(&sc.img[scale][1], &sc.img[scale - 1][1], f, &s->dsp, &sc.rows);
         }
         vif_float_scale_stat(&v.num[scale], &v.den[scale], &sc.img[scale][0],
-                             &sc.img[scale][1], f, &s->params, &sc.rows);
+                             &sc.img[scale][1], f, &s->params, &s->dsp, &sc.rows);
     }
     v.score[0] = s->opts.skip_scale0 ? 0.0 : (double)v.num[0] / (double)v.den[0];
     v.score[1] = scale_score(v.num[1], v.den[1], s->opts.scale1_min_val);
