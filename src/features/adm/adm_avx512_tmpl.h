@@ -20,6 +20,8 @@
  *    (both factors exact and at least 2^-21 in size: no underflow), and 0 when k = 0.
  */
 #include <immintrin.h>
+
+#include "features/common/simd_reduce.h"
 #include <string.h>
 
 #include "features/adm/adm_dsp.h"
@@ -520,7 +522,7 @@ void ADM_FN(ev_adm_den0)(uint64_t sums[3], const AdmRow16 *o, const int x0, cons
             acc = _mm512_add_epi64(acc, _mm512_mul_epu32(sq, v));
             acc = _mm512_add_epi64(acc, _mm512_mul_epu32(_mm512_srli_epi64(sq, 32), _mm512_srli_epi64(v, 32)));
         }
-        sums[b] = (uint64_t)_mm512_reduce_add_epi64(acc);
+        sums[b] = ev_hsum64_512(acc);
     }
 }
 
@@ -549,7 +551,7 @@ void ADM_FN(ev_adm_den123)(uint64_t sums[3], const AdmRow32 *o, const int x0, co
             acc = _mm512_mask_add_epi64(acc, (__mmask8)_pext_u32(m, 0x5555), acc, e);
             acc = _mm512_mask_add_epi64(acc, (__mmask8)_pext_u32(m, 0xAAAA), acc, od);
         }
-        sums[b] = (uint64_t)_mm512_reduce_add_epi64(acc);
+        sums[b] = ev_hsum64_512(acc);
     }
 }
 
@@ -637,7 +639,7 @@ void ADM_FN(ev_adm_cm0)(int64_t sums[3], const AdmRow16 *src, const AdmRow16 *cs
         }
     }
     for (int b = 0; b < 3; b++)
-        sums[b] = _mm512_reduce_add_epi64(acc[b]);
+        sums[b] = (int64_t)ev_hsum64_512(acc[b]);
     /* the mirrored first and replicated last columns, as the C */
     const int w = cols->w;
     const int edge[2] = { cols->first == 0 ? 0 : -1, cols->last >= 0 ? w - 1 : -1 };
@@ -703,7 +705,7 @@ void ADM_FN(ev_adm_cm123)(int64_t sums[3], const AdmRow32 *src, const AdmRow32 *
         }
     }
     for (int b = 0; b < 3; b++)
-        sums[b] = _mm512_reduce_add_epi64(acc[b]);
+        sums[b] = (int64_t)ev_hsum64_512(acc[b]);
     const int w = cols->w;
     const int edge[2] = { cols->first == 0 ? 0 : -1, cols->last >= 0 ? w - 1 : -1 };
     for (int e = 0; e < 2; e++) {

@@ -7,6 +7,8 @@
  */
 #include <immintrin.h>
 
+#include "features/common/simd_reduce.h"
+
 #include "features/motion/motion_dsp.h"
 #include "features/motion/motion_math.h"
 
@@ -75,7 +77,7 @@ static int32_t vblur(int32_t *y, const void *const *prev, const void *const *cur
         any = _mm512_or_si512(any, v);
         _mm512_mask_storeu_epi32(y + j, m, v);
     }
-    return _mm512_reduce_or_epi32(any);
+    return !!_mm512_test_epi32_mask(any, any);
 }
 
 static uint32_t hblur_abs_mirrored(const int32_t *y, const int j, const int w)
@@ -104,7 +106,7 @@ uint32_t ev_motion_sad_row_avx512(const void *const *prev, const void *const *cu
         const __m512i v = taps_round64(_mm512_add_epi32(a, e), _mm512_add_epi32(b, d), c, 16);
         acc = _mm512_add_epi32(acc, _mm512_abs_epi32(v));
     }
-    sad += (uint32_t)_mm512_reduce_add_epi32(acc);
+    sad += ev_hsum32_512(acc);
     for (int j = end > MOTION_RADIUS ? end : MOTION_RADIUS; j < w; j++)
         sad += hblur_abs_mirrored(y, j, w);
     return sad;

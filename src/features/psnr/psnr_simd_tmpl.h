@@ -7,6 +7,8 @@
  */
 #include <immintrin.h>
 
+#include "features/common/simd_reduce.h"
+
 #include "features/psnr/psnr_dsp.h"
 #include "features/psnr/psnr_math.h"
 
@@ -28,8 +30,8 @@ typedef __m512i V;
 #define ADD32 _mm512_add_epi32
 #define ADD64 _mm512_add_epi64
 #define MULLO32 _mm512_mullo_epi32
-#define SUM32(v) ((uint32_t)_mm512_reduce_add_epi32(v))
-#define SUM64(v) ((uint64_t)_mm512_reduce_add_epi64(v))
+#define SUM32(v) (ev_hsum32_512(v))
+#define SUM64(v) (ev_hsum64_512(v))
 #define FN(name) ev_##name##_avx512
 #else
 typedef __m256i V;

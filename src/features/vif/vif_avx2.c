@@ -416,16 +416,27 @@ NO_VECTORIZE static void flush_lanes(VifSums *sums, Lanes *acc, const uint16_t *
 
 /* The 16 samples src[j0 + o ..] from the aligned vectors a = [j0 - 16, j0), b = [j0, j0 + 16),
  * c = [j0 + 16, j0 + 32), o in [-16, 15]: vpalignr within 128-bit lanes, on the vectors made
- * of the right lane pairs. o must fold to a constant. */
+ * of the right lane pairs. */
+/* vpalignr by n words (0..7): a switch of immediates that folds away when n is constant */
+INLINE __m256i alignr16(const __m256i hi, const __m256i lo, const int n)
+{
+    switch (n) {
+#define CASE(k) case k: return _mm256_alignr_epi8(hi, lo, 2 * k)
+    CASE(0); CASE(1); CASE(2); CASE(3); CASE(4); CASE(5); CASE(6);
+#undef CASE
+    default: return _mm256_alignr_epi8(hi, lo, 14);
+    }
+}
+
 INLINE __m256i win(const __m256i a, const __m256i b, const __m256i c, const int o)
 {
     if (o >= 8)
-        return _mm256_alignr_epi8(c, _mm256_permute2x128_si256(b, c, 0x21), 2 * (o - 8));
+        return alignr16(c, _mm256_permute2x128_si256(b, c, 0x21), o - 8);
     if (o >= 0)
-        return _mm256_alignr_epi8(_mm256_permute2x128_si256(b, c, 0x21), b, 2 * o);
+        return alignr16(_mm256_permute2x128_si256(b, c, 0x21), b, o);
     if (o >= -8)
-        return _mm256_alignr_epi8(b, _mm256_permute2x128_si256(a, b, 0x21), 2 * (o + 8));
-    return _mm256_alignr_epi8(_mm256_permute2x128_si256(a, b, 0x21), a, 2 * (o + 16));
+        return alignr16(b, _mm256_permute2x128_si256(a, b, 0x21), o + 8);
+    return alignr16(_mm256_permute2x128_si256(a, b, 0x21), a, o + 16);
 }
 
 INLINE void hfilter(__m256i *even, __m256i *odd, const int16_t *src, const int j0,

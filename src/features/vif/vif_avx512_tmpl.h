@@ -21,6 +21,8 @@
  *    the integer argument (exponent and top 15 fraction bits are the integer's clz and mantissa).
  */
 #include <immintrin.h>
+
+#include "features/common/simd_reduce.h"
 #include <string.h>
 
 #include "features/vif/vif_dsp.h"
@@ -582,7 +584,7 @@ static int64_t hsum32(const __m512i v)
 {
     const __m512i a = _mm512_cvtepi32_epi64(_mm512_castsi512_si256(v));
     const __m512i b = _mm512_cvtepi32_epi64(_mm512_extracti64x4_epi64(v, 1));
-    return _mm512_reduce_add_epi64(_mm512_add_epi64(a, b));
+    return (int64_t)ev_hsum64_512(_mm512_add_epi64(a, b));
 }
 
 /* Fold the lanes and the table entries of the index rows into sums; start a new chunk. The
@@ -604,10 +606,10 @@ EV_NO_VECTORIZE static void flush_lanes(VifSums *sums, VifLaneSums *acc, const u
     }
     acc->n_idx = 0;
     /* n2's k is its biased exponent minus 1023 + 15 */
-    const int64_t n2_k = _mm512_reduce_add_epi64(acc->n2_exp) - 1038 * acc->n_num;
+    const int64_t n2_k = (int64_t)ev_hsum64_512(acc->n2_exp) - 1038 * acc->n_num;
     sums->num_log += hsum32(acc->num_log) + 2048 * n2_k + num;
     sums->den_log += hsum32(acc->den_log) + den;
-    sums->num_non_log += _mm512_reduce_add_epi64(acc->num_non_log);
+    sums->num_non_log += (int64_t)ev_hsum64_512(acc->num_non_log);
     sums->den_non_log += acc->den_non_log;
     acc->num_log = acc->den_log = acc->num_non_log = acc->n2_exp = _mm512_setzero_si512();
     acc->den_non_log = acc->n_num = 0;
@@ -617,10 +619,23 @@ EV_NO_VECTORIZE static void flush_lanes(VifSums *sums, VifLaneSums *acc, const u
  * b = [j0, j0 + 32), c = [j0 + 32, j0 + 64); o in [-16, 30]. Even o: one valignd; odd o: the
  * high half of each lane of window o - 1 joined with the low half of window o + 1. Aligned
  * loads plus shuffles: unaligned loads (one per window) cost twice as much where they cross
- * cache lines, which is most of them. o must fold to a constant (the shuffles' immediates). */
+ * cache lines, which is most of them. */
+/* valignd by n dwords (0..15); a switch of immediates, which folds away when n is constant
+ * (always, once hfilter is unrolled; unoptimised builds run the switch) */
+VIF_INLINE __m512i alignr32(const __m512i hi, const __m512i lo, const int n)
+{
+    switch (n) {
+#define CASE(k) case k: return _mm512_alignr_epi32(hi, lo, k)
+    CASE(0); CASE(1); CASE(2); CASE(3); CASE(4); CASE(5); CASE(6); CASE(7);
+    CASE(8); CASE(9); CASE(10); CASE(11); CASE(12); CASE(13); CASE(14);
+#undef CASE
+    default: return _mm512_alignr_epi32(hi, lo, 15);
+    }
+}
+
 VIF_INLINE __m512i win_even(const __m512i a, const __m512i b, const __m512i c, const int o)
 {
-    return o >= 0 ? _mm512_alignr_epi32(c, b, o / 2) : _mm512_alignr_epi32(b, a, 16 + o / 2);
+    return o >= 0 ? alignr32(c, b, o / 2) : alignr32(b, a, 16 + o / 2);
 }
 
 VIF_INLINE __m512i join_odd(const __m512i lo, const __m512i hi)
