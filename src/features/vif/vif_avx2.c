@@ -417,7 +417,10 @@ NO_VECTORIZE static void flush_lanes(VifSums *sums, Lanes *acc, const uint16_t *
 /* The 16 samples src[j0 + o ..] from the aligned vectors a = [j0 - 16, j0), b = [j0, j0 + 16),
  * c = [j0 + 16, j0 + 32), o in [-16, 15]: vpalignr within 128-bit lanes, on the vectors made
  * of the right lane pairs. */
-/* vpalignr by n words (0..7): a switch of immediates that folds away when n is constant */
+/* vpalignr by n words (0..7); a switch where the build does not fold n (unoptimised) */
+#ifdef __OPTIMIZE__
+#define alignr16(hi, lo, n) _mm256_alignr_epi8(hi, lo, 2 * (n))
+#else
 INLINE __m256i alignr16(const __m256i hi, const __m256i lo, const int n)
 {
     switch (n) {
@@ -427,6 +430,7 @@ INLINE __m256i alignr16(const __m256i hi, const __m256i lo, const int n)
     default: return _mm256_alignr_epi8(hi, lo, 14);
     }
 }
+#endif
 
 INLINE __m256i win(const __m256i a, const __m256i b, const __m256i c, const int o)
 {
@@ -446,16 +450,20 @@ INLINE void hfilter(__m256i *even, __m256i *odd, const int16_t *src, const int j
     const __m256i b = _mm256_load_si256((const __m256i *)(src + j0));
     const __m256i cc = _mm256_load_si256((const __m256i *)(src + j0 + 16));
     __m256i e = _mm256_setzero_si256(), d = e;
-#pragma GCC unroll 9
-    for (int k = 0; k < NT; k++) {
-        const __m256i we = win(a, b, cc, -R + 2 * k), wo = win(a, b, cc, -R + 2 * k + 1);
-        e = DP(e, we, c[k]);
-        d = DP(d, wo, c[k]);
-        if (split && k == 0) {
-            e = DP(e, we, c2[0]);
-            d = DP(d, wo, c2[0]);
-        }
-    }
+#define TERM(k)                                                                                \
+    do {                                                                                       \
+        if ((k) < NT) {                                                                        \
+            const __m256i we = win(a, b, cc, -R + 2 * (k)), wo = win(a, b, cc, -R + 2 * (k) + 1); \
+            e = DP(e, we, c[k]);                                                               \
+            d = DP(d, wo, c[k]);                                                               \
+            if (split && (k) == 0) {                                                           \
+                e = DP(e, we, c2[0]);                                                          \
+                d = DP(d, wo, c2[0]);                                                          \
+            }                                                                                  \
+        }                                                                                      \
+    } while (0)
+    TERM(0); TERM(1); TERM(2); TERM(3); TERM(4); TERM(5); TERM(6); TERM(7); TERM(8);
+#undef TERM
     *even = e;
     *odd = d;
 }

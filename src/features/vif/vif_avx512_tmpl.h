@@ -620,8 +620,11 @@ EV_NO_VECTORIZE static void flush_lanes(VifSums *sums, VifLaneSums *acc, const u
  * high half of each lane of window o - 1 joined with the low half of window o + 1. Aligned
  * loads plus shuffles: unaligned loads (one per window) cost twice as much where they cross
  * cache lines, which is most of them. */
-/* valignd by n dwords (0..15); a switch of immediates, which folds away when n is constant
- * (always, once hfilter is unrolled; unoptimised builds run the switch) */
+/* valignd by n dwords (0..15). Optimised builds see n as a constant (every call site's offset
+ * is a literal once hfilter is inlined); unoptimised ones, which do not fold it, take a switch. */
+#ifdef __OPTIMIZE__
+#define alignr32(hi, lo, n) _mm512_alignr_epi32(hi, lo, n)
+#else
 VIF_INLINE __m512i alignr32(const __m512i hi, const __m512i lo, const int n)
 {
     switch (n) {
@@ -632,6 +635,7 @@ VIF_INLINE __m512i alignr32(const __m512i hi, const __m512i lo, const int n)
     default: return _mm512_alignr_epi32(hi, lo, 15);
     }
 }
+#endif
 
 VIF_INLINE __m512i win_even(const __m512i a, const __m512i b, const __m512i c, const int o)
 {
@@ -664,16 +668,21 @@ VIF_INLINE void hfilter(__m512i *even, __m512i *odd, const int16_t *src, const i
     const __m512i a = _mm512_load_si512(src + j0 - 32), b = _mm512_load_si512(src + j0);
     const __m512i cc = _mm512_load_si512(src + j0 + 32);
     __m512i e = _mm512_setzero_si512(), d = e;
-#pragma GCC unroll 9
-    for (int k = 0; k < NT; k++) {
-        const __m512i we = win(a, b, cc, -R + 2 * k), wo = win(a, b, cc, -R + 2 * k + 1);
-        e = DP(e, we, c[k]);
-        d = DP(d, wo, c[k]);
-        if (split && k == 0) {
-            e = DP(e, we, c2[0]);
-            d = DP(d, wo, c2[0]);
-        }
-    }
+    /* the terms written out: each window's offset a constant expression */
+#define TERM(k)                                                                                \
+    do {                                                                                       \
+        if ((k) < NT) {                                                                        \
+            const __m512i we = win(a, b, cc, -R + 2 * (k)), wo = win(a, b, cc, -R + 2 * (k) + 1); \
+            e = DP(e, we, c[k]);                                                               \
+            d = DP(d, wo, c[k]);                                                               \
+            if (split && (k) == 0) {                                                           \
+                e = DP(e, we, c2[0]);                                                          \
+                d = DP(d, wo, c2[0]);                                                          \
+            }                                                                                  \
+        }                                                                                      \
+    } while (0)
+    TERM(0); TERM(1); TERM(2); TERM(3); TERM(4); TERM(5); TERM(6); TERM(7); TERM(8);
+#undef TERM
     *even = e;
     *odd = d;
 }
