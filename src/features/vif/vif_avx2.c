@@ -453,7 +453,9 @@ INLINE void hfilter(__m256i *even, __m256i *odd, const int16_t *src, const int j
 #define TERM(k)                                                                                \
     do {                                                                                       \
         if ((k) < NT) {                                                                        \
-            const __m256i we = win(a, b, cc, -R + 2 * (k)), wo = win(a, b, cc, -R + 2 * (k) + 1); \
+            const __m256i we = win(a, b, cc, -R + 2 * (k));                                    \
+            /* odd offsets by unaligned loads: they use the load ports, not the shuffle one */ \
+            const __m256i wo = _mm256_loadu_si256((const __m256i *)(src + j0 - R + 2 * (k) + 1)); \
             e = DP(e, we, c[k]);                                                               \
             d = DP(d, wo, c[k]);                                                               \
             if (split && (k) == 0) {                                                           \

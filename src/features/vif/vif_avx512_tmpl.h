@@ -615,11 +615,8 @@ EV_NO_VECTORIZE static void flush_lanes(VifSums *sums, VifLaneSums *acc, const u
     acc->den_non_log = acc->n_num = 0;
 }
 
-/* The 32 samples src[j0 + o ..] as a vector, from the aligned vectors a = [j0 - 32, j0),
- * b = [j0, j0 + 32), c = [j0 + 32, j0 + 64); o in [-16, 30]. Even o: one valignd; odd o: the
- * high half of each lane of window o - 1 joined with the low half of window o + 1. Aligned
- * loads plus shuffles: unaligned loads (one per window) cost twice as much where they cross
- * cache lines, which is most of them. */
+/* The 32 samples src[j0 + o ..] as a vector for an even o in [-16, 30], from the aligned vectors
+ * a = [j0 - 32, j0), b = [j0, j0 + 32), c = [j0 + 32, j0 + 64): one valignd. */
 /* valignd by n dwords (0..15). Optimised builds see n as a constant (every call site's offset
  * is a literal once hfilter is inlined); unoptimised ones, which do not fold it, take a switch. */
 #ifdef __OPTIMIZE__
@@ -642,19 +639,13 @@ VIF_INLINE __m512i win_even(const __m512i a, const __m512i b, const __m512i c, c
     return o >= 0 ? alignr32(c, b, o / 2) : alignr32(b, a, 16 + o / 2);
 }
 
-VIF_INLINE __m512i join_odd(const __m512i lo, const __m512i hi)
-{
-#if VIF_VNNI
-    return _mm512_shrdi_epi32(lo, hi, 16);   /* VBMI2, at the same level as VNNI */
-#else
-    return _mm512_or_si512(_mm512_srli_epi32(lo, 16), _mm512_slli_epi32(hi, 16));
-#endif
-}
-
-VIF_INLINE __m512i win(const __m512i a, const __m512i b, const __m512i c, const int o)
+/* A window for hfilter: even offsets from the aligned vectors by a shuffle, odd ones by an
+ * unaligned load; shuffles and loads go to different ports, which split the work. */
+VIF_INLINE __m512i win_at(const int16_t *src, const int j0, const __m512i a, const __m512i b,
+                          const __m512i c, const int o)
 {
     if (o & 1)
-        return join_odd(win_even(a, b, c, o - 1), win_even(a, b, c, o + 1));
+        return _mm512_loadu_si512(src + j0 + o);
     return win_even(a, b, c, o);
 }
 
@@ -672,7 +663,8 @@ VIF_INLINE void hfilter(__m512i *even, __m512i *odd, const int16_t *src, const i
 #define TERM(k)                                                                                \
     do {                                                                                       \
         if ((k) < NT) {                                                                        \
-            const __m512i we = win(a, b, cc, -R + 2 * (k)), wo = win(a, b, cc, -R + 2 * (k) + 1); \
+            const __m512i we = win_at(src, j0, a, b, cc, -R + 2 * (k));                        \
+            const __m512i wo = win_at(src, j0, a, b, cc, -R + 2 * (k) + 1);                    \
             e = DP(e, we, c[k]);                                                               \
             d = DP(d, wo, c[k]);                                                               \
             if (split && (k) == 0) {                                                           \
