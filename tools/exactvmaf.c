@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "cli_args.h"
+#include "cli_reader.h"
 #include "exactvmaf/exactvmaf.h"
 #include "exactvmaf/video.h"
 
@@ -92,13 +93,22 @@ static void show_progress(unsigned frames, double start, int final)
 /* Read one pair straight into a borrowed frame slot of the library (no copy). @return 1 a pair
  * was submitted, 0 a stream ended (with a warning if only one did), -1 on an error. */
 static int read_pair(EvContext *ctx, const CliSettings *s, EvVideo *ref, EvVideo *dis,
-                     const EvVideoFormat *fmt, unsigned n)
+                     SideReader *side, const EvVideoFormat *fmt, unsigned n)
 {
     EvPicture a, b;
     if (ev_borrow_pictures(ctx, fmt->width, fmt->height, fmt->bitdepth, fmt->layout, &a, &b))
         return -1;
-    const int ra = ev_video_read_into(ref, &a);
-    const int rb = ra < 0 ? 0 : ev_video_read_into(dis, &b);
+    int ra, rb;
+    if (side) {
+        /* the two files at once: the distorted one on the second reading thread */
+        side_reader_request(side, &b);
+        ra = ev_video_read_into(ref, &a);
+        rb = side_reader_wait(side);
+        rb = ra < 0 ? 0 : rb;
+    } else {
+        ra = ev_video_read_into(ref, &a);
+        rb = ra < 0 ? 0 : ev_video_read_into(dis, &b);
+    }
     if (ra < 0 || rb < 0) {
         ev_return_pictures(ctx);
         fprintf(stderr, "%s: %s\n", app, ev_video_error(ra < 0 ? ref : dis));
@@ -124,11 +134,13 @@ static int score_frames(EvContext *ctx, const CliSettings *s, EvVideo *ref, EvVi
     EvVideoFormat fmt;
     ev_video_format(ref, &fmt);
     unsigned n = 0;
+    /* with more than one thread, the reference and the distorted are read in parallel */
+    SideReader reader;
+    SideReader *side = s->threads != 1 && !side_reader_start(&reader, dis) ? &reader : NULL;
+    int r = 1;
     while (!s->frame_cnt || n < s->frame_cnt) {
-        const int r = read_pair(ctx, s, ref, dis, &fmt, n);
-        if (r < 0)
-            return -1;
-        if (!r)
+        r = read_pair(ctx, s, ref, dis, side, &fmt, n);
+        if (r <= 0)
             break;
         n++;
         if (progress && now_seconds() - last > 0.5) {
@@ -136,6 +148,10 @@ static int score_frames(EvContext *ctx, const CliSettings *s, EvVideo *ref, EvVi
             last = now_seconds();
         }
     }
+    if (side)
+        side_reader_stop(side);
+    if (r < 0)
+        return -1;
     if (!n)
         return fprintf(stderr, "%s: no frames to score\n", app), -1;
     if (ev_flush(ctx))
