@@ -194,6 +194,7 @@ int main(int argc, char **argv)
     checkasm_motion();
     checkasm_psnr();
     checkasm_float_vif();
+    checkasm_ssim();
     end_func();
     if (g.list)
         return 0;

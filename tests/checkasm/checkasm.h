@@ -1,6 +1,6 @@
 /*
  * checkasm: every SIMD kernel against its C reference, bit for bit (dav1d's checkasm is the
- * model). Each family file (vif.c, adm.c, motion.c, ...) builds the C table and the table of
+ * model). Each family file (vif.c, adm.c, motion.c, ssim.c, ...) builds the C table and the table of
  * every level this CPU has, and for each kernel a level changes, runs both on seeded random and
  * extreme inputs at many widths and compares the outputs with memcmp (margins included).
  *
@@ -56,5 +56,6 @@ void checkasm_adm(void);
 void checkasm_motion(void);
 void checkasm_psnr(void);
 void checkasm_float_vif(void);
+void checkasm_ssim(void);
 
 #endif

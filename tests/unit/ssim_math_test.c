@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/cpu.h"
 #include "features/ssim/ssim_core.h"
 #include "features/ssim/ssim_math.h"
 #include "unit/check.h"
@@ -225,6 +226,9 @@ static uint32_t lcg(uint32_t *st)
     return *st >> 8;
 }
 
+/* The row kernels under test: each CPU level this machine has, in turn. */
+static const SsimDsp *g_dsp;
+
 static void test_core(int w, int h, uint32_t seed)
 {
     float *a = malloc((size_t)w * h * 4), *b = malloc((size_t)w * h * 4);
@@ -236,7 +240,7 @@ static void test_core(int w, int h, uint32_t seed)
     void *scratch = malloc(ssim_core_scratch_size(w));
     const SsimPlane pa = ssim_plane_of_img(a, w, h), pb = ssim_plane_of_img(b, w, h);
     SsimMeans got;
-    ssim_core(&pa, &pb, scratch, &got);
+    ssim_core(&pa, &pb, g_dsp, scratch, &got);
     char what[64];
     snprintf(what, sizeof(what), "core %dx%d ssim", w, h);
     check_f(what, got.ssim, want.ssim);
@@ -267,7 +271,7 @@ static void test_decimate(int w, int h, int factor, int lpf)
     void *cache_mem = malloc(ssim_row_cache_size(k.n, w));
     ssim_row_cache_init(&cache, cache_mem, k.n, w);
     const SsimPlane src = ssim_plane_of_img(img, w, h);
-    ssim_decimate(&src, &k, &cache, got);
+    ssim_decimate(&src, &k, g_dsp, &cache, got);
     /* the same samples as an 8-bit picture: converted rows go through the row cache */
     uint8_t *bytes = malloc((size_t)w * h);
     for (int i = 0; i < w * h; i++)
@@ -276,7 +280,7 @@ static void test_decimate(int w, int h, int factor, int lpf)
                         .stride = { w }, .data = { bytes } };
     const SsimPlane src_pic = ssim_plane_of_pic(&pic);
     float *got_pic = malloc((size_t)sw * sh * 4);
-    ssim_decimate(&src_pic, &k, &cache, got_pic);
+    ssim_decimate(&src_pic, &k, g_dsp, &cache, got_pic);
     int bad = 0;
     for (int y = 0; y < sh; y++)
         for (int x = 0; x < sw; x++) {
@@ -307,15 +311,22 @@ int main(void)
     test_geometry();
     test_filter_steps();
     test_window_terms();
-    test_core(11, 11, 1);
-    test_core(37, 23, 2);
-    test_core(64, 40, 3);
-    test_decimate(37, 29, 2, 0);
-    test_decimate(37, 29, 3, 0);
-    test_decimate(40, 33, 4, 0);
-    test_decimate(115, 111, 10, 0);
-    test_decimate(301, 290, 17, 0);   /* automatic scales go past the option's 10 */
-    test_decimate(37, 29, 2, 1);
-    test_decimate(44, 24, 2, 1);
+    /* C, then up to AVX2, then every level the machine has */
+    const unsigned levels[3] = { 0, ev_cpu_detect() & (EV_CPU_AVX512 - 1), ev_cpu_detect() };
+    for (int l = 0; l < 3; l++) {
+        g_dsp = ssim_dsp(levels[l]);
+        test_core(11, 11, 1);
+        test_core(37, 23, 2);
+        test_core(64, 40, 3);
+        test_core(97, 30, 4);
+        test_decimate(37, 29, 2, 0);
+        test_decimate(37, 29, 3, 0);
+        test_decimate(40, 33, 4, 0);
+        test_decimate(115, 111, 10, 0);
+        test_decimate(301, 290, 17, 0);   /* automatic scales go past the option's 10 */
+        test_decimate(37, 29, 2, 1);
+        test_decimate(44, 24, 2, 1);
+        test_decimate(101, 24, 2, 1);
+    }
     return check_report("ssim_math");
 }

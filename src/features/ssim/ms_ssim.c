@@ -86,6 +86,7 @@ static int ms_ssim_init(void *state, const void *opts, const EvPicInfo *info, co
         s->h[k] = ssim_decimated_size(s->h[k - 1], 2);
     }
     s->max_db = ssim_max_db(s->opts.clip_db, info->bpc, info->width, info->height);
+    s->cpu = info->cpu;
     return 0;
 }
 
@@ -97,10 +98,10 @@ static size_t ms_ssim_scratch_size(const void *state)
 
 /* Build scales 1..4 of one plane; level[0] is the picture. */
 static void ms_pyramid(const MsSsimState *s, const MsSsimBufs *b, const SsimKernel *lpf,
-                       float *const *imgs, SsimPlane level[MS_SCALES])
+                       const SsimDsp *dsp, float *const *imgs, SsimPlane level[MS_SCALES])
 {
     for (int k = 1; k < MS_SCALES; k++) {
-        ssim_decimate(&level[k - 1], lpf, b->cache, imgs[k]);
+        ssim_decimate(&level[k - 1], lpf, dsp, b->cache, imgs[k]);
         level[k] = ssim_plane_of_img(imgs[k], s->w[k], s->h[k]);
     }
 }
@@ -116,12 +117,13 @@ static int ms_ssim_extract(const void *state, void *scratch, const EvPic *ref, c
     d[0] = ssim_plane_of_pic(dis);
     SsimKernel lpf;
     ssim_kernel_lpf(&lpf);
-    ms_pyramid(s, &b, &lpf, b.ref, r);
-    ms_pyramid(s, &b, &lpf, b.dis, d);
+    const SsimDsp *dsp = ssim_dsp(s->cpu);
+    ms_pyramid(s, &b, &lpf, dsp, b.ref, r);
+    ms_pyramid(s, &b, &lpf, dsp, b.dis, d);
 
     SsimMeans m[MS_SCALES];
     for (int k = 0; k < MS_SCALES; k++)
-        ssim_core(&r[k], &d[k], b.core, &m[k]);
+        ssim_core(&r[k], &d[k], dsp, b.core, &m[k]);
     return ev_float_ms_ssim_emit(s, m, frame, sink);
 }
 

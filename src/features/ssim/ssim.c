@@ -62,6 +62,7 @@ static int ssim_init(void *state, const void *opts, const EvPicInfo *info, const
         return -EINVAL;
     }
     s->max_db = ssim_max_db(s->opts.clip_db, info->bpc, info->width, info->height);
+    s->cpu = info->cpu;
     return 0;
 }
 
@@ -77,17 +78,18 @@ static int ssim_extract(const void *state, void *scratch, const EvPic *ref, cons
     const SsimState *s = state;
     SsimBufs b;
     ssim_layout(s, scratch, &b);
+    const SsimDsp *dsp = ssim_dsp(s->cpu);
     SsimPlane r = ssim_plane_of_pic(ref), d = ssim_plane_of_pic(dis);
     if (s->scale > 1) {
         SsimKernel box;
         ssim_kernel_box(&box, s->scale);
-        ssim_decimate(&r, &box, b.cache, b.ref);
-        ssim_decimate(&d, &box, b.cache, b.dis);
+        ssim_decimate(&r, &box, dsp, b.cache, b.ref);
+        ssim_decimate(&d, &box, dsp, b.cache, b.dis);
         r = ssim_plane_of_img(b.ref, s->sw, s->sh);
         d = ssim_plane_of_img(b.dis, s->sw, s->sh);
     }
     SsimMeans m;
-    ssim_core(&r, &d, b.core, &m);
+    ssim_core(&r, &d, dsp, b.core, &m);
     return ev_float_ssim_emit(s, &m, frame, sink);
 }
 

@@ -31,6 +31,7 @@ typedef struct SsimState {
     int w, h;           /* frame */
     int sw, sh;         /* what the window sees: decimated when scale > 1 */
     double max_db;
+    unsigned cpu;       /* EV_CPU_* levels of the CPU row kernels */
 } SsimState;
 
 typedef struct MsSsimOpts {
@@ -44,6 +45,7 @@ typedef struct MsSsimState {
     MsSsimOpts opts;
     int w[MS_SCALES], h[MS_SCALES];   /* pyramid sizes: each w / 2 + (w & 1) of the previous */
     double max_db;
+    unsigned cpu;                     /* EV_CPU_* levels of the CPU row kernels */
 } MsSsimState;
 
 /* Report one frame from its means (dB conversion, lcs outputs), as the references do. */

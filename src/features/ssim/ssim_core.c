@@ -45,7 +45,7 @@ static float *ring_row(const CoreBufs *b, const int y, const int q, const int n)
 
 /* Horizontal pass of input row y of both planes into the ring. */
 static void core_row_h(const SsimPlane *ref, const SsimPlane *cmp, const int y,
-                       const CoreBufs *b)
+                       const SsimDsp *dsp, const CoreBufs *b)
 {
     const int w = ref->w, n = w - (SSIM_WINDOW - 1);
     const float *x = ssim_plane_row(ref, y, b->in_x);
@@ -57,35 +57,35 @@ static void core_row_h(const SsimPlane *ref, const SsimPlane *cmp, const int y,
     }
     const float *src[N_Q] = { x, v, b->prod[0], b->prod[1], b->prod[2] };
     for (int q = 0; q < N_Q; q++)
-        ssim_gauss_row(src[q], w, ring_row(b, y, q, n));
+        dsp->gauss_row(src[q], w, ring_row(b, y, q, n));
 }
 
 /* Vertical pass of output row y (input rows y .. y + 10) and its windows, added in order. */
-static void core_row_v(const int y, const int n, const CoreBufs *b, SsimSums *sums)
+static void core_row_v(const int y, const int n, const SsimDsp *dsp, const CoreBufs *b,
+                       SsimSums *sums)
 {
     for (int q = 0; q < N_Q; q++) {
         const float *rows[SSIM_WINDOW];
         for (int k = 0; k < SSIM_WINDOW; k++)
             rows[k] = ring_row(b, y + k, q, n);
-        ssim_gauss_column(rows, n, b->stat[q]);
+        dsp->gauss_column(rows, n, b->stat[q]);
     }
-    for (int x = 0; x < n; x++)
-        ssim_window_terms(b->stat[Q_X][x], b->stat[Q_Y][x], b->stat[Q_XX][x], b->stat[Q_YY][x],
-                          b->stat[Q_XY][x], &b->l[x], &b->c[x], &b->s[x]);
+    dsp->terms_row((const float *const *)b->stat, n, b->l, b->c, b->s);
     for (int x = 0; x < n; x++)
         ssim_accumulate(sums, b->l[x], b->c[x], b->s[x]);
 }
 
-void ssim_core(const SsimPlane *ref, const SsimPlane *cmp, void *scratch, SsimMeans *out)
+void ssim_core(const SsimPlane *ref, const SsimPlane *cmp, const SsimDsp *dsp, void *scratch,
+               SsimMeans *out)
 {
     CoreBufs b;
     core_layout(ref->w, scratch, &b);
     const int n = ref->w - (SSIM_WINDOW - 1), m = ref->h - (SSIM_WINDOW - 1);
     SsimSums sums = { 0.0, 0.0, 0.0, 0.0 };
     for (int y = 0; y < ref->h; y++) {
-        core_row_h(ref, cmp, y, &b);
+        core_row_h(ref, cmp, y, dsp, &b);
         if (y >= SSIM_WINDOW - 1)
-            core_row_v(y - (SSIM_WINDOW - 1), n, &b, &sums);
+            core_row_v(y - (SSIM_WINDOW - 1), n, dsp, &b, &sums);
     }
     out->ssim = ssim_mean(sums.ssim, n, m);
     out->l = ssim_mean(sums.l, n, m);

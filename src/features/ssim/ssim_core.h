@@ -14,7 +14,8 @@
 /* Scratch bytes for planes up to w samples wide (w >= SSIM_WINDOW). */
 size_t ssim_core_scratch_size(int w);
 
-/* SSIM of two planes of the same size (both sides >= SSIM_WINDOW). */
-void ssim_core(const SsimPlane *ref, const SsimPlane *cmp, void *scratch, SsimMeans *out);
+/* SSIM of two planes of the same size (both sides >= SSIM_WINDOW), with dsp's row kernels. */
+void ssim_core(const SsimPlane *ref, const SsimPlane *cmp, const SsimDsp *dsp, void *scratch,
+               SsimMeans *out);
 
 #endif

@@ -1,7 +1,9 @@
 /* SSIM decimation (float_ssim box, MS-SSIM 9/7 low-pass) and the separable Gaussian row passes,
- * as libvmaf's feature/iqa/decimate.c, convolve.c (IQA_CONVOLVE_1D) and _iqa_filter_pixel. */
+ * as libvmaf's feature/iqa/decimate.c, convolve.c (IQA_CONVOLVE_1D) and _iqa_filter_pixel; the
+ * row kernels are in ssim_rows_tmpl.h. */
 #include <stdint.h>
 
+#include "core/cpu.h"
 #include "features/common/sample_math.h"
 #include "features/ssim/ssim_filter.h"
 
@@ -66,34 +68,10 @@ static const float *cached_row(const SsimPlane *src, SsimRowCache *cache, const 
     return row;
 }
 
-/* Samples [xa, xb) of one output row, whose taps are all inside the row: tap by tap over a
- * chunk of samples, each sum still in row-major tap order. factor is a literal 2 for the
- * low-pass, so the strided loads vectorise. */
-static inline void decimate_inner(const float *const *rows, const SsimKernel *k, const int factor,
-                                  const int xa, const int xb, float *dst)
-{
-    enum { CHUNK = 256 };
-    double acc[CHUNK];
-    for (int c0 = xa; c0 < xb; c0 += CHUNK) {
-        const int len = xb - c0 < CHUNK ? xb - c0 : CHUNK;
-        for (int i = 0; i < len; i++)
-            acc[i] = 0.0;
-        for (int v = 0; v < k->n; v++)
-            for (int u = 0; u < k->n; u++) {
-                const float *src = rows[v] + c0 * factor + k->first + u;
-                const float coef = ssim_kernel_tap(k, v, u);
-                for (int i = 0; i < len; i++)
-                    acc[i] = ssim_tap(acc[i], src[i * factor], coef);
-            }
-        for (int i = 0; i < len; i++)
-            dst[c0 + i] = ssim_tap_end(acc[i]);
-    }
-}
-
 /* One output row: sample x is centred on source column x * factor; the samples whose taps
  * leave the row reflect them one by one. */
-static void decimate_row(const float *const *rows, const SsimKernel *k, const int src_w,
-                         const int dst_w, float *dst)
+static void decimate_row(const float *const *rows, const SsimKernel *k, const SsimDsp *dsp,
+                         const int src_w, const int dst_w, float *dst)
 {
     int xa = 0, xb = dst_w;
     while (xa < dst_w && xa * k->factor + k->first < 0)
@@ -103,15 +81,13 @@ static void decimate_row(const float *const *rows, const SsimKernel *k, const in
     for (int x = 0; x < dst_w; x++)
         if (x < xa || x >= xb)
             dst[x] = ssim_decimate_edge(rows, k, x * k->factor + k->first, src_w);
-    if (k->factor == 2)
-        decimate_inner(rows, k, 2, xa, xb, dst);
-    else
-        decimate_inner(rows, k, k->factor, xa, xb, dst);
+    dsp->decimate_span(rows, k, xa, xb, dst);
 }
 
 /* libvmaf decimates float_ssim's frames in place; every read there precedes the write over it
  * for the sizes accepted (>= 11 samples after decimation), so out of place is the same. */
-void ssim_decimate(const SsimPlane *src, const SsimKernel *k, SsimRowCache *cache, float *dst)
+void ssim_decimate(const SsimPlane *src, const SsimKernel *k, const SsimDsp *dsp,
+                   SsimRowCache *cache, float *dst)
 {
     const int dst_w = ssim_decimated_size(src->w, k->factor);
     const int dst_h = ssim_decimated_size(src->h, k->factor);
@@ -121,39 +97,25 @@ void ssim_decimate(const SsimPlane *src, const SsimKernel *k, SsimRowCache *cach
     for (int y = 0; y < dst_h; y++) {
         for (int v = 0; v < k->n; v++)
             rows[v] = cached_row(src, cache, ssim_reflect(y * k->factor + k->first + v, src->h));
-        decimate_row(rows, k, src->w, dst_w, dst + (size_t)y * dst_w);
+        decimate_row(rows, k, dsp, src->w, dst_w, dst + (size_t)y * dst_w);
     }
 }
 
-/* Each output keeps its sum in a register across the 11 taps (tap order), so the loop over x
- * vectorises without changing any sum. */
-void ssim_gauss_row(const float *in, const int w, float *out)
+const SsimDsp *ssim_dsp(const unsigned cpu)
 {
-    const int n = w - (SSIM_WINDOW - 1);
-    for (int x = 0; x < n; x++) {
-        double sum = 0.0;
-        for (int k = 0; k < SSIM_WINDOW; k++)
-            sum = ssim_tap(sum, in[x + k], ssim_gauss_tap(k));
-        out[x] = ssim_tap_end(sum);
-    }
-}
-
-/* Row by row over a chunk of columns: each sum still takes its taps in order. */
-void ssim_gauss_column(const float *const *rows, const int n, float *out)
-{
-    enum { CHUNK = 256 };
-    double acc[CHUNK];
-    for (int x0 = 0; x0 < n; x0 += CHUNK) {
-        const int len = n - x0 < CHUNK ? n - x0 : CHUNK;
-        for (int i = 0; i < len; i++)
-            acc[i] = 0.0;
-        for (int k = 0; k < SSIM_WINDOW; k++) {
-            const float *row = rows[k] + x0;
-            const float g = ssim_gauss_tap(k);
-            for (int i = 0; i < len; i++)
-                acc[i] = ssim_tap(acc[i], row[i], g);
-        }
-        for (int i = 0; i < len; i++)
-            out[x0 + i] = ssim_tap_end(acc[i]);
-    }
+    static const SsimDsp c = { ssim_decimate_span_c, ssim_gauss_row_c, ssim_gauss_column_c,
+                               ssim_terms_row_c };
+#if EV_ARCH_X86_64
+    static const SsimDsp avx2 = { ssim_decimate_span_avx2, ssim_gauss_row_avx2,
+                                  ssim_gauss_column_avx2, ssim_terms_row_avx2 };
+    static const SsimDsp avx512 = { ssim_decimate_span_avx512, ssim_gauss_row_avx512,
+                                    ssim_gauss_column_avx512, ssim_terms_row_avx512 };
+    if (cpu & EV_CPU_AVX512)
+        return &avx512;
+    if (cpu & EV_CPU_AVX2)
+        return &avx2;
+#else
+    (void)cpu;
+#endif
+    return &c;
 }

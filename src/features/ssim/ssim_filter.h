@@ -38,15 +38,36 @@ typedef struct SsimRowCache {
 size_t ssim_row_cache_size(int slots, int w);
 void ssim_row_cache_init(SsimRowCache *c, void *mem, int slots, int w);
 
+/* The row kernels, one table per CPU level (ssim_rows_tmpl.h): decimation outputs [xa, xb) of
+ * one row whose taps all lie inside it (rows[v]: the kernel's row v); the Gaussian pass along
+ * one row (out[x] = sum_k in[x + k] g[k], x < w - 10) and across 11 rows (out[x] =
+ * sum_k rows[k][x] g[k], x < n); the window terms of n windows from their five filter outputs
+ * (stat: mu_x, mu_y, E[x^2], E[y^2], E[xy]). */
+typedef struct SsimDsp {
+    void (*decimate_span)(const float *const *rows, const SsimKernel *k, int xa, int xb,
+                          float *dst);
+    void (*gauss_row)(const float *in, int w, float *out);
+    void (*gauss_column)(const float *const *rows, int n, float *out);
+    void (*terms_row)(const float *const *stat, int n, double *l, double *c, float *s);
+} SsimDsp;
+
+/* The table of the best level in cpu (EV_CPU_* bits). */
+const SsimDsp *ssim_dsp(unsigned cpu);
+
+#define EV_SSIM_DECLARE(isa)                                                                   \
+    void ssim_decimate_span_##isa(const float *const *rows, const SsimKernel *k, int xa,       \
+                                  int xb, float *dst);                                         \
+    void ssim_gauss_row_##isa(const float *in, int w, float *out);                             \
+    void ssim_gauss_column_##isa(const float *const *rows, int n, float *out);                 \
+    void ssim_terms_row_##isa(const float *const *stat, int n, double *l, double *c, float *s);
+EV_SSIM_DECLARE(c)
+EV_SSIM_DECLARE(avx2)
+EV_SSIM_DECLARE(avx512)
+
 /* Decimate src into dst (ssim_decimated_size of each side, packed). cache: at least k->n rows
  * of src->w floats (tags are reset here). */
-void ssim_decimate(const SsimPlane *src, const SsimKernel *k, SsimRowCache *cache, float *dst);
-
-/* Gaussian pass over one row: out[x] = sum_k in[x + k] g[k] for x < w - 10. */
-void ssim_gauss_row(const float *in, int w, float *out);
-
-/* Gaussian pass across 11 rows: out[x] = sum_k rows[k][x] g[k] for x < n. */
-void ssim_gauss_column(const float *const *rows, int n, float *out);
+void ssim_decimate(const SsimPlane *src, const SsimKernel *k, const SsimDsp *dsp,
+                   SsimRowCache *cache, float *dst);
 
 /* Bump allocation inside scratch: base NULL only measures; every block is 64-byte aligned. */
 static inline void *ssim_take(char *base, size_t *offset, size_t bytes)
