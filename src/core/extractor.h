@@ -9,6 +9,14 @@
  * scratch_size(state) zeroed bytes per worker, allocated once (never per frame).
  * An EV_FEX_SEQUENTIAL extractor is called for frames 0, 1, 2... in order on one thread and
  * may keep state between frames.
+ *
+ * A CUDA twin may split its frame in two: launch() queues the device work on the worker's
+ * stream (no wait), extract() then waits for it and writes the results. A worker uploads the
+ * pair, calls launch() of every twin of the frame that has one, then extract() of each, so the
+ * frame's kernels are queued before its first wait. launch() is called exactly once for every
+ * frame the twin runs on: with ref == NULL when the frame was abandoned before its work could
+ * be queued (the upload or an earlier launch failed; extract() is then not called), so that a
+ * twin ordering work across frames never waits for it.
  */
 #ifndef EV_CORE_EXTRACTOR_H
 #define EV_CORE_EXTRACTOR_H
@@ -72,6 +80,8 @@ typedef struct EvExtractorClass {
     int (*extract)(const void *state, void *scratch, const EvPic *ref, const EvPic *dis,
                    unsigned frame, EvSink *sink);
     int (*flush)(void *state, unsigned n_frames, EvSink *sink); /* may be NULL */
+    int (*launch)(const void *state, void *scratch, const EvPic *ref, const EvPic *dis,
+                  unsigned frame);                               /* may be NULL (CUDA twins) */
     void (*close)(void *state);                                  /* may be NULL */
 } EvExtractorClass;
 

@@ -183,27 +183,42 @@ static int runs_now(const EvContext *c, const EvRegistration *reg, unsigned fram
 }
 
 /* Run the extractors of one kind (sequential or parallel) on one slot. With CUDA the slot is
- * uploaded once here and every twin of the set reads that copy. */
+ * uploaded once here and every twin of the set reads that copy; the twins with a launch()
+ * queue their work first, then every extractor writes its results (extractor.h). */
 static int run_extractors(EvContext *c, EvWorker *w, const EvSlot *s, int sequential)
 {
     EvPic ref = s->ref, dis = s->dis;
-    int uploaded = 0, luma_only = 1;
+    int twins = 0, luma_only = 1;
     for (unsigned r = 0; r < c->n_reg; r++)
-        if (runs_now(c, &c->reg[r], s->frame, sequential) &&
-            (c->reg[r].run->flags & EV_FEX_CUDA) && !(c->reg[r].run->flags & EV_FEX_CUDA_LUMA))
-            luma_only = 0;
+        if (runs_now(c, &c->reg[r], s->frame, sequential) && (c->reg[r].run->flags & EV_FEX_CUDA)) {
+            twins = 1;
+            if (!(c->reg[r].run->flags & EV_FEX_CUDA_LUMA))
+                luma_only = 0;
+        }
+    int err = twins ? ev_cuda_upload(w->gpu, s->buf, &ref, &dis, luma_only) : 0;
+    const char *failed = err ? "upload" : NULL;
+    for (unsigned r = 0; r < c->n_reg; r++) {
+        const EvRegistration *reg = &c->reg[r];
+        if (!runs_now(c, reg, s->frame, sequential) || !reg->run->launch)
+            continue;
+        const int e = err ? reg->run->launch(reg->state, w->scratch[r], NULL, NULL, s->frame)
+                          : reg->run->launch(reg->state, w->scratch[r], &ref, &dis, s->frame);
+        if (!err && e) {
+            err = e;
+            failed = reg->cls->name;
+        }
+    }
+    if (err) {
+        ev_log(&c->log, EV_LOG_ERROR, "%s: failed at frame %u (%s)", failed, s->frame,
+               strerror(-err));
+        return err;
+    }
     for (unsigned r = 0; r < c->n_reg; r++) {
         const EvRegistration *reg = &c->reg[r];
         if (!runs_now(c, reg, s->frame, sequential))
             continue;
-        int err = 0;
-        if ((reg->run->flags & EV_FEX_CUDA) && !uploaded) {
-            err = ev_cuda_upload(w->gpu, s->buf, &ref, &dis, luma_only);
-            uploaded = 1;
-        }
         EvSink sink = ev_sink(&c->collector, s->frame, r);
-        if (!err)
-            err = reg->run->extract(reg->state, w->scratch[r], &ref, &dis, s->frame, &sink);
+        err = reg->run->extract(reg->state, w->scratch[r], &ref, &dis, s->frame, &sink);
         if (err) {
             ev_log(&c->log, EV_LOG_ERROR, "%s: failed at frame %u (%s)", reg->cls->name,
                    s->frame, strerror(-err));

@@ -176,6 +176,7 @@ extern "C" int ev_cuda_worker_memory(EvCudaWorker *w, const void *owner, size_t 
         cudaFree(k.dev);
         return err;
     }
+    memset(k.host, 0, host_bytes ? host_bytes : 1);
     w->kept[w->n_kept++] = k;
     *dev = k.dev;
     *host = k.host;

@@ -35,8 +35,9 @@ void ev_cuda_worker_close(EvCudaWorker **w);
 int ev_cuda_upload(EvCudaWorker *w, const void *slot, EvPic *ref, EvPic *dis, int luma_only);
 
 /* Memory a twin keeps on a worker from frame to frame: dev_bytes of device memory and
- * host_bytes of pinned host memory, allocated on the first call for `owner` (the twin's
- * state) and returned as they are on later calls; freed with the worker. Returns -ENOMEM
+ * host_bytes of pinned host memory (zeroed when allocated, so a twin can keep a "set up" flag
+ * there), allocated on the first call for `owner` (the twin's state) and returned as they are
+ * on later calls; freed with the worker. Returns -ENOMEM
  * (logged) when it cannot be had, or when a later call asks for more. */
 int ev_cuda_worker_memory(EvCudaWorker *w, const void *owner, size_t dev_bytes,
                           size_t host_bytes, void **dev, void **host);

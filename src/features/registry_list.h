@@ -38,13 +38,19 @@ extern const EvExtractorClass ev_cuda_psnr;
 extern const EvExtractorClass ev_cuda_float_psnr;
 extern const EvExtractorClass ev_cuda_float_ssim;
 extern const EvExtractorClass ev_cuda_float_ms_ssim;
+extern const EvExtractorClass ev_cuda_motion;
+extern const EvExtractorClass ev_cuda_vif;
+extern const EvExtractorClass ev_cuda_adm;
 
 #define EV_TWIN_LIST                                                                           \
     EV_EXTRACTOR(ev_cuda_float_moment)                                                         \
     EV_EXTRACTOR(ev_cuda_psnr)                                                                 \
     EV_EXTRACTOR(ev_cuda_float_psnr)                                                           \
     EV_EXTRACTOR(ev_cuda_float_ssim)                                                           \
-    EV_EXTRACTOR(ev_cuda_float_ms_ssim)
+    EV_EXTRACTOR(ev_cuda_float_ms_ssim)                                                        \
+    EV_EXTRACTOR(ev_cuda_motion)                                                               \
+    EV_EXTRACTOR(ev_cuda_vif)                                                                  \
+    EV_EXTRACTOR(ev_cuda_adm)
 #else
 #define EV_TWIN_LIST
 #endif

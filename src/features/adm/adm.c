@@ -192,8 +192,8 @@ static size_t adm_scratch_size(const void *state)
 }
 
 /* Totals over scales in double, the reference's floor on tiny totals, then adm2, aim, adm3. */
-static int adm_emit(const AdmState *s, const AdmScaleScore sc[4], const unsigned frame,
-                    EvSink *sink)
+int ev_adm_emit(const AdmState *s, const AdmScaleScore sc[4], const unsigned frame,
+                EvSink *sink)
 {
     double num = 0, den = 0, aim_num = 0;
     for (int k = 0; k < 4; k++) {
@@ -231,7 +231,7 @@ static int adm_extract(const void *state, void *scratch, const EvPic *ref, const
     adm_work_layout(s, scratch, &wk);
     AdmScaleScore sc[4];
     adm_score_frame(s, &wk, ref, dis, sc);
-    return adm_emit(s, sc, frame, sink);
+    return ev_adm_emit(s, sc, frame, sink);
 }
 
 static void adm_close(void *state)
@@ -251,3 +251,18 @@ const EvExtractorClass ev_fex_adm = {
     .extract = adm_extract,
     .close = adm_close,
 };
+
+#ifdef EV_HAVE_CUDA
+/* The CUDA twin: the same options, init and outputs; the scales on the device (adm.cu). */
+const EvExtractorClass ev_cuda_adm = {
+    .name = "adm",
+    .flags = EV_FEX_CUDA | EV_FEX_CUDA_LUMA,
+    .options = adm_options,
+    .opts_size = sizeof(AdmOpts),
+    .state_size = sizeof(AdmState),
+    .init = adm_init,
+    .launch = ev_adm_launch_cuda,
+    .extract = ev_adm_extract_cuda,
+    .close = adm_close,
+};
+#endif

@@ -69,11 +69,6 @@ enum { SLOT_R = 0, SLOT_A = 3, SLOT_CSF_A = 6, SLOT_FLT_A = 9, SLOT_CSF_R = 12, 
 
 /* ---- the sums of a scale, and their scores ---- */
 
-typedef struct ScaleSums {
-    uint64_t den[3];
-    int64_t num[3], aim[3];
-} ScaleSums;
-
 /* (uint32_t)ceil(x) for the shift sizes; x >= 0 on every frame init accepts. */
 static unsigned ceil_shift(const double x)
 {
@@ -95,24 +90,11 @@ static float sum_bands(const float e[3], const float noise)
     return h + v + d;
 }
 
-/* How one scale folds its row sums and scales its totals (adm_cm.c of the whole-band C). */
-typedef struct ScaleShifts {
-    AdmRect csf, cm;
-    AdmSpan rows;
-    AdmCmCols cols;
-    unsigned den_shift;         /* scale 0: per-row shift of the den sums; s123: sr */
-    uint64_t den_add;
-    unsigned den_q, den_cub;    /* s123 */
-    uint64_t den_cub_add;
-    unsigned cm_sr;             /* per-row fold of the CM sums */
-    AdmCmParams cmp;
-} ScaleShifts;
-
-static ScaleShifts scale_shifts(const AdmState *s, const int scale)
+AdmScaleShifts adm_scale_shifts(const AdmState *s, const int scale)
 {
     static const unsigned den123_sq_shift[3] = { 31, 30, 31 };
     const int w = s->geom[scale].w, h = s->geom[scale].h;
-    ScaleShifts x;
+    AdmScaleShifts x;
     memset(&x, 0, sizeof(x));
     x.csf = adm_rect_csf(w, h);
     x.cm = adm_rect_cm(w, h);
@@ -148,8 +130,8 @@ static ScaleShifts scale_shifts(const AdmState *s, const int scale)
     return x;
 }
 
-static AdmScaleScore scale_score(const AdmState *s, const int scale, const ScaleShifts *x,
-                                 const ScaleSums *sum)
+AdmScaleScore adm_scale_score(const AdmState *s, const int scale, const AdmScaleShifts *x,
+                              const AdmScaleSums *sum)
 {
     static const unsigned den123_total_shift[3] = { 32, 27, 23 };
     static const unsigned cm123_total_shift[3] = { 45, 39, 36 };
@@ -197,8 +179,8 @@ typedef struct ScaleRun {
     AdmWork *wk;
     int scale;
     const EvPic *pic[2];        /* scale 0 */
-    ScaleShifts x;
-    ScaleSums sum;
+    AdmScaleShifts x;
+    AdmScaleSums sum;
 } ScaleRun;
 
 /* The DWT of band row i of both pictures: its low band row, and h, v, d into wk->o / wk->t. */
@@ -237,7 +219,7 @@ static void band_row(ScaleRun *run, const int i)
 {
     const AdmState *s = run->s;
     AdmWork *wk = run->wk;
-    const ScaleShifts *x = &run->x;
+    const AdmScaleShifts *x = &run->x;
     const AdmDecoupleParams dp = { s->opts.enhn_gain_limit, s->cos_1deg_sq, s->div_lookup };
     int32_t *slot = wk->ring[i % 3];
     const size_t n = wk->row_len;
@@ -288,7 +270,7 @@ static void cm_row(ScaleRun *run, const int k)
 {
     const AdmState *s = run->s;
     AdmWork *wk = run->wk;
-    const ScaleShifts *x = &run->x;
+    const AdmScaleShifts *x = &run->x;
     const int h = s->geom[run->scale].h;
     if (!adm_span_visits(&x->rows, k))
         return;
@@ -322,13 +304,13 @@ static void cm_row(ScaleRun *run, const int k)
 static AdmScaleScore score_scale(const AdmState *s, AdmWork *wk, const int scale,
                                  const EvPic *ref, const EvPic *dis)
 {
-    ScaleRun run = { s, wk, scale, { ref, dis }, scale_shifts(s, scale), { { 0 }, { 0 }, { 0 } } };
+    ScaleRun run = { s, wk, scale, { ref, dis }, adm_scale_shifts(s, scale), { { 0 }, { 0 }, { 0 } } };
     const int h = s->geom[scale].h;
     if (scale == 0 && s->opts.skip_scale0) {
         /* only the low band, to feed scale 1; the reference's den of 1e-10 avoids 0/0 */
         for (int i = 0; i < h; i++)
             dwt_row(&run, i);
-        return (AdmScaleScore){ 0.0f, (float)1e-10, 0.0f };
+        return adm_skipped_scale0();
     }
     for (int i = 0; i < h; i++) {
         dwt_row(&run, i);
@@ -337,7 +319,7 @@ static AdmScaleScore score_scale(const AdmState *s, AdmWork *wk, const int scale
             cm_row(&run, i - 1);
     }
     cm_row(&run, h - 1);
-    return scale_score(s, scale, &run.x, &run.sum);
+    return adm_scale_score(s, scale, &run.x, &run.sum);
 }
 
 void adm_score_frame(const AdmState *s, AdmWork *wk, const EvPic *ref, const EvPic *dis,

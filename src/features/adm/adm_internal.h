@@ -13,6 +13,10 @@
 #include "core/extractor.h"
 #include "features/adm/adm_dsp.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 enum { ADM_CSF_WATSON97, ADM_CSF_BARTEN, ADM_CSF_BLEND, ADM_CSF_BLEND_MAE };
 
 typedef struct AdmOpts {
@@ -96,6 +100,38 @@ typedef struct AdmScaleScore {
 
 size_t adm_work_layout(const AdmState *s, void *base, AdmWork *w);
 
+/* A scale's totals: per band, the folded row sums of the denominator, of the DLM numerator and
+ * of AIM (adm_frame.c folds each row as the reference, then adds the rows). */
+typedef struct AdmScaleSums {
+    uint64_t den[3];
+    int64_t num[3], aim[3];
+} AdmScaleSums;
+
+/* How one scale visits its bands, folds its row sums and scales its totals. */
+typedef struct AdmScaleShifts {
+    AdmRect csf, cm;
+    AdmSpan rows;
+    AdmCmCols cols;
+    unsigned den_shift;         /* scale 0: per-row shift of the den sums; s123: sr */
+    uint64_t den_add;
+    unsigned den_q, den_cub;    /* s123 */
+    uint64_t den_cub_add;
+    unsigned cm_sr;             /* per-row fold of the CM sums */
+    AdmCmParams cmp;
+} AdmScaleShifts;
+
+AdmScaleShifts adm_scale_shifts(const AdmState *s, int scale);
+/* The scale's num, den and aim from its totals, as the reference's floats. */
+AdmScaleScore adm_scale_score(const AdmState *s, int scale, const AdmScaleShifts *x,
+                              const AdmScaleSums *sum);
+
+/* Scale 0 under adm_skip_scale0: the reference's den of 1e-10 avoids 0/0. */
+static inline AdmScaleScore adm_skipped_scale0(void)
+{
+    const AdmScaleScore sc = { 0.0f, (float)1e-10, 0.0f };
+    return sc;
+}
+
 /* Regions: the decouple/CSF rectangle (one tap wider) and the CM/denominator one. */
 AdmRect adm_rect_csf(int w, int h);
 AdmRect adm_rect_cm(int w, int h);
@@ -106,5 +142,18 @@ void adm_score_frame(const AdmState *s, AdmWork *wk, const EvPic *ref, const EvP
 
 /* The noise floor of one band: powf(area * nw, 1/3) with the area an int product. */
 float adm_noise_floor(const AdmRect *r, double noise_weight);
+
+/* The frame's outputs from its four scales (adm.c). */
+int ev_adm_emit(const AdmState *s, const AdmScaleScore sc[4], unsigned frame, EvSink *sink);
+
+/* The CUDA twin (adm.cu). */
+int ev_adm_launch_cuda(const void *state, void *scratch, const EvPic *ref, const EvPic *dis,
+                       unsigned frame);
+int ev_adm_extract_cuda(const void *state, void *scratch, const EvPic *ref, const EvPic *dis,
+                        unsigned frame, EvSink *sink);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -1,40 +1,16 @@
 /* motion: integer motion of the reference luma, as libvmaf's feature/integer_motion.c (the
  * pipelined v2 algorithm): per-frame SAD score, then motion2/motion3 for every frame at flush.
  * Sequential: keeps copies of the previous one (two with the five-frame window) reference
- * lumas and every frame's SAD score in its state, which extract() therefore mutates. */
+ * lumas and every frame's SAD score in its state, which extract() therefore mutates.
+ * The CUDA twin (motion.cu) keeps the previous lumas on the device instead. */
 #include <errno.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "core/extractor.h"
-#include "features/motion/motion_dsp.h"
+#include "features/motion/motion.h"
 #include "features/motion/motion_math.h"
-
-typedef struct MotionOpts {
-    int force_zero;
-    double blend_factor;
-    double blend_offset;
-    double fps_weight;
-    double max_val;
-    int five_frame_window;
-    int moving_average;
-    int debug;
-} MotionOpts;
-
-enum { NAME_SAD, NAME_MOTION, NAME_MOTION2, NAME_MOTION3, N_NAMES };
-
-typedef struct MotionState {
-    MotionOpts opts;
-    unsigned w, h, bpc;
-    unsigned depth;         /* previous lumas kept: 1, or 2 with the five-frame window */
-    size_t luma_bytes;
-    uint8_t *prev[2];       /* frame k's luma lives in prev[k % depth], packed rows */
-    double *score;          /* every frame's SAD score, as written */
-    unsigned n_scores, cap_scores;
-    char name[N_NAMES][160];
-    MotionDsp dsp;
-} MotionState;
 
 #define OPT(field) offsetof(MotionOpts, field)
 static const EvOption motion_options[] = {
@@ -63,17 +39,18 @@ extern const EvExtractorClass ev_fex_motion;
 
 static void motion_names(MotionState *s)
 {
-    static const char *const base[N_NAMES] = { "VMAF_integer_feature_motion_sad_score",
+    static const char *const base[MOTION_N_NAMES] = { "VMAF_integer_feature_motion_sad_score",
                                                "integer_motion", "integer_motion2",
                                                "integer_motion3" };
-    for (unsigned i = 0; i < N_NAMES; i++)
+    for (unsigned i = 0; i < MOTION_N_NAMES; i++)
         ev_options_feature_name(s->name[i], sizeof(s->name[i]), base[i], &ev_fex_motion,
                                 &s->opts);
 }
 
-static int motion_init(void *state, const void *opts, const EvPicInfo *info, const EvLog *log)
+/* What both executors set up: options, geometry, names. */
+static int motion_init_common(MotionState *s, const void *opts, const EvPicInfo *info,
+                              const EvLog *log)
 {
-    MotionState *s = state;
     s->opts = *(const MotionOpts *)opts;
     /* the blur mirrors -2 -> 2 and n + 1 -> n - 3: a plane needs 3 rows and 3 columns */
     if (info->width < 3 || info->height < 3) {
@@ -91,6 +68,15 @@ static int motion_init(void *state, const void *opts, const EvPicInfo *info, con
     s->depth = s->opts.five_frame_window ? 2 : 1;
     s->luma_bytes = (size_t)s->w * s->h * (s->bpc > 8 ? 2 : 1);
     motion_names(s);
+    return 0;
+}
+
+static int motion_init(void *state, const void *opts, const EvPicInfo *info, const EvLog *log)
+{
+    MotionState *s = state;
+    const int err = motion_init_common(s, opts, info, log);
+    if (err)
+        return err;
     motion_dsp_init(&s->dsp, info->cpu);
     if (s->opts.force_zero)
         return 0;
@@ -160,11 +146,16 @@ static int motion_extract(const void *state, void *scratch, const EvPic *ref, co
                                      s->h, s->opts.fps_weight, s->opts.max_val);
         keep_luma(s, ref, frame);
     }
-    int err = push_score(s, score);
-    if (!err)
-        err = ev_sink_put(sink, s->name[NAME_SAD], frame, score);
+    const int err = push_score(s, score);
+    return err ? err : ev_motion_put_frame(s, frame, score, sink);
+}
+
+int ev_motion_put_frame(const MotionState *s, const unsigned frame, const double score,
+                        EvSink *sink)
+{
+    int err = ev_sink_put(sink, s->name[MOTION_NAME_SAD], frame, score);
     if (!err && s->opts.debug)
-        err = ev_sink_put(sink, s->name[NAME_MOTION], frame, score);
+        err = ev_sink_put(sink, s->name[MOTION_NAME_MOTION], frame, score);
     return err;
 }
 
@@ -212,9 +203,9 @@ static int motion_flush(void *state, unsigned n_frames, EvSink *sink)
         } else {
             prev = stamp;
         }
-        err = ev_sink_put(sink, s->name[NAME_MOTION2], i, m2);
+        err = ev_sink_put(sink, s->name[MOTION_NAME_MOTION2], i, m2);
         if (!err)
-            err = ev_sink_put(sink, s->name[NAME_MOTION3], i, m3);
+            err = ev_sink_put(sink, s->name[MOTION_NAME_MOTION3], i, m3);
     }
     return err;
 }
@@ -239,3 +230,42 @@ const EvExtractorClass ev_fex_motion = {
     .flush = motion_flush,
     .close = motion_close,
 };
+
+#ifdef EV_HAVE_CUDA
+/* The CUDA twin: the same options and outputs; frames run in parallel on the workers, their
+ * SAD scores gathered by frame number (motion.cu), motion2/motion3 at flush as above. */
+static int motion_cuda_init(void *state, const void *opts, const EvPicInfo *info,
+                            const EvLog *log)
+{
+    MotionState *s = state;
+    const int err = motion_init_common(s, opts, info, log);
+    return err ? err : ev_motion_cuda_open(s, log);
+}
+
+static int motion_cuda_flush(void *state, unsigned n_frames, EvSink *sink)
+{
+    MotionState *s = state;
+    const int err = ev_motion_cuda_scores(s, n_frames, &s->score, &s->n_scores);
+    return err ? err : motion_flush(state, n_frames, sink);
+}
+
+static void motion_cuda_close(void *state)
+{
+    MotionState *s = state;
+    ev_motion_cuda_close(s);
+    free(s->score);
+}
+
+const EvExtractorClass ev_cuda_motion = {
+    .name = "motion",
+    .flags = EV_FEX_NO_SUBSAMPLE | EV_FEX_CUDA | EV_FEX_CUDA_LUMA,
+    .options = motion_options,
+    .opts_size = sizeof(MotionOpts),
+    .state_size = sizeof(MotionState),
+    .init = motion_cuda_init,
+    .launch = ev_motion_launch_cuda,
+    .extract = ev_motion_extract_cuda,
+    .flush = motion_cuda_flush,
+    .close = motion_cuda_close,
+};
+#endif

@@ -15,6 +15,7 @@
 #define EV_FEATURES_MOTION_MATH_H
 
 #include <math.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "core/hd.h"
@@ -63,6 +64,25 @@ EV_HD uint32_t motion_hblur_abs(const int32_t y[5])
     const int64_t acc = motion_q16_taps(y[0], y[1], y[2], y[3], y[4]);
     const int32_t v = (int32_t)((acc + 32768) >> 16);
     return (uint32_t)(v < 0 ? -v : v);
+}
+
+/* The vertical pass at row i, column c of two lumas of bpc bits (uint8_t rows for 8 bits,
+ * else uint16_t) stride bytes apart, h rows: motion_sad_row_c's first step at one column, for
+ * executors that visit columns one at a time (the CUDA twin; tests run it on the host). */
+EV_HD int32_t motion_vblur_at(const void *prev, const void *cur, const ptrdiff_t stride,
+                              const int h, const unsigned bpc, const int i, const int c)
+{
+    int32_t d[5];
+    for (int k = 0; k < 5; k++) {
+        const ptrdiff_t row = (ptrdiff_t)motion_mirror(i - MOTION_RADIUS + k, h) * stride;
+        if (bpc == 8)
+            d[k] = (int32_t)((const uint8_t *)prev)[row + c] -
+                   (int32_t)((const uint8_t *)cur)[row + c];
+        else
+            d[k] = (int32_t)((const uint16_t *)((const char *)prev + row))[c] -
+                   (int32_t)((const uint16_t *)((const char *)cur + row))[c];
+    }
+    return bpc < 16 ? motion_vblur_diff32(d, bpc) : motion_vblur_diff(d, bpc);
 }
 
 /* Per-frame score from the frame's SAD: ((double)sad / 256 / (w*h as unsigned)) * weight,

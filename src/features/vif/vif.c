@@ -4,26 +4,11 @@
 #include <stddef.h>
 
 #include "core/extractor.h"
+#include "features/vif/vif.h"
 #include "features/vif/vif_log2.h"
-#include "features/vif/vif_names.h"
 #include "features/vif/vif_scale.h"
 
 enum { VIF_MIN_SIZE = 16 };  /* scale 3 (1/8 size) needs 2 samples per side to reflect */
-
-typedef struct VifOpts {
-    int debug;
-    double enhn_gain_limit;
-    int skip_scale0;
-} VifOpts;
-
-typedef struct VifState {
-    VifOpts opts;
-    int w, h;
-    unsigned bpc;
-    VifNames names;
-    VifDsp dsp;
-    uint16_t log2_table[VIF_LOG2_TABLE_PADDED];
-} VifState;
 
 /* Per-worker memory: the row kernels' scratch, then ref and dis of scales 1..3. */
 typedef struct VifScratch {
@@ -122,11 +107,8 @@ static int vif_extract(const void *state, void *scratch, const EvPic *ref, const
         VifSums sums = { 0 };
         vif_scale_run(stat ? &sums : NULL, next_r, next_d, stride, &r, &d, scale, ref->bpc,
                       &params, &s->dsp, sc.rows);
-        if (stat) {
-            v.num[scale] = vif_scale_num(&sums);
-            v.den[scale] = vif_scale_den(&sums);
-            v.score[scale] = v.num[scale] / v.den[scale];   /* a float quotient, widened */
-        }
+        if (stat)
+            ev_vif_scale_result(&v, scale, &sums);
         if (next_r) {
             const VifPlane rn = { next_r, stride, r.w / 2, r.h / 2, 0 };
             const VifPlane dn = { next_d, stride, r.w / 2, r.h / 2, 0 };
@@ -134,7 +116,19 @@ static int vif_extract(const void *state, void *scratch, const EvPic *ref, const
             d = dn;
         }
     }
-    return vif_put_scores(sink, frame, &s->names, &v, s->opts.debug);
+    return ev_vif_emit(s, &v, frame, sink);
+}
+
+void ev_vif_scale_result(VifScaleScores *v, const int scale, const VifSums *sums)
+{
+    v->num[scale] = vif_scale_num(sums);
+    v->den[scale] = vif_scale_den(sums);
+    v->score[scale] = v->num[scale] / v->den[scale];   /* a float quotient, widened */
+}
+
+int ev_vif_emit(const VifState *s, const VifScaleScores *v, const unsigned frame, EvSink *sink)
+{
+    return vif_put_scores(sink, frame, &s->names, v, s->opts.debug);
 }
 
 const EvExtractorClass ev_fex_vif = {
@@ -146,3 +140,17 @@ const EvExtractorClass ev_fex_vif = {
     .scratch_size = vif_scratch_size,
     .extract = vif_extract,
 };
+
+#ifdef EV_HAVE_CUDA
+/* The CUDA twin: the same options, init and outputs; the scales on the device (vif.cu). */
+const EvExtractorClass ev_cuda_vif = {
+    .name = "vif",
+    .flags = EV_FEX_CUDA | EV_FEX_CUDA_LUMA,
+    .options = vif_options,
+    .opts_size = sizeof(VifOpts),
+    .state_size = sizeof(VifState),
+    .init = vif_init,
+    .launch = ev_vif_launch_cuda,
+    .extract = ev_vif_extract_cuda,
+};
+#endif

@@ -1,0 +1,376 @@
+// CUDA twin of adm (adm.c, adm_frame.c, adm_rows.c beside this file: integer_adm's four
+// scales). Per frame, on the worker's stream, for each scale, the stages of adm_twin.h, one
+// band position per thread:
+//   dwt      both pictures (blockIdx.z): the next scale's input and the h, v, d bands;
+//   band     decouple and the masking values of both passes inside the CSF rectangle; the
+//            denominator cubes inside the CM rectangle, reduced per block and added to their
+//            row's sum (one block never spans two rows);
+//   masking  at the positions the CM spans visit: the centre decoupled again, the 3x3
+//            thresholds from the stored masking values, the cubes added to their row's sums;
+//   fold     one block: each row folded as the reference, the rows added.
+// Row sums are integers added modulo 2^64 (the reference's int64 / uint64), so their order is
+// free. One copy of the 36 totals back; the scores on the host (adm_scale_score, ev_adm_emit).
+#include <cerrno>
+
+#include <cuda_runtime.h>
+
+#include "cuda/runtime.h"
+#include "features/adm/adm_twin.h"
+
+namespace {
+
+constexpr int THREADS = 256;
+
+// The three bands of one picture at one scale (int32: scale-0 values are int16 ones).
+struct Bands {
+    int32_t *b[3];
+    __device__ void get(size_t at, int32_t v[3]) const
+    {
+        v[0] = b[0][at];
+        v[1] = b[1][at];
+        v[2] = b[2][at];
+    }
+};
+
+// Per-row sums of one scale: den, num (DLM), aim, three bands each, h rows per array.
+struct Rows {
+    unsigned long long *den[3], *num[3], *aim[3];
+};
+
+__device__ __forceinline__ unsigned long long warp_sum(unsigned long long v)
+{
+    for (int o = 16; o > 0; o >>= 1)
+        v += __shfl_down_sync(0xffffffffu, v, o);
+    return v;
+}
+
+// Sum N values over the block; thread q < N then holds total q (others: undefined).
+template <int N> __device__ void block_sums(unsigned long long (&v)[N])
+{
+    __shared__ unsigned long long part[THREADS / 32][N];
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+#pragma unroll
+    for (int q = 0; q < N; q++) {
+        const unsigned long long t = warp_sum(v[q]);
+        if (!lane)
+            part[warp][q] = t;
+    }
+    __syncthreads();
+    if (threadIdx.x < N) {
+        unsigned long long t = 0;
+        for (int k = 0; k < THREADS / 32; k++)
+            t += part[k][threadIdx.x];
+        v[0] = t;
+    }
+}
+
+// ---- DWT ----
+
+// Scale 0 from the luma; low: int16 (scale 1's input).
+__global__ void __launch_bounds__(THREADS)
+    dwt0_kernel(const void *ref, const void *dis, ptrdiff_t stride, int in_w, int in_h,
+                unsigned bpc, int w, int h, int16_t *low_ref, int16_t *low_dis, Bands o, Bands t)
+{
+    const int j = blockIdx.x * THREADS + threadIdx.x, i = blockIdx.y;
+    if (j >= w)
+        return;
+    int32_t v[4];
+    adm_twin_dwt0(blockIdx.z ? dis : ref, stride, in_w, in_h, bpc, i, j, v);
+    const size_t at = (size_t)i * w + j;
+    (blockIdx.z ? low_dis : low_ref)[at] = (int16_t)v[0];
+    const Bands &out = blockIdx.z ? t : o;
+    out.b[0][at] = v[1];
+    out.b[1][at] = v[2];
+    out.b[2][at] = v[3];
+}
+
+// Scales 1..3 from the previous scale's band a (int16 at scale 1, else int32).
+__global__ void __launch_bounds__(THREADS)
+    dwt123_kernel(const void *in_ref, const void *in_dis, int in_w, int in_h, int scale, int w,
+                  int h, int32_t *low_ref, int32_t *low_dis, Bands o, Bands t)
+{
+    const int j = blockIdx.x * THREADS + threadIdx.x, i = blockIdx.y;
+    if (j >= w)
+        return;
+    int32_t v[4];
+    adm_twin_dwt123(blockIdx.z ? in_dis : in_ref, in_w, in_h, scale, i, j, v);
+    const size_t at = (size_t)i * w + j;
+    (blockIdx.z ? low_dis : low_ref)[at] = v[0];
+    const Bands &out = blockIdx.z ? t : o;
+    out.b[0][at] = v[1];
+    out.b[1][at] = v[2];
+    out.b[2][at] = v[3];
+}
+
+// ---- band: decouple and masking values; denominator ----
+
+__global__ void __launch_bounds__(THREADS)
+    band_kernel(AdmTwinScale p, const int32_t *div_lookup, Bands o, Bands t, Bands flt_a,
+                Bands flt_r, Rows rows)
+{
+    const int j = blockIdx.x * THREADS + threadIdx.x, i = blockIdx.y;
+    const bool csf_row = i >= p.csf.top && i < p.csf.bottom;
+    const bool cm_row = i >= p.cm.top && i < p.cm.bottom;
+    if (!csf_row && !cm_row)
+        return;   // the whole block: one row
+    const size_t at = (size_t)i * p.w + j;
+    unsigned long long den[3] = { 0, 0, 0 };
+    if (j < p.w) {
+        int32_t ov[3];
+        o.get(at, ov);
+        if (adm_twin_in_rect(&p.csf, i, j)) {
+            int32_t tv[3], fa[3], fr[3];
+            t.get(at, tv);
+            adm_twin_band(&p, div_lookup, ov, tv, fa, fr);
+            for (int b = 0; b < 3; b++) {
+                flt_a.b[b][at] = fa[b];
+                flt_r.b[b][at] = fr[b];
+            }
+        }
+        if (adm_twin_in_rect(&p.cm, i, j))
+            for (int b = 0; b < 3; b++)
+                den[b] = adm_twin_den_cube(&p, ov[b]);
+    }
+    if (!cm_row)
+        return;
+    block_sums<3>(den);
+    if (threadIdx.x < 3)
+        atomicAdd(rows.den[threadIdx.x] + i, den[0]);
+}
+
+// ---- contrast masking ----
+
+__device__ void window_flt(const Bands &flt, const int rows[3], const int cols[3], int w,
+                           int32_t v[27])
+{
+#pragma unroll
+    for (int rr = 0; rr < 3; rr++)
+#pragma unroll
+        for (int cc = 0; cc < 3; cc++) {
+            const size_t at = (size_t)rows[rr] * w + cols[cc];
+#pragma unroll
+            for (int b = 0; b < 3; b++)
+                v[3 * (3 * rr + cc) + b] = flt.b[b][at];
+        }
+}
+
+__global__ void __launch_bounds__(THREADS)
+    cm_kernel(AdmTwinScale p, const int32_t *div_lookup, Bands o, Bands t, Bands flt_a,
+              Bands flt_r, Rows rows)
+{
+    const int j = blockIdx.x * THREADS + threadIdx.x, k = blockIdx.y;
+    if (!adm_twin_visits(&p.rows, k))
+        return;   // the whole block: one row
+    unsigned long long sums[6] = { 0, 0, 0, 0, 0, 0 };
+    if (j < p.w && adm_twin_visits(&p.cols, j)) {
+        const size_t at = (size_t)k * p.w + j;
+        int32_t ov[3], tv[3];
+        o.get(at, ov);
+        t.get(at, tv);
+        AdmTwinCentre c;
+        adm_twin_centre(&p, div_lookup, ov, tv, &c);
+        int wr[3], wc[3];
+        adm_twin_window(k, j, p.w, p.h, wr, wc);
+        int32_t flt[27];
+        int64_t cube[3];
+        window_flt(flt_a, wr, wc, p.w, flt);
+        adm_twin_cubes(&p, &c, 0, flt, cube);
+        for (int b = 0; b < 3; b++)
+            sums[b] = (unsigned long long)cube[b];
+        if (!p.skip_aim) {
+            window_flt(flt_r, wr, wc, p.w, flt);
+            adm_twin_cubes(&p, &c, 1, flt, cube);
+            for (int b = 0; b < 3; b++)
+                sums[3 + b] = (unsigned long long)cube[b];
+        }
+    }
+    block_sums<6>(sums);
+    if (threadIdx.x < 3)
+        atomicAdd(rows.num[threadIdx.x] + k, sums[0]);
+    else if (threadIdx.x < 6 && !p.skip_aim)
+        atomicAdd(rows.aim[threadIdx.x - 3] + k, sums[0]);
+}
+
+// ---- fold: one block ----
+
+__global__ void __launch_bounds__(THREADS)
+    fold_kernel(AdmTwinScale p, Rows rows, unsigned long long *totals)
+{
+    unsigned long long v[9] = { 0, 0, 0, 0, 0, 0, 0, 0, 0 };
+    for (int i = threadIdx.x; i < p.h; i += THREADS) {
+        if (i >= p.cm.top && i < p.cm.bottom)
+            for (int b = 0; b < 3; b++)
+                v[b] += adm_twin_fold_den(&p, rows.den[b][i]);
+        if (adm_twin_visits(&p.rows, i))
+            for (int b = 0; b < 3; b++) {
+                v[3 + b] += (unsigned long long)adm_fold_row((int64_t)rows.num[b][i], p.cm_sr);
+                v[6 + b] += (unsigned long long)adm_fold_row((int64_t)rows.aim[b][i], p.cm_sr);
+            }
+    }
+    block_sums<9>(v);
+    if (threadIdx.x < 9)
+        totals[threadIdx.x] = v[0];
+}
+
+// ---- memory ----
+
+template <class T> T *take(char *base, size_t &offset, size_t count)
+{
+    T *p = base ? reinterpret_cast<T *>(base + offset) : nullptr;
+    offset += (count * sizeof(T) + 255) & ~size_t(255);
+    return p;
+}
+
+// A worker's buffers. Bands and masking values are sized for scale 0 and reused by every
+// scale (the stream runs the scales in order); each scale keeps its own band a.
+struct Bufs {
+    int16_t *low0[2];
+    int32_t *low[4][2];          // scales 1..3
+    Bands o, t, flt_a, flt_r;
+    Rows rows[4];
+    int32_t *div_lookup;
+    unsigned long long *totals_dev;
+    unsigned long long *host;    // [0]: the table was uploaded; [1 ..]: 4 x 9 totals
+};
+
+Bands take_bands(char *dev, size_t &off, size_t n)
+{
+    Bands b;
+    for (int k = 0; k < 3; k++)
+        b.b[k] = take<int32_t>(dev, off, n);
+    return b;
+}
+
+void lay_out(const AdmState *s, char *dev, char *host, Bufs &b, size_t &dev_bytes,
+             size_t &host_bytes)
+{
+    dev_bytes = host_bytes = 0;
+    const size_t n0 = (size_t)s->geom[0].w * s->geom[0].h;
+    for (int p = 0; p < 2; p++)
+        b.low0[p] = take<int16_t>(dev, dev_bytes, n0);
+    for (int k = 1; k < 4; k++)
+        for (int p = 0; p < 2; p++)
+            b.low[k][p] = take<int32_t>(dev, dev_bytes, (size_t)s->geom[k].w * s->geom[k].h);
+    b.o = take_bands(dev, dev_bytes, n0);
+    b.t = take_bands(dev, dev_bytes, n0);
+    b.flt_a = take_bands(dev, dev_bytes, n0);
+    b.flt_r = take_bands(dev, dev_bytes, n0);
+    for (int k = 0; k < 4; k++)
+        for (int q = 0; q < 3; q++) {
+            const size_t h = (size_t)s->geom[k].h;
+            b.rows[k].den[q] = take<unsigned long long>(dev, dev_bytes, h);
+            b.rows[k].num[q] = take<unsigned long long>(dev, dev_bytes, h);
+            b.rows[k].aim[q] = take<unsigned long long>(dev, dev_bytes, h);
+        }
+    b.div_lookup = take<int32_t>(dev, dev_bytes, 65537);
+    b.totals_dev = take<unsigned long long>(dev, dev_bytes, 36);
+    b.host = take<unsigned long long>(host, host_bytes, 37);
+}
+
+// The first byte and the length of the row sums, which lay_out puts in one run.
+void rows_span(const Bufs &b, const AdmState *s, void **first, size_t *bytes)
+{
+    const char *a = reinterpret_cast<const char *>(b.rows[0].den[0]);
+    const char *z = reinterpret_cast<const char *>(b.rows[3].aim[2] + s->geom[3].h);
+    *first = const_cast<char *>(a);
+    *bytes = (size_t)(z - a);
+}
+
+int bufs_of(const AdmState *s, EvCudaWorker *gpu, Bufs &b)
+{
+    size_t dev_bytes, host_bytes;
+    lay_out(s, nullptr, nullptr, b, dev_bytes, host_bytes);
+    void *dev, *host;
+    const int err = ev_cuda_worker_memory(gpu, s, dev_bytes, host_bytes, &dev, &host);
+    if (!err)
+        lay_out(s, static_cast<char *>(dev), static_cast<char *>(host), b, dev_bytes, host_bytes);
+    return err;
+}
+
+unsigned blocks(int n, int per)
+{
+    return (unsigned)((n + per - 1) / per);
+}
+
+} // namespace
+
+extern "C" int ev_adm_launch_cuda(const void *state, void *scratch, const EvPic *ref,
+                                  const EvPic *dis, unsigned frame)
+{
+    (void)scratch;
+    (void)frame;
+    if (!ref)
+        return 0;
+    const AdmState *s = static_cast<const AdmState *>(state);
+    Bufs b;
+    const int err = bufs_of(s, ref->gpu, b);
+    if (err)
+        return err;
+    const cudaStream_t stream = static_cast<cudaStream_t>(ev_cuda_stream(ref->gpu));
+    if (!b.host[0]) {
+        cudaMemcpyAsync(b.div_lookup, s->div_lookup, 65537 * sizeof(int32_t),
+                        cudaMemcpyHostToDevice, stream);
+        b.host[0] = 1;
+    }
+    void *rows_first;
+    size_t rows_bytes;
+    rows_span(b, s, &rows_first, &rows_bytes);
+    cudaMemsetAsync(rows_first, 0, rows_bytes, stream);
+    cudaMemsetAsync(b.totals_dev, 0, 36 * sizeof(unsigned long long), stream);
+    for (int scale = 0; scale < 4; scale++) {
+        const AdmScaleGeom &g = s->geom[scale];
+        const dim3 grid(blocks(g.w, THREADS), (unsigned)g.h, 2);
+        if (scale == 0)
+            dwt0_kernel<<<grid, THREADS, 0, stream>>>(ref->dev[0], dis->dev[0], ref->stride[0],
+                                                      g.in_w, g.in_h, s->bpc, g.w, g.h,
+                                                      b.low0[0], b.low0[1], b.o, b.t);
+        else
+            dwt123_kernel<<<grid, THREADS, 0, stream>>>(
+                scale == 1 ? (const void *)b.low0[0] : (const void *)b.low[scale - 1][0],
+                scale == 1 ? (const void *)b.low0[1] : (const void *)b.low[scale - 1][1],
+                g.in_w, g.in_h, scale, g.w, g.h, b.low[scale][0], b.low[scale][1], b.o, b.t);
+        if (scale == 0 && s->opts.skip_scale0)
+            continue;
+        const AdmTwinScale p = adm_twin_scale(s, scale);
+        const dim3 rows_grid(blocks(g.w, THREADS), (unsigned)g.h);
+        band_kernel<<<rows_grid, THREADS, 0, stream>>>(p, b.div_lookup, b.o, b.t, b.flt_a,
+                                                       b.flt_r, b.rows[scale]);
+        cm_kernel<<<rows_grid, THREADS, 0, stream>>>(p, b.div_lookup, b.o, b.t, b.flt_a,
+                                                     b.flt_r, b.rows[scale]);
+        fold_kernel<<<1, THREADS, 0, stream>>>(p, b.rows[scale], b.totals_dev + 9 * scale);
+    }
+    cudaMemcpyAsync(b.host + 1, b.totals_dev, 36 * sizeof(unsigned long long),
+                    cudaMemcpyDeviceToHost, stream);
+    return 0;
+}
+
+extern "C" int ev_adm_extract_cuda(const void *state, void *scratch, const EvPic *ref,
+                                   const EvPic *dis, unsigned frame, EvSink *sink)
+{
+    (void)scratch;
+    (void)dis;
+    const AdmState *s = static_cast<const AdmState *>(state);
+    Bufs b;
+    int err = bufs_of(s, ref->gpu, b);
+    if (!err)
+        err = ev_cuda_finish(ref->gpu, "adm");
+    if (err)
+        return err;
+    AdmScaleScore sc[4];
+    for (int scale = 0; scale < 4; scale++) {
+        if (scale == 0 && s->opts.skip_scale0) {
+            sc[0] = adm_skipped_scale0();
+            continue;
+        }
+        const unsigned long long *v = b.host + 1 + 9 * scale;
+        AdmScaleSums sums;
+        for (int q = 0; q < 3; q++) {
+            sums.den[q] = v[q];
+            sums.num[q] = (int64_t)v[3 + q];
+            sums.aim[q] = (int64_t)v[6 + q];
+        }
+        const AdmScaleShifts x = adm_scale_shifts(s, scale);
+        sc[scale] = adm_scale_score(s, scale, &x, &sums);
+    }
+    return ev_adm_emit(s, sc, frame, sink);
+}

@@ -1,0 +1,205 @@
+// CUDA twin of vif (vif.c, vif_scale.c beside this file: integer_vif's four scales).
+//
+// Per frame, on the worker's stream, for each scale: the statistic (a tile of outputs per
+// block: the vertical results of the tile's rows at its columns and their reflected margins
+// into shared memory, then the horizontal pass and vif_pixel_stat per output; the four int64
+// totals reduced in the block and added to the scale's totals: integers, any order), and the
+// next scale's images (the same tiling, at even rows and columns). The steps are vif_twin.h's,
+// the host runs the same ones in tests/unit/vif_twin_test.c. One copy of the 16 totals back;
+// num, den and the scores on the host, as vif.c.
+#include <cerrno>
+
+#include <cuda_runtime.h>
+
+#include "cuda/runtime.h"
+#include "features/vif/vif.h"
+#include "features/vif/vif_twin.h"
+
+namespace {
+
+constexpr int THREADS = 256;
+constexpr int TW = 64, TH = 8;   // outputs per tile
+
+__device__ __forceinline__ unsigned long long warp_sum(unsigned long long v)
+{
+    for (int o = 16; o > 0; o >>= 1)
+        v += __shfl_down_sync(0xffffffffu, v, o);
+    return v;
+}
+
+// Add the block's four totals to out[0..3] (two's complement: int64 sums as uint64).
+__device__ void add_block_sums(const VifSums &s, unsigned long long *out)
+{
+    __shared__ unsigned long long part[THREADS / 32][4];
+    unsigned long long v[4] = { (unsigned long long)s.num_log, (unsigned long long)s.den_log,
+                                (unsigned long long)s.num_non_log,
+                                (unsigned long long)s.den_non_log };
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+#pragma unroll
+    for (int q = 0; q < 4; q++) {
+        v[q] = warp_sum(v[q]);
+        if (!lane)
+            part[warp][q] = v[q];
+    }
+    __syncthreads();
+    if (threadIdx.x < 4) {
+        unsigned long long t = 0;
+        for (int k = 0; k < THREADS / 32; k++)
+            t += part[k][threadIdx.x];
+        atomicAdd(out + threadIdx.x, t);
+    }
+}
+
+__global__ void __launch_bounds__(THREADS)
+    stat_kernel(VifTwinPlane ref, VifTwinPlane dis, VifFilter f, VifShifts sh,
+                const uint16_t *log2_table, double egl, unsigned long long *totals)
+{
+    __shared__ VifVert tile[TH][TW + 2 * VIF_MAX_RADIUS];
+    const int r = f.n / 2, i0 = blockIdx.y * TH, j0 = blockIdx.x * TW;
+    const int rows = min(TH, ref.h - i0), cols = min(TW, ref.w - j0), span = cols + 2 * r;
+    for (int k = threadIdx.x; k < rows * span; k += THREADS) {
+        const int q = k / span, s = k % span;
+        tile[q][s] = vif_twin_stat_vert(&ref, &dis, &f, sh, i0 + q, vif_reflect(j0 - r + s, ref.w));
+    }
+    __syncthreads();
+    VifSums acc = { 0, 0, 0, 0 };
+    for (int k = threadIdx.x; k < rows * cols; k += THREADS)
+        vif_twin_stat_horiz(&acc, &tile[k / cols][k % cols], &f, log2_table, egl);
+    add_block_sums(acc, totals);
+}
+
+// The next scale of in (blockIdx.z: 0 ref, 1 dis), w_out x h_out.
+__global__ void __launch_bounds__(THREADS)
+    down_kernel(VifTwinPlane ref, VifTwinPlane dis, VifFilter f, unsigned shift, uint16_t *out_ref,
+                uint16_t *out_dis, int w_out, int h_out)
+{
+    __shared__ uint32_t tile[TH][2 * TW + 2 * VIF_MAX_RADIUS];
+    const VifTwinPlane &in = blockIdx.z ? dis : ref;
+    uint16_t *out = blockIdx.z ? out_dis : out_ref;
+    const int r = f.n / 2, k0 = blockIdx.y * TH, j0 = blockIdx.x * TW;
+    const int rows = min(TH, h_out - k0), cols = min(TW, w_out - j0), span = 2 * cols + 2 * r - 1;
+    for (int k = threadIdx.x; k < rows * span; k += THREADS) {
+        const int q = k / span, s = k % span;
+        tile[q][s] = vif_twin_down_vert(&in, &f, shift, k0 + q, vif_reflect(2 * j0 - r + s, in.w));
+    }
+    __syncthreads();
+    for (int k = threadIdx.x; k < rows * cols; k += THREADS) {
+        const int q = k / cols, x = k % cols;
+        out[(size_t)(k0 + q) * w_out + j0 + x] = vif_twin_down_horiz(&tile[q][2 * x], &f);
+    }
+}
+
+// ---- memory -----------------------------------------------------------------------------------
+
+template <class T> T *take(char *base, size_t &offset, size_t count)
+{
+    T *p = base ? reinterpret_cast<T *>(base + offset) : nullptr;
+    offset += (count * sizeof(T) + 255) & ~size_t(255);
+    return p;
+}
+
+// A worker's buffers: scales 1..3 of both pictures, the log2 table, the totals (4 per scale).
+struct Bufs {
+    uint16_t *img[4][2];
+    uint16_t *log2_table;
+    unsigned long long *totals_dev;
+    unsigned long long *host;    // [0]: the table was uploaded; [1 ..]: the totals
+};
+
+void lay_out(const VifState *s, char *dev, char *host, Bufs &b, size_t &dev_bytes,
+             size_t &host_bytes)
+{
+    dev_bytes = host_bytes = 0;
+    for (int k = 1; k < 4; k++)
+        for (int p = 0; p < 2; p++)
+            b.img[k][p] = take<uint16_t>(dev, dev_bytes, (size_t)(s->w >> k) * (size_t)(s->h >> k));
+    b.log2_table = take<uint16_t>(dev, dev_bytes, VIF_LOG2_TABLE_PADDED);
+    b.totals_dev = take<unsigned long long>(dev, dev_bytes, 16);
+    b.host = take<unsigned long long>(host, host_bytes, 17);
+}
+
+int bufs_of(const VifState *s, EvCudaWorker *gpu, Bufs &b)
+{
+    size_t dev_bytes, host_bytes;
+    lay_out(s, nullptr, nullptr, b, dev_bytes, host_bytes);
+    void *dev, *host;
+    const int err = ev_cuda_worker_memory(gpu, s, dev_bytes, host_bytes, &dev, &host);
+    if (!err)
+        lay_out(s, static_cast<char *>(dev), static_cast<char *>(host), b, dev_bytes, host_bytes);
+    return err;
+}
+
+unsigned blocks(int n, int per)
+{
+    return (unsigned)((n + per - 1) / per);
+}
+
+} // namespace
+
+extern "C" int ev_vif_launch_cuda(const void *state, void *scratch, const EvPic *ref,
+                                  const EvPic *dis, unsigned frame)
+{
+    (void)scratch;
+    (void)frame;
+    if (!ref)
+        return 0;
+    const VifState *s = static_cast<const VifState *>(state);
+    Bufs b;
+    int err = bufs_of(s, ref->gpu, b);
+    if (err)
+        return err;
+    const cudaStream_t stream = static_cast<cudaStream_t>(ev_cuda_stream(ref->gpu));
+    if (!b.host[0]) {
+        cudaMemcpyAsync(b.log2_table, s->log2_table, sizeof(s->log2_table),
+                        cudaMemcpyHostToDevice, stream);
+        b.host[0] = 1;
+    }
+    cudaMemsetAsync(b.totals_dev, 0, 16 * sizeof(unsigned long long), stream);
+    VifTwinPlane r = { ref->dev[0], ref->stride[0], s->w, s->h, s->bpc == 8 };
+    VifTwinPlane d = { dis->dev[0], dis->stride[0], s->w, s->h, s->bpc == 8 };
+    for (int scale = 0; scale < 4; scale++) {
+        if (scale > 0 || !s->opts.skip_scale0) {
+            const VifFilter f = vif_filter(scale);
+            stat_kernel<<<dim3(blocks(r.w, TW), blocks(r.h, TH)), THREADS, 0, stream>>>(
+                r, d, f, vif_shifts(scale, s->bpc), b.log2_table, s->opts.enhn_gain_limit,
+                b.totals_dev + 4 * scale);
+        }
+        if (scale == 3)
+            break;
+        const int w_out = r.w / 2, h_out = r.h / 2;
+        const VifFilter f = vif_filter(scale + 1);
+        down_kernel<<<dim3(blocks(w_out, TW), blocks(h_out, TH), 2), THREADS, 0, stream>>>(
+            r, d, f, vif_shifts(scale, s->bpc).mu_shift, b.img[scale + 1][0],
+            b.img[scale + 1][1], w_out, h_out);
+        const ptrdiff_t stride = (ptrdiff_t)w_out * (ptrdiff_t)sizeof(uint16_t);
+        r = VifTwinPlane{ b.img[scale + 1][0], stride, w_out, h_out, 0 };
+        d = VifTwinPlane{ b.img[scale + 1][1], stride, w_out, h_out, 0 };
+    }
+    cudaMemcpyAsync(b.host + 1, b.totals_dev, 16 * sizeof(unsigned long long),
+                    cudaMemcpyDeviceToHost, stream);
+    return 0;
+}
+
+extern "C" int ev_vif_extract_cuda(const void *state, void *scratch, const EvPic *ref,
+                                   const EvPic *dis, unsigned frame, EvSink *sink)
+{
+    (void)scratch;
+    (void)dis;
+    const VifState *s = static_cast<const VifState *>(state);
+    Bufs b;
+    int err = bufs_of(s, ref->gpu, b);
+    if (!err)
+        err = ev_cuda_finish(ref->gpu, "vif");
+    if (err)
+        return err;
+    VifScaleScores v = {};
+    v.skip_scale0 = s->opts.skip_scale0;
+    for (int scale = 0; scale < 4; scale++) {
+        if (scale == 0 && s->opts.skip_scale0)
+            continue;
+        const unsigned long long *t = b.host + 1 + 4 * scale;
+        const VifSums sums = { (int64_t)t[0], (int64_t)t[1], (int64_t)t[2], (int64_t)t[3] };
+        ev_vif_scale_result(&v, scale, &sums);
+    }
+    return ev_vif_emit(s, &v, frame, sink);
+}

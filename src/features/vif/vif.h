@@ -1,0 +1,43 @@
+/* What the integer VIF reference (vif.c) shares with its CUDA twin (vif.cu). */
+#ifndef EV_FEATURES_VIF_H
+#define EV_FEATURES_VIF_H
+
+#include "core/extractor.h"
+#include "features/vif/vif_dsp.h"
+#include "features/vif/vif_names.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct VifOpts {
+    int debug;
+    double enhn_gain_limit;
+    int skip_scale0;
+} VifOpts;
+
+typedef struct VifState {
+    VifOpts opts;
+    int w, h;
+    unsigned bpc;
+    VifNames names;
+    VifDsp dsp;
+    uint16_t log2_table[VIF_LOG2_TABLE_PADDED];
+} VifState;
+
+/* Scale `scale`'s num, den and score from its totals, as the reference forms them. */
+void ev_vif_scale_result(VifScaleScores *v, int scale, const VifSums *sums);
+/* The frame's outputs. */
+int ev_vif_emit(const VifState *s, const VifScaleScores *v, unsigned frame, EvSink *sink);
+
+/* The CUDA twin (vif.cu). */
+int ev_vif_launch_cuda(const void *state, void *scratch, const EvPic *ref, const EvPic *dis,
+                       unsigned frame);
+int ev_vif_extract_cuda(const void *state, void *scratch, const EvPic *ref, const EvPic *dis,
+                        unsigned frame, EvSink *sink);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
