@@ -50,13 +50,28 @@ static inline double bench_h2d_bandwidth(void)
     return n / best;
 }
 
-/* A packed 8-bit 4:2:0 picture at buf. */
+/* A packed 4:2:0 picture of bpc bits at buf. */
+static inline EvPicture bench_picture_depth(uint8_t *buf, unsigned w, unsigned h, unsigned bpc)
+{
+    const unsigned cw = (w + 1) / 2, ch = (h + 1) / 2, bytes = bpc > 8 ? 2 : 1;
+    const size_t luma = (size_t)w * h * bytes, chroma = (size_t)cw * ch * bytes;
+    return (EvPicture){ w, h, bpc, EV_PIX_420, { buf, buf + luma, buf + luma + chroma },
+                        { (ptrdiff_t)(w * bytes), (ptrdiff_t)(cw * bytes),
+                          (ptrdiff_t)(cw * bytes) } };
+}
+
 static inline EvPicture bench_picture(uint8_t *buf, unsigned w, unsigned h)
 {
-    const unsigned cw = (w + 1) / 2, ch = (h + 1) / 2;
-    const size_t luma = (size_t)w * h, chroma = (size_t)cw * ch;
-    return (EvPicture){ w, h, 8, EV_PIX_420, { buf, buf + luma, buf + luma + chroma },
-                        { w, cw, cw } };
+    return bench_picture_depth(buf, w, h, 8);
+}
+
+/* Noise of bpc bits (16-bit samples above 8 bits) over n bytes. */
+static inline void bench_fill_depth(uint8_t *buf, size_t n, unsigned bpc, uint32_t seed)
+{
+    bench_fill_noise(buf, n, seed);
+    if (bpc > 8)
+        for (size_t i = 0; i + 1 < n; i += 2)
+            buf[i + 1] &= (uint8_t)((1u << (bpc - 8)) - 1);
 }
 
 static inline size_t bench_frame_bytes(unsigned w, unsigned h)
@@ -64,16 +79,23 @@ static inline size_t bench_frame_bytes(unsigned w, unsigned h)
     return (size_t)w * h + 2 * (size_t)((w + 1) / 2) * ((h + 1) / 2);
 }
 
+static inline size_t bench_frame_bytes_depth(unsigned w, unsigned h, unsigned bpc)
+{
+    return bench_frame_bytes(w, h) * (bpc > 8 ? 2 : 1);
+}
+
 /*
- * Frames per second of the extractors features[0 .. n_features - 1] ("name" or
- * "name=options") over `frames` timed frames, after `warmup` untimed ones that fill every slot
- * and allocate everything. host holds ref then dis (bench_frame_bytes each). The CPU run sends
- * caller frames (ev_send_pictures, one copy each); the CUDA run borrows pinned slots and fills
- * each slot once, as a decoder writing in place would. -1 on an error.
+ * Frames per second of the extractors features[0 .. n_features - 1] ("name", "name=options",
+ * or "model:SPEC" for a model) over `frames` timed frames of bpc bits, after `warmup` untimed
+ * ones that fill every slot and allocate everything. host holds ref then dis
+ * (bench_frame_bytes_depth each). The CPU run sends caller frames (ev_send_pictures, one copy
+ * each); the CUDA run borrows pinned slots and fills each slot once, as a decoder writing in
+ * place would. -1 on an error.
  */
-static inline double bench_fps(EvBackend backend, const char *const *features, unsigned n_features,
-                        const uint8_t *host, unsigned w, unsigned h, unsigned frames,
-                        unsigned warmup, unsigned threads)
+static inline double bench_fps_depth(EvBackend backend, const char *const *features,
+                                     unsigned n_features, const uint8_t *host, unsigned w,
+                                     unsigned h, unsigned bpc, unsigned frames, unsigned warmup,
+                                     unsigned threads)
 {
     EvSettings s;
     ev_default_settings(&s);
@@ -83,6 +105,13 @@ static inline double bench_fps(EvBackend backend, const char *const *features, u
     if (ev_open(&c, &s))
         return -1;
     for (unsigned i = 0; i < n_features; i++) {
+        if (!strncmp(features[i], "model:", 6)) {
+            if (ev_use_model(c, features[i] + 6)) {
+                ev_close(&c);
+                return -1;
+            }
+            continue;
+        }
         char name[64];
         const char *eq = strchr(features[i], '=');
         const size_t len = eq ? (size_t)(eq - features[i]) : strlen(features[i]);
@@ -93,9 +122,9 @@ static inline double bench_fps(EvBackend backend, const char *const *features, u
             return -1;
         }
     }
-    const size_t frame = bench_frame_bytes(w, h);
-    const EvPicture ref = bench_picture((uint8_t *)host, w, h);
-    const EvPicture dis = bench_picture((uint8_t *)host + frame, w, h);
+    const size_t frame = bench_frame_bytes_depth(w, h, bpc);
+    const EvPicture ref = bench_picture_depth((uint8_t *)host, w, h, bpc);
+    const EvPicture dis = bench_picture_depth((uint8_t *)host + frame, w, h, bpc);
     const void *filled[64] = { 0 };
     unsigned n_filled = 0;
     int err = 0;
@@ -108,7 +137,7 @@ static inline double bench_fps(EvBackend backend, const char *const *features, u
             continue;
         }
         EvPicture br, bd;
-        err = ev_borrow_pictures(c, w, h, 8, EV_PIX_420, &br, &bd);
+        err = ev_borrow_pictures(c, w, h, bpc, EV_PIX_420, &br, &bd);
         if (err)
             break;
         int seen = 0;
@@ -126,6 +155,13 @@ static inline double bench_fps(EvBackend backend, const char *const *features, u
     const double dt = bench_now() - t0;
     ev_close(&c);
     return err ? -1 : frames / dt;
+}
+
+static inline double bench_fps(EvBackend backend, const char *const *features, unsigned n_features,
+                               const uint8_t *host, unsigned w, unsigned h, unsigned frames,
+                               unsigned warmup, unsigned threads)
+{
+    return bench_fps_depth(backend, features, n_features, host, w, h, 8, frames, warmup, threads);
 }
 
 #endif

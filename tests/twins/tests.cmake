@@ -23,3 +23,11 @@ add_test(NAME gpu_ms_ssim_noise_quick
                  --options enable_lcs=true --size 176x176)
 set_tests_properties(gpu_ssim_noise_quick gpu_ms_ssim_noise_quick PROPERTIES
                      LABELS gpu SKIP_RETURN_CODE 77)
+
+# The VMAF search (vif, adm, motion at random sizes, depths and layouts): CPU against CPU
+# (CI), and a short search on the GPU.
+add_test(NAME twins_vmaf_search_self
+         COMMAND exactvmaf_parity --twin-backend cpu --vmaf-search 4000 --threads 2)
+set_tests_properties(twins_vmaf_search_self PROPERTIES LABELS twins)
+add_test(NAME gpu_vmaf_search_quick COMMAND exactvmaf_parity --vmaf-search 20000)
+set_tests_properties(gpu_vmaf_search_quick PROPERTIES LABELS gpu SKIP_RETURN_CODE 77)

@@ -48,6 +48,28 @@ static int add(FixtureList *l, FixtureKind kind, const char *what, unsigned w, u
 
 int fixtures_standard(FixtureList *l, uint32_t seed, int quick)
 {
+    int err = fixtures_quick(l, seed);
+    if (quick || err)
+        return err;
+    const unsigned first = l->n;
+    err |= add(l, FIX_NOISE, "noise", 1920, 1080, 8, EV_PIX_420, 3, seed + 70);
+    err |= add(l, FIX_IDENTICAL, "identical", 1920, 1080, 8, EV_PIX_420, 2, seed + 71);
+    err |= add(l, FIX_BRIGHT, "bright", 1920, 1080, 16, EV_PIX_420, 2, seed + 72);
+    err |= add(l, FIX_BRIGHT, "bright", 2560, 1440, 16, EV_PIX_420, 2, seed + 73);
+    err |= add(l, FIX_NOISE, "noise", 3840, 2160, 16, EV_PIX_420, 2, seed + 74);
+    err |= add(l, FIX_NOISE, "noise", 3840, 2160, 12, EV_PIX_422, 2, seed + 75);
+    err |= add(l, FIX_NOISE, "noise", 7680, 4320, 8, EV_PIX_420, 1, seed + 76);
+    err |= add(l, FIX_MOTION, "motion", 1920, 1080, 10, EV_PIX_420, 12, seed + 77);
+    err |= add(l, FIX_EXTREME, "extreme", 1920, 1080, 16, EV_PIX_444, 2, seed + 78);
+    for (unsigned i = first; i < l->n; i++)
+        l->item[i].quick = 0;
+    return err;
+}
+
+/* The quick set: small and odd sizes, every depth and layout, the constructed sums. */
+int fixtures_quick(FixtureList *l, uint32_t seed)
+{
+    const unsigned first = l->n;
     int err = 0;
     for (unsigned bpc = 8; bpc <= 16 && !err; bpc++)
         err = add(l, FIX_NOISE, "noise", 640, 360, bpc, EV_PIX_420, 3, seed + bpc);
@@ -64,15 +86,13 @@ int fixtures_standard(FixtureList *l, uint32_t seed, int quick)
         l->item[l->n - 1].delta = d;
         snprintf(l->item[l->n - 1].name, sizeof(l->item[0].name), "units_2^53%+d_16bit", d);
     }
-    if (quick || err)
-        return err;
-    err |= add(l, FIX_NOISE, "noise", 1920, 1080, 8, EV_PIX_420, 3, seed + 70);
-    err |= add(l, FIX_IDENTICAL, "identical", 1920, 1080, 8, EV_PIX_420, 2, seed + 71);
-    err |= add(l, FIX_BRIGHT, "bright", 1920, 1080, 16, EV_PIX_420, 2, seed + 72);
-    err |= add(l, FIX_BRIGHT, "bright", 2560, 1440, 16, EV_PIX_420, 2, seed + 73);
-    err |= add(l, FIX_NOISE, "noise", 3840, 2160, 16, EV_PIX_420, 2, seed + 74);
-    err |= add(l, FIX_NOISE, "noise", 3840, 2160, 12, EV_PIX_422, 2, seed + 75);
-    err |= add(l, FIX_NOISE, "noise", 7680, 4320, 8, EV_PIX_420, 1, seed + 76);
+    for (unsigned bpc = 8; bpc <= 16 && !err; bpc += 4)
+        err |= add(l, FIX_MOTION, "motion", 176, 144, bpc, EV_PIX_420, 12, seed + 80 + bpc);
+    err |= add(l, FIX_MOTION, "motion", 33, 35, 12, EV_PIX_444, 7, seed + 97);
+    err |= add(l, FIX_EXTREME, "extreme", 357, 353, 16, EV_PIX_420, 2, seed + 98);
+    err |= add(l, FIX_EXTREME, "extreme", 640, 360, 8, EV_PIX_422, 2, seed + 99);
+    for (unsigned i = first; i < l->n; i++)
+        l->item[i].quick = 1;
     return err;
 }
 

@@ -12,6 +12,9 @@ typedef enum FixtureKind {
     FIX_IDENTICAL,      /* dis = ref (noise) */
     FIX_BRIGHT,         /* samples in the top 1/16 of the range, small errors */
     FIX_UNITS_2P53,     /* luma whose float_moment/float_psnr sum is 2^53 + delta units */
+    FIX_MOTION,         /* scenes of moving content: two still frames, a pan, a cut; dis =
+                           ref + noise (motion across cuts and identical frames) */
+    FIX_EXTREME,        /* every sample 0 or max, ref and dis independent */
     FIX_CORPUS,         /* a pair of raw files */
 } FixtureKind;
 
@@ -22,6 +25,7 @@ typedef struct Fixture {
     EvPixelLayout layout;
     uint32_t seed;
     int delta;                  /* FIX_UNITS_2P53: -1, 0, +1 */
+    int quick;                  /* in the quick set */
     char ref_path[512], dis_path[512]; /* FIX_CORPUS */
 } Fixture;
 
@@ -32,6 +36,7 @@ typedef struct FixtureList {
 
 /* The standard set (DESIGN.md "Parity gate"); quick = the small ones only. */
 int fixtures_standard(FixtureList *l, uint32_t seed, int quick);
+int fixtures_quick(FixtureList *l, uint32_t seed);
 /* Every pair of corpus_dir/corpus.tsv. */
 int fixtures_corpus(FixtureList *l, const char *corpus_dir);
 /* n random small fixtures for --search. */

@@ -5,12 +5,15 @@
  * largest |difference| and ULP distance. Exit 1 on any difference, 77 when no CUDA device.
  *
  * usage: exactvmaf-parity [--corpus DIR] [--seed N] [--quick] [--search N] [--threads N]
- *                         [--only NAME] [--twin-backend cuda|cpu] [--plant-ulp]
+ *                         [--only NAME] [--twin-backend cuda|cpu] [--plant-ulp] [--verbose]
  *        exactvmaf-parity --noise-search N --only NAME [--options SPEC] [--size WxH]
  *                         [--seed N] [--threads N] [--twin-threads N]
+ *        exactvmaf-parity --vmaf-search N [--seed N] [--threads N] [--twin-threads N]
  *   --twin-backend cpu compares the CPU with itself (to test the gate without a GPU);
  *   --plant-ulp moves one twin value by one ULP: the gate must then fail;
- *   --noise-search streams N random 8-bit frames (default 64x64) through one extractor.
+ *   --noise-search streams N random 8-bit frames (default 64x64) through one extractor;
+ *   --vmaf-search streams N random frames (every size up to 1080p, depth and layout) through
+ *   vif, adm and motion (vmaf_search.c).
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -22,44 +25,76 @@
 #include "exactvmaf/exactvmaf.h"
 #include "fixtures.h"
 #include "noise_search.h"
+#include "vmaf_search.h"
 
+/* extractor "model" means a model (options: its ev_use_model spec). quick: run on the quick
+ * fixtures and the corpus only (variants whose arithmetic the full set already reaches). */
 typedef struct OptionSet {
     const char *extractor, *options;
+    int quick;
 } OptionSet;
 
 /* Every option set that changes the arithmetic of the twins built so far. */
 static const OptionSet option_sets[] = {
-    { "float_moment", "" },
-    { "psnr", "" },
-    { "psnr", "enable_mse=true:enable_apsnr=true" },
-    { "psnr", "reduced_hbd_peak=true:min_sse=0.5" },
-    { "psnr", "enable_chroma=false:enable_apsnr=true" },
-    { "float_psnr", "" },
-    { "float_ssim", "" },
-    { "float_ssim", "enable_lcs=true" },
-    { "float_ssim", "enable_db=true" },
-    { "float_ssim", "enable_db=true:clip_db=true" },
-    { "float_ssim", "scale=1:enable_lcs=true" },
-    { "float_ssim", "scale=2" },
-    { "float_ssim", "scale=3:enable_lcs=true" },
-    { "float_ssim", "scale=4" },
-    { "float_ssim", "scale=5" },
-    { "float_ssim", "scale=6" },
-    { "float_ssim", "scale=7" },
-    { "float_ssim", "scale=8:enable_lcs=true" },
-    { "float_ssim", "scale=9" },
-    { "float_ssim", "scale=10" },
-    { "float_ms_ssim", "" },
-    { "float_ms_ssim", "enable_lcs=true" },
-    { "float_ms_ssim", "enable_db=true" },
-    { "float_ms_ssim", "enable_db=true:clip_db=true" },
+    { "float_moment", "", 0 },
+    { "psnr", "", 0 },
+    { "psnr", "enable_mse=true:enable_apsnr=true", 0 },
+    { "psnr", "reduced_hbd_peak=true:min_sse=0.5", 0 },
+    { "psnr", "enable_chroma=false:enable_apsnr=true", 0 },
+    { "float_psnr", "", 0 },
+    { "float_ssim", "", 0 },
+    { "float_ssim", "enable_lcs=true", 0 },
+    { "float_ssim", "enable_db=true", 0 },
+    { "float_ssim", "enable_db=true:clip_db=true", 0 },
+    { "float_ssim", "scale=1:enable_lcs=true", 0 },
+    { "float_ssim", "scale=2", 0 },
+    { "float_ssim", "scale=3:enable_lcs=true", 0 },
+    { "float_ssim", "scale=4", 0 },
+    { "float_ssim", "scale=5", 0 },
+    { "float_ssim", "scale=6", 0 },
+    { "float_ssim", "scale=7", 0 },
+    { "float_ssim", "scale=8:enable_lcs=true", 0 },
+    { "float_ssim", "scale=9", 0 },
+    { "float_ssim", "scale=10", 0 },
+    { "float_ms_ssim", "", 0 },
+    { "float_ms_ssim", "enable_lcs=true", 0 },
+    { "float_ms_ssim", "enable_db=true", 0 },
+    { "float_ms_ssim", "enable_db=true:clip_db=true", 0 },
+    { "vif", "", 0 },
+    { "vif", "debug=true", 1 },
+    { "vif", "vif_enhn_gain_limit=1.0", 1 },
+    { "vif", "vif_enhn_gain_limit=1.5:debug=true", 1 },
+    { "vif", "vif_skip_scale0=true:debug=true", 1 },
+    { "adm", "", 0 },
+    { "adm", "debug=true", 1 },
+    { "adm", "adm_enhn_gain_limit=1.0", 1 },
+    { "adm", "adm_skip_aim=true:debug=true", 1 },
+    { "adm", "adm_skip_scale0=true:debug=true", 1 },
+    { "adm", "adm_csf_mode=1", 1 },
+    { "adm", "adm_csf_mode=2", 1 },
+    { "adm", "adm_csf_mode=3:adm_norm_view_dist=4.5", 1 },
+    { "adm", "adm_norm_view_dist=4.5:adm_ref_display_height=2160", 1 },
+    { "adm", "adm_csf_mode=1:adm_csf_scale=2.0:adm_csf_diag_scale=0.5", 1 },
+    { "adm", "adm_noise_weight=0.2:adm_dlm_weight=0.7:adm_min_val=0.1", 1 },
+    { "motion", "debug=true", 0 },
+    { "motion", "motion_force_zero=true", 1 },
+    { "motion", "motion_five_frame_window=true:debug=true", 1 },
+    { "motion", "motion_moving_average=true", 1 },
+    { "motion", "motion_five_frame_window=true:motion_moving_average=true", 1 },
+    { "motion", "motion_blend_factor=0.5:motion_blend_offset=10.0", 1 },
+    { "motion", "motion_fps_weight=2.5:motion_max_val=5.0", 1 },
+    { "model", "version=vmaf_v0.6.1", 0 },
+    { "model", "version=vmaf_v0.6.1neg", 1 },
+    { "model", "version=vmaf_4k_v0.6.1", 1 },
+    { "model", "version=vmaf_4k_v0.6.1neg", 1 },
+    { "model", "version=vmaf_b_v0.6.3", 1 },
 };
 
 typedef struct GateArgs {
     const char *corpus, *only, *options;
     uint32_t seed;
     unsigned search, threads, twin_threads, width, height;
-    unsigned long noise_frames;
+    unsigned long noise_frames, vmaf_frames;
     int quick, plant, twin_backend;
 } GateArgs;
 
@@ -69,10 +104,14 @@ typedef struct Row {
     uint64_t max_ulp;
 } Row;
 
+static int verbose;
+
+/* Errors only with --verbose: most are the expected refusals of fixtures too small for an
+ * extractor, which the table reports as "refused by both". */
 static void quiet_log(void *user, EvLogLevel level, const char *line)
 {
     (void)user;
-    if (level == EV_LOG_ERROR)
+    if (verbose && level == EV_LOG_ERROR)
         fprintf(stderr, "exactvmaf-parity: %s\n", line);
 }
 
@@ -86,7 +125,9 @@ static EvContext *open_run(const OptionSet *o, EvBackend backend, unsigned threa
     EvContext *c = NULL;
     if (ev_open(&c, &s))
         return NULL;
-    if (ev_use_feature(c, o->extractor, o->options)) {
+    const int err = strcmp(o->extractor, "model") ? ev_use_feature(c, o->extractor, o->options)
+                                                  : ev_use_model(c, o->options);
+    if (err) {
         ev_close(&c);
         return NULL;
     }
@@ -218,6 +259,8 @@ static int parse(int argc, char **argv, GateArgs *a)
         const char *k = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         if (!strcmp(k, "--quick"))
             a->quick = 1;
+        else if (!strcmp(k, "--verbose"))
+            verbose = 1;
         else if (!strcmp(k, "--plant-ulp"))
             a->plant = 1;
         else if (v && !strcmp(k, "--corpus") && ++i)
@@ -230,6 +273,8 @@ static int parse(int argc, char **argv, GateArgs *a)
             a->search = (unsigned)strtoul(v, NULL, 0);
         else if (v && !strcmp(k, "--noise-search") && ++i)
             a->noise_frames = strtoul(v, NULL, 0);
+        else if (v && !strcmp(k, "--vmaf-search") && ++i)
+            a->vmaf_frames = strtoul(v, NULL, 0);
         else if (v && !strcmp(k, "--options") && ++i)
             a->options = v;
         else if (v && !strcmp(k, "--size") && ++i) {
@@ -255,14 +300,22 @@ int main(int argc, char **argv)
                         "[--threads N] [--only EXTRACTOR] [--twin-backend cuda|cpu] "
                         "[--plant-ulp]\n"
                         "       %s --noise-search N --only EXTRACTOR [--options SPEC] "
-                        "[--size WxH] [--seed N] [--threads N] [--twin-threads N]\n",
-                argv[0], argv[0]);
+                        "[--size WxH] [--seed N] [--threads N] [--twin-threads N]\n"
+                        "       %s --vmaf-search N [--seed N] [--threads N] "
+                        "[--twin-threads N]\n",
+                argv[0], argv[0], argv[0]);
         return 2;
     }
     if (a.twin_backend == EV_BACKEND_CUDA && ev_gpu_count() <= 0) {
         printf("exactvmaf-parity: no CUDA device (%s): skipped\n",
                ev_gpu_count() < 0 ? "built without CUDA" : "none found");
         return 77;
+    }
+    if (a.vmaf_frames) {
+        const VmafSearch vs = { a.threads, a.twin_threads ? a.twin_threads : a.threads,
+                                a.twin_backend, a.vmaf_frames, a.seed };
+        const int rc = vmaf_search(&vs);
+        return rc < 0 ? 2 : rc;
     }
     if (a.noise_frames) {
         if (!a.only) {
@@ -293,8 +346,12 @@ int main(int argc, char **argv)
     for (size_t o = 0; o < sizeof(option_sets) / sizeof(option_sets[0]); o++) {
         if (a.only && strcmp(a.only, option_sets[o].extractor))
             continue;
-        for (unsigned i = 0; i < fx.n && !err; i++, rows++)
+        for (unsigned i = 0; i < fx.n && !err; i++) {
+            if (option_sets[o].quick && !a.search && !fx.item[i].quick && fx.item[i].kind != FIX_CORPUS)
+                continue;
             err = run_row(&a, &option_sets[o], &fx.item[i], &bad, &frames);
+            rows++;
+        }
     }
     fixtures_free(&fx);
     if (err == -ENODEV)

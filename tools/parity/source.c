@@ -31,6 +31,28 @@ static void put(uint8_t *plane, size_t i, unsigned bpc, uint32_t v)
         plane[i] = (uint8_t)v;
 }
 
+/* FIX_MOTION: scenes of 5 frames (a cut between scenes): textured content that stands still
+ * for the first two frames of a scene (identical frames), then pans 3 samples a frame. */
+static uint32_t motion_sample(const Fixture *fx, unsigned frame, unsigned p, size_t i, int side)
+{
+    unsigned pw, ph;
+    ev_plane_size(fx->width, fx->height, fx->layout, p, &pw, &ph);
+    const uint32_t max = (1u << fx->bitdepth) - 1;
+    const unsigned scene = frame / 5, step = frame % 5;
+    const unsigned shift = step < 2 ? 0 : 3 * (step - 1);
+    const unsigned x = (unsigned)(i % pw) + shift, y = (unsigned)(i / pw);
+    const uint32_t s = fixture_hash(fx->seed ^ scene * 0x632be5abu ^ p);
+    const uint32_t ramp = (x * (s & 7) + y * ((s >> 3) & 7) + s) & max;
+    const uint32_t texture = fixture_hash(s ^ (x / 4) * 0x9e3779b9u ^ (y / 4) * 0x85ebca6bu);
+    uint32_t v = (ramp / 2 + (texture & max) / 2) & max;
+    if (side) {
+        const uint32_t e = fixture_hash(s ^ (uint32_t)i ^ frame * 0x27d4eb2du) & (max >> 5);
+        v = v + e / 2 > max ? max : v + e / 2;
+        v = v >= e ? v - e : 0;
+    }
+    return v;
+}
+
 /* One sample of a generated fixture. side 0 = ref, 1 = dis. */
 static uint32_t sample(const Fixture *fx, unsigned frame, unsigned p, size_t i, int side)
 {
@@ -38,6 +60,10 @@ static uint32_t sample(const Fixture *fx, unsigned frame, unsigned p, size_t i, 
     const uint32_t key = fx->seed * 0x9e3779b9u + frame * 0x85ebca6bu + p * 0xc2b2ae35u;
     const uint32_t base = fixture_hash(key ^ (uint32_t)i ^ (uint32_t)(i >> 32) * 0x27d4eb2du);
     switch (fx->kind) {
+    case FIX_MOTION:
+        return motion_sample(fx, frame, p, i, side);
+    case FIX_EXTREME:
+        return (side ? fixture_hash(base ^ 0x68e31da4u) : base) & 1 ? max : 0;
     case FIX_IDENTICAL:
         return base & max;
     case FIX_BRIGHT: {

@@ -1,0 +1,187 @@
+/*
+ * bench_vmaf [frames [streams...]]: VMAF on the GPU (built with CUDA only).
+ *  1. Device time per frame of each twin of the v0.6.x models (vif, adm, motion: CUDA events
+ *     around the twin's launch, frames queued back to back on one stream, median of `frames`)
+ *     at 1920x1080 and 3840x2160, 8 and 10 bits, next to the time to read its input planes
+ *     once at the device memory bandwidth measured here.
+ *  2. End-to-end frames per second of vmaf_v0.6.1 through the public API: CPU (all cores)
+ *     against CUDA with each stream count given (default 4 8 16), frames already in pinned host
+ *     memory (borrowed slots, each filled once), next to the rate the host-to-device copy of
+ *     the luma pair alone allows.
+ */
+#include <cuda_runtime_api.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "bench_run.h"
+#include "core/extractor.h"
+#include "cuda/runtime.h"
+#include "exactvmaf/exactvmaf.h"
+
+static const char *const twins[] = { "vif", "adm", "motion" };
+
+static int cmp_float(const void *a, const void *b)
+{
+    const float x = *(const float *)a, y = *(const float *)b;
+    return x < y ? -1 : x > y;
+}
+
+static double device_bandwidth(void)
+{
+    const size_t n = (size_t)1 << 30;
+    void *a, *b;
+    if (cudaMalloc(&a, n) || cudaMalloc(&b, n))
+        return 0;
+    cudaEvent_t e0, e1;
+    cudaEventCreate(&e0);
+    cudaEventCreate(&e1);
+    cudaMemcpy(b, a, n, cudaMemcpyDeviceToDevice);
+    float best = 1e30f;
+    for (int i = 0; i < 10; i++) {
+        cudaEventRecord(e0, 0);
+        cudaMemcpy(b, a, n, cudaMemcpyDeviceToDevice);
+        cudaEventRecord(e1, 0);
+        cudaEventSynchronize(e1);
+        float ms;
+        cudaEventElapsedTime(&ms, e0, e1);
+        if (ms < best)
+            best = ms;
+    }
+    cudaFree(a);
+    cudaFree(b);
+    return 2.0 * n / (best * 1e-3);
+}
+
+static void pic_from_packed(EvPic *p, uint8_t *buf, unsigned w, unsigned h, unsigned bpc)
+{
+    const unsigned bytes = bpc > 8 ? 2 : 1;
+    memset(p, 0, sizeof(*p));
+    p->bpc = bpc;
+    p->layout = EV_PIX_420;
+    for (unsigned i = 0; i < 3; i++) {
+        ev_plane_size(w, h, EV_PIX_420, i, &p->w[i], &p->h[i]);
+        p->stride[i] = (ptrdiff_t)(p->w[i] * bytes);
+        p->data[i] = buf;
+        buf += (size_t)p->stride[i] * p->h[i];
+    }
+}
+
+/* Median device time of one twin's launch on an uploaded frame (luma planes). */
+static float twin_device_ms(const char *name, unsigned w, unsigned h, unsigned bpc,
+                            unsigned frames)
+{
+    const EvExtractorClass *cls = ev_find_twin(name);
+    const size_t frame = bench_frame_bytes_depth(w, h, bpc);
+    uint8_t *slot = ev_cuda_host_alloc(2 * frame);
+    EvCudaWorker *gpu = NULL;
+    EvLog log = { 0 };
+    if (!cls || !cls->launch || !slot || ev_cuda_worker_open(&gpu, 0, 2 * frame, &log))
+        return -1;
+    bench_fill_depth(slot, 2 * frame, bpc, 7);
+    EvPic ref, dis;
+    pic_from_packed(&ref, slot, w, h, bpc);
+    pic_from_packed(&dis, slot + frame, w, h, bpc);
+    void *opts = calloc(1, cls->opts_size + 1), *state = calloc(1, cls->state_size + 1);
+    ev_options_defaults(cls, opts);
+    const EvPicInfo info = { w, h, bpc, EV_PIX_420, 0 };
+    if (cls->init(state, opts, &info, &log))
+        return -1;
+    ev_cuda_upload(gpu, slot, &ref, &dis, 1);
+    ev_cuda_finish(gpu, "upload");
+    float *ms = calloc(frames, sizeof(*ms));
+    cudaEvent_t *ev = calloc(frames + 1, sizeof(*ev));
+    for (unsigned i = 0; i <= frames; i++)
+        cudaEventCreate(&ev[i]);
+    cudaStream_t stream = (cudaStream_t)ev_cuda_stream(gpu);
+    int err = cls->launch(state, NULL, &ref, &dis, 0); /* warm-up: buffers, tables */
+    ev_cuda_finish(gpu, name);
+    for (unsigned i = 0; i < frames && !err; i++) {
+        cudaEventRecord(ev[i], stream);
+        err = cls->launch(state, NULL, &ref, &dis, i + 1);
+    }
+    cudaEventRecord(ev[frames], stream);
+    cudaEventSynchronize(ev[frames]);
+    for (unsigned i = 0; i < frames; i++)
+        cudaEventElapsedTime(&ms[i], ev[i], ev[i + 1]);
+    for (unsigned i = 0; i <= frames; i++)
+        cudaEventDestroy(ev[i]);
+    free(ev);
+    qsort(ms, frames, sizeof(*ms), cmp_float);
+    const float median = err ? -1 : ms[frames / 2];
+    if (cls->close)
+        cls->close(state);
+    free(ms);
+    free(opts);
+    free(state);
+    ev_cuda_worker_close(&gpu);
+    ev_cuda_host_free(slot);
+    return median;
+}
+
+int main(int argc, char **argv)
+{
+    const unsigned frames = argc > 1 ? (unsigned)atoi(argv[1]) : 300;
+    if (ev_gpu_count() <= 0) {
+        printf("bench_vmaf: no CUDA device\n");
+        return 77;
+    }
+    unsigned streams[8] = { 4, 8, 16 }, n_streams = 3;
+    if (argc > 2) {
+        n_streams = 0;
+        for (int i = 2; i < argc && n_streams < 8; i++)
+            streams[n_streams++] = (unsigned)atoi(argv[i]);
+    }
+    const double dev_bw = device_bandwidth(), h2d_bw = bench_h2d_bandwidth();
+    printf("device memory bandwidth (D2D copy, read+write): %.0f GB/s\n", dev_bw / 1e9);
+    printf("pinned host-to-device bandwidth: %.1f GB/s\n\n", h2d_bw / 1e9);
+    const unsigned sizes[2][2] = { { 1920, 1080 }, { 3840, 2160 } }, depths[2] = { 8, 10 };
+    printf("| twin | size | bits | device ms/frame (median of %u) | luma pair read at bandwidth, ms | ratio |\n",
+           frames);
+    printf("|---|---|---|---|---|---|\n");
+    for (unsigned k = 0; k < 2; k++)
+        for (unsigned d = 0; d < 2; d++) {
+            const unsigned w = sizes[k][0], h = sizes[k][1], bpc = depths[d];
+            const double mem_ms = 1e3 * 2.0 * w * h * (bpc > 8 ? 2 : 1) / dev_bw;
+            float total = 0;
+            for (unsigned t = 0; t < 3; t++) {
+                const float ms = twin_device_ms(twins[t], w, h, bpc, frames);
+                total += ms;
+                printf("| %s | %ux%u | %u | %.4f | %.4f | %.1fx |\n", twins[t], w, h, bpc, ms,
+                       mem_ms, ms / mem_ms);
+            }
+            printf("| all three | %ux%u | %u | %.4f | %.4f | %.1fx |\n", w, h, bpc, total, mem_ms,
+                   total / mem_ms);
+        }
+    const unsigned cores = (unsigned)sysconf(_SC_NPROCESSORS_ONLN);
+    const char *const model[] = { "model:version=vmaf_v0.6.1" };
+    printf("\nend to end, vmaf_v0.6.1, 4:2:0, frames in pinned host memory\n");
+    printf("| size | bits | CPU fps (%u threads) |", cores);
+    for (unsigned s = 0; s < n_streams; s++)
+        printf(" CUDA fps (%u streams) |", streams[s]);
+    printf(" luma H2D-bound fps |\n|---|---|---|");
+    for (unsigned s = 0; s <= n_streams; s++)
+        printf("---|");
+    printf("\n");
+    for (unsigned k = 0; k < 2; k++)
+        for (unsigned d = 0; d < 2; d++) {
+            const unsigned w = sizes[k][0], h = sizes[k][1], bpc = depths[d];
+            const size_t frame = bench_frame_bytes_depth(w, h, bpc);
+            uint8_t *host = malloc(2 * frame);
+            if (!host)
+                return 1;
+            bench_fill_depth(host, 2 * frame, bpc, 11);
+            const unsigned n = k ? frames * 4 : frames * 10;
+            const double cpu = bench_fps_depth(EV_BACKEND_CPU, model, 1, host, w, h, bpc,
+                                               k ? 24 : 96, 16, cores);
+            printf("| %ux%u | %u | %.1f |", w, h, bpc, cpu);
+            for (unsigned s = 0; s < n_streams; s++)
+                printf(" %.1f |", bench_fps_depth(EV_BACKEND_CUDA, model, 1, host, w, h, bpc, n,
+                                                  64, streams[s]));
+            printf(" %.1f |\n", h2d_bw / (2.0 * w * h * (bpc > 8 ? 2 : 1)));
+            fflush(stdout);
+            free(host);
+        }
+    return 0;
+}

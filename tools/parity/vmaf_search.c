@@ -1,0 +1,226 @@
+/*
+ * The gate's VMAF search: random frames through the v0.6.1 model (vif, adm and motion with
+ * debug outputs: every per-scale total) on the CPU and on the twins, every value compared bit
+ * for bit. Batches of one random geometry each: width 16..1920 and height 16..1080 (skewed to
+ * small sizes, so that many frames are drawn), depth 8..16, layout 4:2:0, 4:2:2 or 4:4:4;
+ * frames narrower or lower than ADM's 33 run vif and motion only. Every frame's pictures point
+ * into three random pools made once per batch (noise; noise plus small noise; 0 or max), at a
+ * random offset, so frames cost no generation; the offsets make the frame kinds: independent
+ * pictures, a distorted picture equal to the reference or close to it, a reference equal to
+ * the previous one (no motion), panned by one sample, or cut to new content.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "vmaf_search.h"
+
+static uint64_t next(uint64_t *s)
+{
+    *s ^= *s >> 12;
+    *s ^= *s << 25;
+    *s ^= *s >> 27;
+    return *s * 0x2545f4914f6cdd1dull;
+}
+
+/* uniform in [0, 1) */
+static double unit(uint64_t *s)
+{
+    return (double)(next(s) >> 11) / 9007199254740992.0;
+}
+
+typedef struct Batch {
+    unsigned w, h, bpc, frames;
+    EvPixelLayout layout;
+    size_t frame_samples, pool_samples;
+    void *pool[3];              /* noise, noise + small noise, 0/max */
+} Batch;
+
+static EvContext *open_side(const Batch *b, EvBackend backend, unsigned threads)
+{
+    EvSettings s;
+    ev_default_settings(&s);
+    s.backend = backend;
+    s.n_threads = threads;
+    EvContext *c = NULL;
+    if (ev_open(&c, &s))
+        return NULL;
+    int err;
+    if (b->w >= 33 && b->h >= 33) {
+        err = ev_use_model(c, "version=vmaf_v0.6.1");
+        if (!err)
+            err = ev_use_feature(c, "adm", "debug=true");
+    } else {
+        err = ev_use_feature(c, "motion", "debug=true");
+    }
+    if (!err)
+        err = ev_use_feature(c, "vif", "debug=true");
+    if (err)
+        ev_close(&c);
+    return c;
+}
+
+static int make_pools(Batch *b, uint64_t *s)
+{
+    const size_t bytes = b->bpc > 8 ? 2 : 1, n = b->pool_samples;
+    const uint32_t max = (1u << b->bpc) - 1;
+    for (int k = 0; k < 3; k++)
+        if (!(b->pool[k] = malloc(n * bytes)))
+            return -ENOMEM;
+    for (size_t i = 0; i < n; i++) {
+        const uint64_t r = next(s);
+        const uint32_t v = (uint32_t)r & max;
+        const int32_t e = (int32_t)((r >> 32) & 31) - 16;
+        const int64_t c = (int64_t)v + e;
+        const uint32_t near = c < 0 ? 0 : c > (int64_t)max ? max : (uint32_t)c;
+        const uint32_t x = (r >> 40) & 1 ? max : 0;
+        if (bytes == 1) {
+            ((uint8_t *)b->pool[0])[i] = (uint8_t)v;
+            ((uint8_t *)b->pool[1])[i] = (uint8_t)near;
+            ((uint8_t *)b->pool[2])[i] = (uint8_t)x;
+        } else {
+            ((uint16_t *)b->pool[0])[i] = (uint16_t)v;
+            ((uint16_t *)b->pool[1])[i] = (uint16_t)near;
+            ((uint16_t *)b->pool[2])[i] = (uint16_t)x;
+        }
+    }
+    return 0;
+}
+
+/* A picture whose planes lie one after another in pool from sample offset off. */
+static EvPicture picture_at(const Batch *b, const void *pool, size_t off)
+{
+    const size_t bytes = b->bpc > 8 ? 2 : 1;
+    EvPicture p = { b->w, b->h, b->bpc, b->layout, { 0 }, { 0 } };
+    const char *at = (const char *)pool + off * bytes;
+    for (unsigned k = 0; k < 3; k++) {
+        unsigned pw, ph;
+        ev_plane_size(b->w, b->h, b->layout, k, &pw, &ph);
+        p.data[k] = at;
+        p.stride[k] = (ptrdiff_t)(pw * bytes);
+        at += (size_t)pw * ph * bytes;
+    }
+    return p;
+}
+
+static uint64_t bits(double d)
+{
+    uint64_t u;
+    memcpy(&u, &d, sizeof(u));
+    return u;
+}
+
+static unsigned long compare(EvContext *cpu, EvContext *twin, const Batch *b,
+                             unsigned long first, unsigned long *values)
+{
+    const unsigned nf = ev_feature_count(cpu);
+    if (nf != ev_feature_count(twin) || ev_frame_count(cpu) != ev_frame_count(twin))
+        return b->frames;
+    unsigned long bad = 0;
+    for (unsigned i = 0; i < b->frames; i++) {
+        int same = 1;
+        for (unsigned f = 0; f < nf; f++) {
+            const char *name = ev_feature_name(cpu, f);
+            double x, y;
+            if (ev_get_score(cpu, name, i, &x) || ev_get_score(twin, name, i, &y)) {
+                same = 0;
+                continue;
+            }
+            (*values)++;
+            if (bits(x) != bits(y)) {
+                if (same)
+                    printf("frame %lu (%ux%u %u-bit layout %d, frame %u of its batch): %s cpu "
+                           "%.17g (0x%016" PRIx64 ") twin %.17g (0x%016" PRIx64 ")\n",
+                           first + i, b->w, b->h, b->bpc, (int)b->layout, i, name, x, bits(x),
+                           y, bits(y));
+                same = 0;
+            }
+        }
+        bad += !same;
+    }
+    return bad;
+}
+
+/* One batch: frames through both sides, then compared. */
+static int run_batch(const VmafSearch *vs, Batch *b, uint64_t *s, unsigned long first,
+                     unsigned long *bad, unsigned long *values)
+{
+    int err = make_pools(b, s);
+    EvContext *cpu = err ? NULL : open_side(b, EV_BACKEND_CPU, vs->threads);
+    EvContext *twin = err ? NULL : open_side(b, (EvBackend)vs->twin_backend, vs->twin_threads);
+    if (!err && (!cpu || !twin))
+        err = -EINVAL;
+    const size_t span = b->pool_samples - b->frame_samples;
+    size_t prev = 0;
+    for (unsigned i = 0; i < b->frames && !err; i++) {
+        const unsigned kind = (unsigned)(next(s) % 8);
+        size_t off = (size_t)(next(s) % (span + 1));
+        if (i && kind == 5)
+            off = prev;                         /* the reference does not move */
+        else if (i && kind == 6 && prev < span)
+            off = prev + 1;                     /* a pan by one sample */
+        prev = off;
+        const EvPicture ref = picture_at(b, b->pool[kind == 7 ? 2 : 0], off);
+        EvPicture dis;
+        switch (kind) {
+        case 0: dis = ref; break;                                   /* identical */
+        case 1: case 5: case 6: dis = picture_at(b, b->pool[1], off); break; /* close */
+        case 7: dis = picture_at(b, b->pool[2], (off + 7) % (span + 1)); break;
+        default: dis = picture_at(b, b->pool[0], (size_t)(next(s) % (span + 1))); break;
+        }
+        err = ev_send_pictures(cpu, &ref, &dis);
+        if (!err)
+            err = ev_send_pictures(twin, &ref, &dis);
+    }
+    if (!err)
+        err = ev_flush(cpu);
+    if (!err)
+        err = ev_flush(twin);
+    if (!err)
+        *bad += compare(cpu, twin, b, first, values);
+    ev_close(&cpu);
+    ev_close(&twin);
+    for (int k = 0; k < 3; k++)
+        free(b->pool[k]);
+    if (err)
+        fprintf(stderr, "exactvmaf-parity: vmaf search batch %ux%u %u-bit layout %d: %s\n",
+                b->w, b->h, b->bpc, (int)b->layout, strerror(-err));
+    return err;
+}
+
+int vmaf_search(const VmafSearch *vs)
+{
+    uint64_t s = 0x2545f4914f6cdd1dull ^ ((uint64_t)vs->seed << 17) ^ vs->seed;
+    unsigned long done = 0, bad = 0, values = 0, batches = 0;
+    int err = 0;
+    while (done < vs->frames && !err) {
+        Batch b;
+        memset(&b, 0, sizeof(b));
+        const double u = unit(&s), v = unit(&s);
+        b.w = 16 + (unsigned)(u * u * u * u * 1905.0);
+        b.h = 16 + (unsigned)(v * v * v * v * 1065.0);
+        b.w = b.w > 1920 ? 1920 : b.w;
+        b.h = b.h > 1080 ? 1080 : b.h;
+        b.bpc = 8 + (unsigned)(next(&s) % 9);
+        b.layout = (EvPixelLayout)(1 + next(&s) % 3);
+        for (unsigned k = 0; k < 3; k++) {
+            unsigned pw, ph;
+            ev_plane_size(b.w, b.h, b.layout, k, &pw, &ph);
+            b.frame_samples += (size_t)pw * ph;
+        }
+        b.pool_samples = 2 * b.frame_samples + 4096;
+        unsigned long n = 200000000ul / ((unsigned long)b.w * b.h);
+        n = n < 16 ? 16 : n > 8192 ? 8192 : n;
+        if (n > vs->frames - done)
+            n = vs->frames - done;
+        b.frames = (unsigned)n;
+        err = run_batch(vs, &b, &s, done, &bad, &values);
+        done += n;
+        batches++;
+    }
+    printf("vmaf search seed %" PRIu32 ": %lu frames in %lu batches, %lu values compared, "
+           "%lu frames differ\n", vs->seed, done, batches, values, bad);
+    return err ? err : bad ? 1 : 0;
+}
