@@ -8,4 +8,11 @@
 #define EV_HD static inline
 #endif
 
+/* Unroll the next loop in device code (its trip count known once inlined); nothing in C. */
+#ifdef __CUDACC__
+#define EV_UNROLL _Pragma("unroll")
+#else
+#define EV_UNROLL
+#endif
+
 #endif

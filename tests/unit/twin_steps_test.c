@@ -227,14 +227,21 @@ static void bands_at(const Bands3 *x, const size_t at, int32_t v[3])
         v[b] = x->b[b][at];
 }
 
-/* The window's masking values of one pass (adm_twin_thr's layout). */
-static void window_values(const Bands3 *flt, const int rows[3], const int cols[3], const int w,
-                          int32_t v[27])
+/* The window's band-summed masking values of one pass (adm_twin_thr's layout). */
+static void window_values(const uint32_t *flt, const int rows[3], const int cols[3], const int w,
+                          uint32_t v[9])
 {
     for (int rr = 0; rr < 3; rr++)
         for (int cc = 0; cc < 3; cc++)
-            for (int b = 0; b < 3; b++)
-                v[3 * (3 * rr + cc) + b] = flt->b[b][(size_t)rows[rr] * w + cols[cc]];
+            v[3 * rr + cc] = flt[(size_t)rows[rr] * w + cols[cc]];
+}
+
+static uint32_t *poisoned(const size_t n, const uint32_t poison)
+{
+    uint32_t *p = malloc(n * sizeof(uint32_t));
+    for (size_t k = 0; k < n; k++)
+        p[k] = poison;
+    return p;
 }
 
 /* One frame as adm.cu runs it: per scale, DWT of every position, band stage in the CSF
@@ -276,7 +283,7 @@ static void adm_twin_frame(const AdmState *s, const void *ref, const void *dis,
         } else {
             const AdmTwinScale tp = adm_twin_scale(s, scale);
             const AdmTwinScale *P = &tp;
-            Bands3 flt_a = bands_new(n, 0x5A5A5A5A), flt_r = bands_new(n, -0x3C3C3C3C);
+            uint32_t *flt_a = poisoned(n, 0x5A5A5A5Au), *flt_r = poisoned(n, 0xC3C3C3C4u);
             uint64_t *den = calloc((size_t)3 * g->h, sizeof(uint64_t));
             int64_t *num = calloc((size_t)3 * g->h, sizeof(int64_t));
             int64_t *aim = calloc((size_t)3 * g->h, sizeof(int64_t));
@@ -286,14 +293,8 @@ static void adm_twin_frame(const AdmState *s, const void *ref, const void *dis,
                     int32_t o[3], t[3];
                     bands_at(&band[0], at, o);
                     bands_at(&band[1], at, t);
-                    if (adm_twin_in_rect(&P->csf, i, j)) {
-                        int32_t fa[3], fr[3];
-                        adm_twin_band(P, s->div_lookup, o, t, fa, fr);
-                        for (int b = 0; b < 3; b++) {
-                            flt_a.b[b][at] = fa[b];
-                            flt_r.b[b][at] = fr[b];
-                        }
-                    }
+                    if (adm_twin_in_rect(&P->csf, i, j))
+                        adm_twin_band(P, s->div_lookup, o, t, &flt_a[at], &flt_r[at]);
                     if (adm_twin_in_rect(&P->cm, i, j))
                         for (int b = 0; b < 3; b++)
                             den[3 * i + b] += adm_twin_den_cube(P, o[b]);
@@ -305,7 +306,8 @@ static void adm_twin_frame(const AdmState *s, const void *ref, const void *dis,
                     if (!adm_twin_visits(&P->cols, j))
                         continue;
                     const size_t at = (size_t)k * g->w + j;
-                    int32_t o[3], t[3], flt[27];
+                    int32_t o[3], t[3];
+                    uint32_t flt[9];
                     bands_at(&band[0], at, o);
                     bands_at(&band[1], at, t);
                     AdmTwinCentre c;
@@ -313,12 +315,12 @@ static void adm_twin_frame(const AdmState *s, const void *ref, const void *dis,
                     int wr[3], wc[3];
                     adm_twin_window(k, j, g->w, g->h, wr, wc);
                     int64_t cube[3];
-                    window_values(&flt_a, wr, wc, g->w, flt);
+                    window_values(flt_a, wr, wc, g->w, flt);
                     adm_twin_cubes(P, &c, 0, flt, cube);
                     for (int b = 0; b < 3; b++)
                         num[3 * k + b] = adm_add64(num[3 * k + b], cube[b]);
                     if (!P->skip_aim) {
-                        window_values(&flt_r, wr, wc, g->w, flt);
+                        window_values(flt_r, wr, wc, g->w, flt);
                         adm_twin_cubes(P, &c, 1, flt, cube);
                         for (int b = 0; b < 3; b++)
                             aim[3 * k + b] = adm_add64(aim[3 * k + b], cube[b]);
@@ -338,8 +340,8 @@ static void adm_twin_frame(const AdmState *s, const void *ref, const void *dis,
                 }
             const AdmScaleShifts x = adm_scale_shifts(s, scale);
             sc[scale] = adm_scale_score(s, scale, &x, &sums);
-            bands_free(&flt_a);
-            bands_free(&flt_r);
+            free(flt_a);
+            free(flt_r);
             free(den);
             free(num);
             free(aim);

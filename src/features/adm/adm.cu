@@ -2,11 +2,11 @@
 // scales). Per frame, on the worker's stream, for each scale, the stages of adm_twin.h, one
 // band position per thread:
 //   dwt      both pictures (blockIdx.z): the next scale's input and the h, v, d bands;
-//   band     decouple and the masking values of both passes inside the CSF rectangle; the
-//            denominator cubes inside the CM rectangle, reduced per block and added to their
-//            row's sum (one block never spans two rows);
+//   band     decouple and the masking values of both passes (summed over the bands) inside
+//            the CSF rectangle; the denominator cubes inside the CM rectangle, reduced per
+//            block and added to their row's sum (one block never spans two rows);
 //   masking  at the positions the CM spans visit: the centre decoupled again, the 3x3
-//            thresholds from the stored masking values, the cubes added to their row's sums;
+//            thresholds from the stored sums, the cubes added to their row's sums;
 //   fold     one block: each row folded as the reference, the rows added.
 // Row sums are integers added modulo 2^64 (the reference's int64 / uint64), so their order is
 // free. One copy of the 36 totals back; the scores on the host (adm_scale_score, ev_adm_emit).
@@ -36,6 +36,13 @@ struct Bands {
 struct Rows {
     unsigned long long *den[3], *num[3], *aim[3];
 };
+
+// a[q] for a thread-dependent q < 3, without indexing the parameter (which would copy it to
+// local memory).
+__device__ __forceinline__ unsigned long long *pick(unsigned long long *const (&a)[3], int q)
+{
+    return q == 0 ? a[0] : q == 1 ? a[1] : a[2];
+}
 
 __device__ __forceinline__ unsigned long long warp_sum(unsigned long long v)
 {
@@ -78,7 +85,7 @@ __global__ void __launch_bounds__(THREADS)
     adm_twin_dwt0(blockIdx.z ? dis : ref, stride, in_w, in_h, bpc, i, j, v);
     const size_t at = (size_t)i * w + j;
     (blockIdx.z ? low_dis : low_ref)[at] = (int16_t)v[0];
-    const Bands &out = blockIdx.z ? t : o;
+    const Bands out = blockIdx.z ? t : o;
     out.b[0][at] = v[1];
     out.b[1][at] = v[2];
     out.b[2][at] = v[3];
@@ -96,7 +103,7 @@ __global__ void __launch_bounds__(THREADS)
     adm_twin_dwt123(blockIdx.z ? in_dis : in_ref, in_w, in_h, scale, i, j, v);
     const size_t at = (size_t)i * w + j;
     (blockIdx.z ? low_dis : low_ref)[at] = v[0];
-    const Bands &out = blockIdx.z ? t : o;
+    const Bands out = blockIdx.z ? t : o;
     out.b[0][at] = v[1];
     out.b[1][at] = v[2];
     out.b[2][at] = v[3];
@@ -105,8 +112,8 @@ __global__ void __launch_bounds__(THREADS)
 // ---- band: decouple and masking values; denominator ----
 
 __global__ void __launch_bounds__(THREADS)
-    band_kernel(AdmTwinScale p, const int32_t *div_lookup, Bands o, Bands t, Bands flt_a,
-                Bands flt_r, Rows rows)
+    band_kernel(AdmTwinScale p, const int32_t *div_lookup, Bands o, Bands t, uint32_t *flt_a,
+                uint32_t *flt_r, Rows rows)
 {
     const int j = blockIdx.x * THREADS + threadIdx.x, i = blockIdx.y;
     const bool csf_row = i >= p.csf.top && i < p.csf.bottom;
@@ -119,13 +126,9 @@ __global__ void __launch_bounds__(THREADS)
         int32_t ov[3];
         o.get(at, ov);
         if (adm_twin_in_rect(&p.csf, i, j)) {
-            int32_t tv[3], fa[3], fr[3];
+            int32_t tv[3];
             t.get(at, tv);
-            adm_twin_band(&p, div_lookup, ov, tv, fa, fr);
-            for (int b = 0; b < 3; b++) {
-                flt_a.b[b][at] = fa[b];
-                flt_r.b[b][at] = fr[b];
-            }
+            adm_twin_band(&p, div_lookup, ov, tv, &flt_a[at], &flt_r[at]);
         }
         if (adm_twin_in_rect(&p.cm, i, j))
             for (int b = 0; b < 3; b++)
@@ -135,28 +138,24 @@ __global__ void __launch_bounds__(THREADS)
         return;
     block_sums<3>(den);
     if (threadIdx.x < 3)
-        atomicAdd(rows.den[threadIdx.x] + i, den[0]);
+        atomicAdd(pick(rows.den, threadIdx.x) + i, den[0]);
 }
 
 // ---- contrast masking ----
 
-__device__ void window_flt(const Bands &flt, const int rows[3], const int cols[3], int w,
-                           int32_t v[27])
+__device__ void window_flt(const uint32_t *flt, const int rows[3], const int cols[3], int w,
+                           uint32_t v[9])
 {
 #pragma unroll
     for (int rr = 0; rr < 3; rr++)
 #pragma unroll
-        for (int cc = 0; cc < 3; cc++) {
-            const size_t at = (size_t)rows[rr] * w + cols[cc];
-#pragma unroll
-            for (int b = 0; b < 3; b++)
-                v[3 * (3 * rr + cc) + b] = flt.b[b][at];
-        }
+        for (int cc = 0; cc < 3; cc++)
+            v[3 * rr + cc] = flt[(size_t)rows[rr] * w + cols[cc]];
 }
 
 __global__ void __launch_bounds__(THREADS)
-    cm_kernel(AdmTwinScale p, const int32_t *div_lookup, Bands o, Bands t, Bands flt_a,
-              Bands flt_r, Rows rows)
+    cm_kernel(AdmTwinScale p, const int32_t *div_lookup, Bands o, Bands t, const uint32_t *flt_a,
+              const uint32_t *flt_r, Rows rows)
 {
     const int j = blockIdx.x * THREADS + threadIdx.x, k = blockIdx.y;
     if (!adm_twin_visits(&p.rows, k))
@@ -171,7 +170,7 @@ __global__ void __launch_bounds__(THREADS)
         adm_twin_centre(&p, div_lookup, ov, tv, &c);
         int wr[3], wc[3];
         adm_twin_window(k, j, p.w, p.h, wr, wc);
-        int32_t flt[27];
+        uint32_t flt[9];
         int64_t cube[3];
         window_flt(flt_a, wr, wc, p.w, flt);
         adm_twin_cubes(&p, &c, 0, flt, cube);
@@ -186,9 +185,9 @@ __global__ void __launch_bounds__(THREADS)
     }
     block_sums<6>(sums);
     if (threadIdx.x < 3)
-        atomicAdd(rows.num[threadIdx.x] + k, sums[0]);
+        atomicAdd(pick(rows.num, threadIdx.x) + k, sums[0]);
     else if (threadIdx.x < 6 && !p.skip_aim)
-        atomicAdd(rows.aim[threadIdx.x - 3] + k, sums[0]);
+        atomicAdd(pick(rows.aim, threadIdx.x - 3) + k, sums[0]);
 }
 
 // ---- fold: one block ----
@@ -226,7 +225,8 @@ template <class T> T *take(char *base, size_t &offset, size_t count)
 struct Bufs {
     int16_t *low0[2];
     int32_t *low[4][2];          // scales 1..3
-    Bands o, t, flt_a, flt_r;
+    Bands o, t;
+    uint32_t *flt_a, *flt_r;     // band-summed masking values of the two passes
     Rows rows[4];
     int32_t *div_lookup;
     unsigned long long *totals_dev;
@@ -253,8 +253,8 @@ void lay_out(const AdmState *s, char *dev, char *host, Bufs &b, size_t &dev_byte
             b.low[k][p] = take<int32_t>(dev, dev_bytes, (size_t)s->geom[k].w * s->geom[k].h);
     b.o = take_bands(dev, dev_bytes, n0);
     b.t = take_bands(dev, dev_bytes, n0);
-    b.flt_a = take_bands(dev, dev_bytes, n0);
-    b.flt_r = take_bands(dev, dev_bytes, n0);
+    b.flt_a = take<uint32_t>(dev, dev_bytes, n0);
+    b.flt_r = take<uint32_t>(dev, dev_bytes, n0);
     for (int k = 0; k < 4; k++)
         for (int q = 0; q < 3; q++) {
             const size_t h = (size_t)s->geom[k].h;

@@ -8,10 +8,10 @@
  * Per scale, the twin's stages are:
  *   DWT        every position of the bands: low band a (the next scale's input), h, v, d;
  *   band       inside the CSF rectangle: decouple, then the CSF masking values of the additive
- *              (DLM) and restored (AIM) bands; inside the CM rectangle: the denominator cubes,
- *              added per row;
+ *              (DLM) and restored (AIM) bands, summed over the bands; inside the CM rectangle:
+ *              the denominator cubes, added per row;
  *   masking    at every position the CM spans visit: decouple and CSF again at the centre, the
- *              3x3 threshold from the stored masking values, the masked cubes, added per row;
+ *              3x3 threshold from the stored sums, the masked cubes, added per row;
  *   fold       each row's sums shifted as the reference folds them, then added.
  * Row sums are integers (int64 wrapping as the reference's, uint64 for the denominator), so
  * they may be formed in any order; the fold is per row, as the reference.
@@ -180,14 +180,17 @@ EV_HD void adm_twin_csf(const AdmTwinScale *p, const int32_t x[3], int32_t csf[3
     }
 }
 
-/* The masking values of the DLM pass (from a) and of the AIM pass (from r) at one position. */
+/* The masking values at one position summed over the bands (modulo 2^32: the threshold is a
+ * modular sum, so it needs no more), of the DLM pass (from a) and of the AIM pass (from r). */
 EV_HD void adm_twin_band(const AdmTwinScale *p, const int32_t *div_lookup, const int32_t o[3],
-                         const int32_t t[3], int32_t flt_a[3], int32_t flt_r[3])
+                         const int32_t t[3], uint32_t *flt_a, uint32_t *flt_r)
 {
-    int32_t r[3], a[3], csf[3];
+    int32_t r[3], a[3], csf[3], fa[3], fr[3];
     adm_twin_decouple(p, div_lookup, o, t, r, a);
-    adm_twin_csf(p, a, csf, flt_a);
-    adm_twin_csf(p, r, csf, flt_r);
+    adm_twin_csf(p, a, csf, fa);
+    adm_twin_csf(p, r, csf, fr);
+    *flt_a = (uint32_t)fa[0] + (uint32_t)fa[1] + (uint32_t)fa[2];
+    *flt_r = (uint32_t)fr[0] + (uint32_t)fr[1] + (uint32_t)fr[2];
 }
 
 /* ---- denominator ---- */
@@ -212,19 +215,20 @@ EV_HD void adm_twin_window(const int k, const int j, const int w, const int h, i
     cols[2] = adm_cm_next(j, w);
 }
 
-/* The threshold of one pass: flt[3 * (3 * rr + cc) + b] is band b's masking value at window row
- * rr, column cc; csf: the centre's CSF values. Every masking value of the window, the centre's
- * replaced by its own term; a modular sum (any order), read back as int32. */
-EV_HD int32_t adm_twin_thr(const AdmTwinScale *p, const int32_t flt[27], const int32_t csf[3])
+/* The threshold of one pass: win[3 * rr + cc] is the band-summed masking value (adm_twin_band)
+ * at window row rr, column cc; csf: the centre's CSF values. The reference adds, over the
+ * bands, the window's masking values with the centre's replaced by its own term: the window
+ * entry at the centre (rr = cc = 1) gives way to the centre terms (a replicated edge that
+ * repeats the centre elsewhere in the window keeps that entry). A modular sum, read back as
+ * int32. */
+EV_HD int32_t adm_twin_thr(const AdmTwinScale *p, const uint32_t win[9], const int32_t csf[3])
 {
     uint32_t sum = 0;
-    for (int q = 0; q < 27; q++)
-        sum += (uint32_t)flt[q];
-    for (int b = 0; b < 3; b++) {
-        const int32_t centre = p->scale == 0 ? adm_cm_centre0((int16_t)csf[b])
-                                             : adm_cm_centre123(csf[b]);
-        sum += (uint32_t)centre - (uint32_t)flt[12 + b];
-    }
+    for (int q = 0; q < 9; q++)
+        sum += q == 4 ? 0u : win[q];
+    for (int b = 0; b < 3; b++)
+        sum += (uint32_t)(p->scale == 0 ? adm_cm_centre0((int16_t)csf[b])
+                                        : adm_cm_centre123(csf[b]));
     return adm_wrap32((int64_t)sum);
 }
 
@@ -253,11 +257,11 @@ EV_HD void adm_twin_centre(const AdmTwinScale *p, const int32_t *div_lookup, con
 }
 
 /* One pass's three cubes at a position: DLM (aim == 0) masks r by a's CSF, AIM masks a by r's;
- * flt: the window's masking values of that pass (as adm_twin_thr). */
+ * win: the window's band-summed masking values of that pass (as adm_twin_thr). */
 EV_HD void adm_twin_cubes(const AdmTwinScale *p, const AdmTwinCentre *c, const int aim,
-                          const int32_t flt[27], int64_t cube[3])
+                          const uint32_t win[9], int64_t cube[3])
 {
-    const int32_t thr = adm_twin_thr(p, flt, aim ? c->csf_r : c->csf_a);
+    const int32_t thr = adm_twin_thr(p, win, aim ? c->csf_r : c->csf_a);
     for (int b = 0; b < 3; b++)
         cube[b] = adm_twin_cube(p, b, aim ? c->a[b] : c->r[b], thr);
 }

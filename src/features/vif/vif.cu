@@ -1,10 +1,11 @@
 // CUDA twin of vif (vif.c, vif_scale.c beside this file: integer_vif's four scales).
 //
 // Per frame, on the worker's stream, for each scale: the statistic (a tile of outputs per
-// block: the vertical results of the tile's rows at its columns and their reflected margins
-// into shared memory, then the horizontal pass and vif_pixel_stat per output; the four int64
-// totals reduced in the block and added to the scale's totals: integers, any order), and the
-// next scale's images (the same tiling, at even rows and columns). The steps are vif_twin.h's,
+// block: the input tile and its reflected margins staged in shared memory, the vertical
+// results of the tile's rows at its columns and margins, then the horizontal pass and
+// vif_pixel_stat per output; the four int64 totals reduced in the block and added to the
+// scale's totals: integers, any order), and the next scale's images (the same tiling, at even
+// rows and columns). The steps are vif_twin.h's,
 // the host runs the same ones in tests/unit/vif_twin_test.c. One copy of the 16 totals back;
 // num, den and the scores on the host, as vif.c.
 #include <cerrno>
@@ -18,7 +19,10 @@
 namespace {
 
 constexpr int THREADS = 256;
-constexpr int TW = 64, TH = 8;   // outputs per tile
+
+// vif_math.h's filters in constant memory: a tap is one broadcast read.
+__constant__ uint16_t taps_dev[4][VIF_MAX_TAPS] = VIF_TAPS_INIT;
+constexpr int TW = 64, TH = 16;   // outputs per tile
 
 __device__ __forceinline__ unsigned long long warp_sum(unsigned long long v)
 {
@@ -50,42 +54,114 @@ __device__ void add_block_sums(const VifSums &s, unsigned long long *out)
     }
 }
 
+// Scale `scale`'s filter on the device, its length N a constant.
+template <int N> __device__ __forceinline__ VifFilter filter_of(int scale)
+{
+    VifFilter f;
+    f.n = N;
+    f.tap = taps_dev[scale];
+    return f;
+}
+
+// Rows [y0, y0 + rows) and columns [x0, x0 + cols) of a plane, reflected, into dst (pitch).
+__device__ void stage(const VifTwinPlane &p, int y0, int rows, int x0, int cols, uint16_t *dst,
+                      int pitch)
+{
+    for (int k = threadIdx.x; k < rows * cols; k += THREADS) {
+        const int q = k / cols, s = k % cols;
+        dst[q * pitch + s] = (uint16_t)vif_twin_sample(&p, vif_reflect(y0 + q, p.h),
+                                                       vif_reflect(x0 + s, p.w));
+    }
+}
+
+// The statistic of a TH x TW tile of outputs: the input tile with its reflected margins into
+// shared memory, the vertical results of the tile's rows at its columns and margins, then
+// each output's horizontal pass and vif_pixel_stat; the block's four totals added to the
+// scale's. N: the scale's taps; NARROW: 8-bit scale 0 (uint32 second moments).
+template <int N, bool NARROW>
 __global__ void __launch_bounds__(THREADS)
-    stat_kernel(VifTwinPlane ref, VifTwinPlane dis, VifFilter f, VifShifts sh,
+    stat_kernel(VifTwinPlane ref, VifTwinPlane dis, int scale, VifShifts sh,
                 const uint16_t *log2_table, double egl, unsigned long long *totals)
 {
-    __shared__ VifVert tile[TH][TW + 2 * VIF_MAX_RADIUS];
-    const int r = f.n / 2, i0 = blockIdx.y * TH, j0 = blockIdx.x * TW;
-    const int rows = min(TH, ref.h - i0), cols = min(TW, ref.w - j0), span = cols + 2 * r;
+    constexpr int R = N / 2, SPAN = TW + 2 * R, ROWS = TH + 2 * R;
+    __shared__ uint16_t in_x[ROWS * SPAN], in_y[ROWS * SPAN];
+    __shared__ VifVert tile[TH * SPAN];
+    const VifFilter f = filter_of<N>(scale);
+    const int i0 = blockIdx.y * TH, j0 = blockIdx.x * TW;
+    const int rows = min(TH, ref.h - i0), cols = min(TW, ref.w - j0), span = cols + 2 * R;
+    stage(ref, i0 - R, rows + 2 * R, j0 - R, span, in_x, SPAN);
+    stage(dis, i0 - R, rows + 2 * R, j0 - R, span, in_y, SPAN);
+    __syncthreads();
     for (int k = threadIdx.x; k < rows * span; k += THREADS) {
         const int q = k / span, s = k % span;
-        tile[q][s] = vif_twin_stat_vert(&ref, &dis, &f, sh, i0 + q, vif_reflect(j0 - r + s, ref.w));
+        tile[q * SPAN + s] = vif_twin_stat_vert_taps(in_x + q * SPAN + s, in_y + q * SPAN + s,
+                                                     SPAN, &f, sh, NARROW);
     }
     __syncthreads();
     VifSums acc = { 0, 0, 0, 0 };
     for (int k = threadIdx.x; k < rows * cols; k += THREADS)
-        vif_twin_stat_horiz(&acc, &tile[k / cols][k % cols], &f, log2_table, egl);
+        vif_twin_stat_horiz(&acc, tile + (k / cols) * SPAN + k % cols, &f, log2_table, egl);
     add_block_sums(acc, totals);
 }
 
-// The next scale of in (blockIdx.z: 0 ref, 1 dis), w_out x h_out.
+// The next scale of ref or dis (blockIdx.z), w_out x h_out, a TH x TW tile of outputs: the
+// input rows and columns around the tile's even ones staged, the vertical results at every
+// staged column of each output row, then the horizontal pass at the even columns.
+template <int N>
 __global__ void __launch_bounds__(THREADS)
-    down_kernel(VifTwinPlane ref, VifTwinPlane dis, VifFilter f, unsigned shift, uint16_t *out_ref,
-                uint16_t *out_dis, int w_out, int h_out)
+    down_kernel(VifTwinPlane ref, VifTwinPlane dis, int filter, unsigned shift,
+                uint16_t *out_ref, uint16_t *out_dis, int w_out, int h_out)
 {
-    __shared__ uint32_t tile[TH][2 * TW + 2 * VIF_MAX_RADIUS];
-    const VifTwinPlane &in = blockIdx.z ? dis : ref;
+    constexpr int R = N / 2, SPAN = 2 * TW + 2 * R - 1, ROWS = 2 * TH + 2 * R - 1;
+    __shared__ uint16_t in[ROWS * SPAN];
+    __shared__ uint32_t tile[TH * SPAN];
+    const VifFilter f = filter_of<N>(filter);
+    const VifTwinPlane p = blockIdx.z ? dis : ref;
     uint16_t *out = blockIdx.z ? out_dis : out_ref;
-    const int r = f.n / 2, k0 = blockIdx.y * TH, j0 = blockIdx.x * TW;
-    const int rows = min(TH, h_out - k0), cols = min(TW, w_out - j0), span = 2 * cols + 2 * r - 1;
+    const int k0 = blockIdx.y * TH, j0 = blockIdx.x * TW;
+    const int rows = min(TH, h_out - k0), cols = min(TW, w_out - j0);
+    const int span = 2 * cols + 2 * R - 1;
+    stage(p, 2 * k0 - R, 2 * rows + 2 * R - 1, 2 * j0 - R, span, in, SPAN);
+    __syncthreads();
     for (int k = threadIdx.x; k < rows * span; k += THREADS) {
         const int q = k / span, s = k % span;
-        tile[q][s] = vif_twin_down_vert(&in, &f, shift, k0 + q, vif_reflect(2 * j0 - r + s, in.w));
+        tile[q * SPAN + s] = vif_twin_down_vert_taps(in + 2 * q * SPAN + s, SPAN, &f, shift);
     }
     __syncthreads();
     for (int k = threadIdx.x; k < rows * cols; k += THREADS) {
         const int q = k / cols, x = k % cols;
-        out[(size_t)(k0 + q) * w_out + j0 + x] = vif_twin_down_horiz(&tile[q][2 * x], &f);
+        out[(size_t)(k0 + q) * w_out + j0 + x] = vif_twin_down_horiz(tile + q * SPAN + 2 * x, &f);
+    }
+}
+
+void launch_stat(int scale, bool narrow, dim3 grid, cudaStream_t stream, const VifTwinPlane &r,
+                 const VifTwinPlane &d, VifShifts sh, const uint16_t *table, double egl,
+                 unsigned long long *totals)
+{
+    const int f = scale;
+    switch (scale) {
+    case 0:
+        if (narrow)
+            stat_kernel<17, true><<<grid, THREADS, 0, stream>>>(r, d, f, sh, table, egl, totals);
+        else
+            stat_kernel<17, false><<<grid, THREADS, 0, stream>>>(r, d, f, sh, table, egl, totals);
+        break;
+    case 1: stat_kernel<9, false><<<grid, THREADS, 0, stream>>>(r, d, f, sh, table, egl, totals); break;
+    case 2: stat_kernel<5, false><<<grid, THREADS, 0, stream>>>(r, d, f, sh, table, egl, totals); break;
+    default: stat_kernel<3, false><<<grid, THREADS, 0, stream>>>(r, d, f, sh, table, egl, totals); break;
+    }
+}
+
+// Decimation with the filter of scale `filter` (1..3).
+void launch_down(int filter, dim3 grid, cudaStream_t stream, const VifTwinPlane &r,
+                 const VifTwinPlane &d, unsigned shift, uint16_t *out_r, uint16_t *out_d,
+                 int w_out, int h_out)
+{
+    const int f = filter;
+    switch (filter) {
+    case 1: down_kernel<9><<<grid, THREADS, 0, stream>>>(r, d, f, shift, out_r, out_d, w_out, h_out); break;
+    case 2: down_kernel<5><<<grid, THREADS, 0, stream>>>(r, d, f, shift, out_r, out_d, w_out, h_out); break;
+    default: down_kernel<3><<<grid, THREADS, 0, stream>>>(r, d, f, shift, out_r, out_d, w_out, h_out); break;
     }
 }
 
@@ -159,18 +235,16 @@ extern "C" int ev_vif_launch_cuda(const void *state, void *scratch, const EvPic 
     VifTwinPlane d = { dis->dev[0], dis->stride[0], s->w, s->h, s->bpc == 8 };
     for (int scale = 0; scale < 4; scale++) {
         if (scale > 0 || !s->opts.skip_scale0) {
-            const VifFilter f = vif_filter(scale);
-            stat_kernel<<<dim3(blocks(r.w, TW), blocks(r.h, TH)), THREADS, 0, stream>>>(
-                r, d, f, vif_shifts(scale, s->bpc), b.log2_table, s->opts.enhn_gain_limit,
-                b.totals_dev + 4 * scale);
+            const VifShifts sh = vif_shifts(scale, s->bpc);
+            launch_stat(scale, sh.sq_shift == 0, dim3(blocks(r.w, TW), blocks(r.h, TH)), stream,
+                        r, d, sh, b.log2_table, s->opts.enhn_gain_limit, b.totals_dev + 4 * scale);
         }
         if (scale == 3)
             break;
         const int w_out = r.w / 2, h_out = r.h / 2;
-        const VifFilter f = vif_filter(scale + 1);
-        down_kernel<<<dim3(blocks(w_out, TW), blocks(h_out, TH), 2), THREADS, 0, stream>>>(
-            r, d, f, vif_shifts(scale, s->bpc).mu_shift, b.img[scale + 1][0],
-            b.img[scale + 1][1], w_out, h_out);
+        launch_down(scale + 1, dim3(blocks(w_out, TW), blocks(h_out, TH), 2), stream, r, d,
+                    vif_shifts(scale, s->bpc).mu_shift, b.img[scale + 1][0], b.img[scale + 1][1],
+                    w_out, h_out);
         const ptrdiff_t stride = (ptrdiff_t)w_out * (ptrdiff_t)sizeof(uint16_t);
         r = VifTwinPlane{ b.img[scale + 1][0], stride, w_out, h_out, 0 };
         d = VifTwinPlane{ b.img[scale + 1][1], stride, w_out, h_out, 0 };

@@ -24,14 +24,16 @@ enum {
     VIF_MAX_RADIUS = 8,
 };
 
-/* The reference's Q16 filters, one per scale (17, 9, 5 and 3 taps, each summing to 65536). */
-static const uint16_t vif_taps[4][VIF_MAX_TAPS] = {
-    { 489, 935, 1640, 2640, 3896, 5274, 6547, 7455, 7784, 7455, 6547, 5274, 3896, 2640, 1640,
-      935, 489 },
-    { 1244, 3663, 7925, 12590, 14692, 12590, 7925, 3663, 1244 },
-    { 3571, 16004, 26386, 16004, 3571 },
-    { 10904, 43728, 10904 },
-};
+/* The reference's Q16 filters, one per scale (17, 9, 5 and 3 taps, each summing to 65536);
+ * the initialiser also fills the CUDA twin's constant-memory copy (vif.cu). */
+#define VIF_TAPS_INIT                                                                          \
+    {                                                                                          \
+        { 489, 935, 1640, 2640, 3896, 5274, 6547, 7455, 7784, 7455, 6547, 5274, 3896, 2640,    \
+          1640, 935, 489 },                                                                    \
+        { 1244, 3663, 7925, 12590, 14692, 12590, 7925, 3663, 1244 },                           \
+        { 3571, 16004, 26386, 16004, 3571 }, { 10904, 43728, 10904 },                          \
+    }
+static const uint16_t vif_taps[4][VIF_MAX_TAPS] = VIF_TAPS_INIT;
 static const int vif_n_taps[4] = { 17, 9, 5, 3 };
 
 /* How a vertical filter sum of scale s is rounded back to the scale's units: means by

@@ -16,18 +16,16 @@
 
 #include "features/vif/vif_math.h"
 
-/* One scale's filter, by value (device code cannot read vif_math.h's host table). */
+/* One scale's filter: n taps at tap (vif_taps on the host; the twin's constant-memory copy
+ * on the device). */
 typedef struct VifFilter {
     int n;
-    uint16_t tap[VIF_MAX_TAPS];
+    const uint16_t *tap;
 } VifFilter;
 
 static inline VifFilter vif_filter(const int scale)
 {
-    VifFilter f;
-    f.n = vif_n_taps[scale];
-    for (int k = 0; k < VIF_MAX_TAPS; k++)
-        f.tap[k] = k < f.n ? vif_taps[scale][k] : 0;
+    const VifFilter f = { vif_n_taps[scale], vif_taps[scale] };
     return f;
 }
 
@@ -50,31 +48,64 @@ typedef struct VifVert {
     uint32_t mu1, mu2, xx, yy, xy;
 } VifVert;
 
-/* Vertical pass of output row i at column c, filter f, rounded by sh (stat_vert_u8/_u16). */
+/* Vertical pass of one column from its taps: x[k * pitch], y[k * pitch] (k < f->n) are the
+ * reference and distorted samples the filter reads, rows already reflected; rounded by sh
+ * (stat_vert_u8/_u16). narrow: the second moments are summed in uint32, exact when sh.sq_shift
+ * is 0 (8-bit scale 0: at most 65536 x 255^2 < 2^32), as the reference's u8 kernel does. */
+EV_HD VifVert vif_twin_stat_vert_taps(const uint16_t *x, const uint16_t *y, const int pitch,
+                                      const VifFilter *f, const VifShifts sh, const int narrow)
+{
+    uint32_t m1 = 0, m2 = 0;
+    VifVert v;
+    if (narrow) {
+        uint32_t xx = 0, yy = 0, xy = 0;
+        EV_UNROLL
+        for (int k = 0; k < f->n; k++) {
+            const uint32_t p = x[k * pitch], q = y[k * pitch];
+            const uint32_t cp = f->tap[k] * p, cq = f->tap[k] * q;
+            m1 += cp;
+            m2 += cq;
+            xx += cp * p;
+            yy += cq * q;
+            xy += cp * q;
+        }
+        v.xx = xx;
+        v.yy = yy;
+        v.xy = xy;
+    } else {
+        uint64_t xx = 0, yy = 0, xy = 0;
+        EV_UNROLL
+        for (int k = 0; k < f->n; k++) {
+            const uint32_t p = x[k * pitch], q = y[k * pitch];
+            const uint32_t cp = f->tap[k] * p, cq = f->tap[k] * q;
+            m1 += cp;
+            m2 += cq;
+            xx += (uint64_t)cp * p;
+            yy += (uint64_t)cq * q;
+            xy += (uint64_t)cp * q;
+        }
+        v.xx = (uint32_t)vif_round_shift(xx, sh.sq_shift);
+        v.yy = (uint32_t)vif_round_shift(yy, sh.sq_shift);
+        v.xy = (uint32_t)vif_round_shift(xy, sh.sq_shift);
+    }
+    v.mu1 = (uint16_t)vif_round_shift(m1, sh.mu_shift);
+    v.mu2 = (uint16_t)vif_round_shift(m2, sh.mu_shift);
+    return v;
+}
+
+/* Vertical pass of output row i at column c of two planes (the taps gathered, reflected). */
 EV_HD VifVert vif_twin_stat_vert(const VifTwinPlane *ref, const VifTwinPlane *dis,
                                  const VifFilter *f, const VifShifts sh, const int i,
                                  const int c)
 {
     const int r = f->n / 2;
-    uint32_t m1 = 0, m2 = 0;
-    uint64_t xx = 0, yy = 0, xy = 0;
+    uint16_t x[VIF_MAX_TAPS], y[VIF_MAX_TAPS];
     for (int k = 0; k < f->n; k++) {
-        const int y = vif_reflect(i - r + k, ref->h);
-        const uint32_t p = vif_twin_sample(ref, y, c), q = vif_twin_sample(dis, y, c);
-        const uint32_t cp = f->tap[k] * p, cq = f->tap[k] * q;
-        m1 += cp;
-        m2 += cq;
-        xx += (uint64_t)cp * p;
-        yy += (uint64_t)cq * q;
-        xy += (uint64_t)cp * q;
+        const int row = vif_reflect(i - r + k, ref->h);
+        x[k] = (uint16_t)vif_twin_sample(ref, row, c);
+        y[k] = (uint16_t)vif_twin_sample(dis, row, c);
     }
-    VifVert v;
-    v.mu1 = (uint16_t)vif_round_shift(m1, sh.mu_shift);
-    v.mu2 = (uint16_t)vif_round_shift(m2, sh.mu_shift);
-    v.xx = (uint32_t)vif_round_shift(xx, sh.sq_shift);
-    v.yy = (uint32_t)vif_round_shift(yy, sh.sq_shift);
-    v.xy = (uint32_t)vif_round_shift(xy, sh.sq_shift);
-    return v;
+    return vif_twin_stat_vert_taps(x, y, 1, f, sh, sh.sq_shift == 0);
 }
 
 /* Horizontal pass of one output from its window v, then the per-pixel statistic into *s. */
@@ -83,6 +114,7 @@ EV_HD void vif_twin_stat_horiz(VifSums *s, const VifVert *v, const VifFilter *f,
 {
     uint32_t m1 = 0, m2 = 0;
     uint64_t xx = 0, yy = 0, xy = 0;
+    EV_UNROLL
     for (int t = 0; t < f->n; t++) {
         const uint32_t c = f->tap[t];
         m1 += c * v[t].mu1;
@@ -95,16 +127,27 @@ EV_HD void vif_twin_stat_horiz(VifSums *s, const VifVert *v, const VifFilter *f,
                    (uint32_t)vif_round_shift(yy, 16), (uint32_t)vif_round_shift(xy, 16), egl);
 }
 
-/* The decimation's vertical pass for next-scale row k at column c (input rows around 2k),
- * filter f (the next scale's), rounded by shift (down_vert). */
+/* The decimation's vertical pass of one column from its taps x[t * pitch] (rows already
+ * reflected), filter f (the next scale's), rounded by shift (down_vert). */
+EV_HD uint32_t vif_twin_down_vert_taps(const uint16_t *x, const int pitch, const VifFilter *f,
+                                       const unsigned shift)
+{
+    uint32_t acc = 0;
+    EV_UNROLL
+    for (int t = 0; t < f->n; t++)
+        acc += f->tap[t] * (uint32_t)x[t * pitch];
+    return (uint16_t)vif_round_shift(acc, shift);
+}
+
+/* The same for next-scale row k at column c of a plane (input rows around 2k). */
 EV_HD uint32_t vif_twin_down_vert(const VifTwinPlane *in, const VifFilter *f,
                                   const unsigned shift, const int k, const int c)
 {
     const int r = f->n / 2;
-    uint32_t acc = 0;
+    uint16_t x[VIF_MAX_TAPS];
     for (int t = 0; t < f->n; t++)
-        acc += f->tap[t] * vif_twin_sample(in, vif_reflect(2 * k - r + t, in->h), c);
-    return (uint16_t)vif_round_shift(acc, shift);
+        x[t] = (uint16_t)vif_twin_sample(in, vif_reflect(2 * k - r + t, in->h), c);
+    return vif_twin_down_vert_taps(x, 1, f, shift);
 }
 
 /* Its horizontal pass at one even column, from the window v (stride 1: v[t] is the vertical
@@ -112,6 +155,7 @@ EV_HD uint32_t vif_twin_down_vert(const VifTwinPlane *in, const VifFilter *f,
 EV_HD uint16_t vif_twin_down_horiz(const uint32_t *v, const VifFilter *f)
 {
     uint32_t acc = 0;
+    EV_UNROLL
     for (int t = 0; t < f->n; t++)
         acc += f->tap[t] * v[t];
     return (uint16_t)vif_round_shift(acc, 16);
