@@ -1,5 +1,6 @@
 /*
- * bench_vmaf [frames [streams...]]: VMAF on the GPU (built with CUDA only).
+ * bench_vmaf [frames [streams...]]: VMAF on the GPU (built with CUDA only);
+ * bench_vmaf --twins W H BITS FRAMES: part 1 at one size (short, for a profiler).
  *  1. Device time per frame of each twin of the v0.6.x models (vif, adm, motion: CUDA events
  *     around the twin's launch, frames queued back to back on one stream, median of `frames`)
  *     at 1920x1080 and 3840x2160, 8 and 10 bits, next to the time to read its input planes
@@ -122,11 +123,19 @@ static float twin_device_ms(const char *name, unsigned w, unsigned h, unsigned b
 
 int main(int argc, char **argv)
 {
-    const unsigned frames = argc > 1 ? (unsigned)atoi(argv[1]) : 300;
     if (ev_gpu_count() <= 0) {
         printf("bench_vmaf: no CUDA device\n");
         return 77;
     }
+    /* bench_vmaf --twins W H BITS FRAMES: part 1 at one size only (for a profiler) */
+    if (argc == 6 && !strcmp(argv[1], "--twins")) {
+        for (unsigned t = 0; t < 3; t++)
+            printf("%s: %.4f ms\n", twins[t],
+                   twin_device_ms(twins[t], (unsigned)atoi(argv[2]), (unsigned)atoi(argv[3]),
+                                  (unsigned)atoi(argv[4]), (unsigned)atoi(argv[5])));
+        return 0;
+    }
+    const unsigned frames = argc > 1 ? (unsigned)atoi(argv[1]) : 300;
     unsigned streams[8] = { 4, 8, 16 }, n_streams = 3;
     if (argc > 2) {
         n_streams = 0;

@@ -19,7 +19,7 @@
 namespace {
 
 constexpr int THREADS = 256;
-
+constexpr int TX = 64, TY = THREADS / TX;   // a block's threads as TY rows of TX
 // vif_math.h's filters in constant memory: a tap is one broadcast read.
 __constant__ uint16_t taps_dev[4][VIF_MAX_TAPS] = VIF_TAPS_INIT;
 constexpr int TW = 64, TH = 16;   // outputs per tile
@@ -63,15 +63,22 @@ template <int N> __device__ __forceinline__ VifFilter filter_of(int scale)
     return f;
 }
 
-// Rows [y0, y0 + rows) and columns [x0, x0 + cols) of a plane, reflected, into dst (pitch).
+// Rows [y0, y0 + rows) and columns [x0, x0 + cols) of a plane, reflected, into dst (pitch):
+// thread (tx, ty) takes every TY-th row and every TX-th column; cols <= 2 * TW + 2 * VIF_MAX_RADIUS.
 __device__ void stage(const VifTwinPlane &p, int y0, int rows, int x0, int cols, uint16_t *dst,
                       int pitch)
 {
-    for (int k = threadIdx.x; k < rows * cols; k += THREADS) {
-        const int q = k / cols, s = k % cols;
-        dst[q * pitch + s] = (uint16_t)vif_twin_sample(&p, vif_reflect(y0 + q, p.h),
-                                                       vif_reflect(x0 + s, p.w));
+    __shared__ int col_of[2 * TW + 2 * VIF_MAX_RADIUS];
+    const int tx = threadIdx.x % TX, ty = threadIdx.x / TX;
+    for (int s = threadIdx.x; s < cols; s += THREADS)
+        col_of[s] = vif_reflect(x0 + s, p.w);
+    __syncthreads();
+    for (int q = ty; q < rows; q += TY) {
+        const int y = vif_reflect(y0 + q, p.h);
+        for (int s = tx; s < cols; s += TX)
+            dst[q * pitch + s] = (uint16_t)vif_twin_sample(&p, y, col_of[s]);
     }
+    __syncthreads();
 }
 
 // The statistic of a TH x TW tile of outputs: the input tile with its reflected margins into
@@ -87,20 +94,20 @@ __global__ void __launch_bounds__(THREADS)
     __shared__ uint16_t in_x[ROWS * SPAN], in_y[ROWS * SPAN];
     __shared__ VifVert tile[TH * SPAN];
     const VifFilter f = filter_of<N>(scale);
+    const int tx = threadIdx.x % TX, ty = threadIdx.x / TX;
     const int i0 = blockIdx.y * TH, j0 = blockIdx.x * TW;
     const int rows = min(TH, ref.h - i0), cols = min(TW, ref.w - j0), span = cols + 2 * R;
     stage(ref, i0 - R, rows + 2 * R, j0 - R, span, in_x, SPAN);
     stage(dis, i0 - R, rows + 2 * R, j0 - R, span, in_y, SPAN);
-    __syncthreads();
-    for (int k = threadIdx.x; k < rows * span; k += THREADS) {
-        const int q = k / span, s = k % span;
-        tile[q * SPAN + s] = vif_twin_stat_vert_taps(in_x + q * SPAN + s, in_y + q * SPAN + s,
-                                                     SPAN, &f, sh, NARROW);
-    }
+    for (int q = ty; q < rows; q += TY)
+        for (int s = tx; s < span; s += TX)
+            tile[q * SPAN + s] = vif_twin_stat_vert_taps(in_x + q * SPAN + s,
+                                                         in_y + q * SPAN + s, SPAN, &f, sh, NARROW);
     __syncthreads();
     VifSums acc = { 0, 0, 0, 0 };
-    for (int k = threadIdx.x; k < rows * cols; k += THREADS)
-        vif_twin_stat_horiz(&acc, tile + (k / cols) * SPAN + k % cols, &f, log2_table, egl);
+    for (int q = ty; q < rows; q += TY)
+        for (int x = tx; x < cols; x += TX)
+            vif_twin_stat_horiz(&acc, tile + q * SPAN + x, &f, log2_table, egl);
     add_block_sums(acc, totals);
 }
 
@@ -118,20 +125,18 @@ __global__ void __launch_bounds__(THREADS)
     const VifFilter f = filter_of<N>(filter);
     const VifTwinPlane p = blockIdx.z ? dis : ref;
     uint16_t *out = blockIdx.z ? out_dis : out_ref;
+    const int tx = threadIdx.x % TX, ty = threadIdx.x / TX;
     const int k0 = blockIdx.y * TH, j0 = blockIdx.x * TW;
     const int rows = min(TH, h_out - k0), cols = min(TW, w_out - j0);
     const int span = 2 * cols + 2 * R - 1;
     stage(p, 2 * k0 - R, 2 * rows + 2 * R - 1, 2 * j0 - R, span, in, SPAN);
+    for (int q = ty; q < rows; q += TY)
+        for (int s = tx; s < span; s += TX)
+            tile[q * SPAN + s] = vif_twin_down_vert_taps(in + 2 * q * SPAN + s, SPAN, &f, shift);
     __syncthreads();
-    for (int k = threadIdx.x; k < rows * span; k += THREADS) {
-        const int q = k / span, s = k % span;
-        tile[q * SPAN + s] = vif_twin_down_vert_taps(in + 2 * q * SPAN + s, SPAN, &f, shift);
-    }
-    __syncthreads();
-    for (int k = threadIdx.x; k < rows * cols; k += THREADS) {
-        const int q = k / cols, x = k % cols;
-        out[(size_t)(k0 + q) * w_out + j0 + x] = vif_twin_down_horiz(tile + q * SPAN + 2 * x, &f);
-    }
+    for (int q = ty; q < rows; q += TY)
+        for (int x = tx; x < cols; x += TX)
+            out[(size_t)(k0 + q) * w_out + j0 + x] = vif_twin_down_horiz(tile + q * SPAN + 2 * x, &f);
 }
 
 void launch_stat(int scale, bool narrow, dim3 grid, cudaStream_t stream, const VifTwinPlane &r,
