@@ -8,6 +8,13 @@
 #define EV_HD static inline
 #endif
 
+/* A struct member aligned to n bytes, in C and in CUDA C++ (for 16-byte vector accesses). */
+#ifdef __cplusplus
+#define EV_ALIGN(n) alignas(n)
+#else
+#define EV_ALIGN(n) _Alignas(n)
+#endif
+
 /* Unroll the next loop in device code (its trip count known once inlined); nothing in C. */
 #ifdef __CUDACC__
 #define EV_UNROLL _Pragma("unroll")

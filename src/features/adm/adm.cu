@@ -71,74 +71,76 @@ template <int N> __device__ void block_sums(unsigned long long (&v)[N])
     }
 }
 
-// ---- DWT ----
+// ---- DWT and band ----
 
-// Scale 0 from the luma; low: int16 (scale 1's input).
-__global__ void __launch_bounds__(THREADS)
-    dwt0_kernel(const void *ref, const void *dis, ptrdiff_t stride, int in_w, int in_h,
-                unsigned bpc, int w, int h, int16_t *low_ref, int16_t *low_dis, Bands o, Bands t)
+// The band stage at (i, j) of a scale whose bands there are o, t (band == 0: scale 0 under
+// adm_skip_scale0, only the DWT): the masking sums inside the CSF rectangle; the row's
+// denominator cubes, reduced over the block (one row) and added to the row's sum. Every
+// thread of the block calls it (j >= w: no position).
+__device__ void band_at(const AdmTwinScale &p, const int32_t *div_lookup, int i, int j,
+                        const int32_t o[3], const int32_t t[3], uint32_t *flt_a, uint32_t *flt_r,
+                        const Rows &rows)
 {
-    const int j = blockIdx.x * THREADS + threadIdx.x, i = blockIdx.y;
-    if (j >= w)
-        return;
-    int32_t v[4];
-    adm_twin_dwt0(blockIdx.z ? dis : ref, stride, in_w, in_h, bpc, i, j, v);
-    const size_t at = (size_t)i * w + j;
-    (blockIdx.z ? low_dis : low_ref)[at] = (int16_t)v[0];
-    const Bands out = blockIdx.z ? t : o;
-    out.b[0][at] = v[1];
-    out.b[1][at] = v[2];
-    out.b[2][at] = v[3];
-}
-
-// Scales 1..3 from the previous scale's band a (int16 at scale 1, else int32).
-__global__ void __launch_bounds__(THREADS)
-    dwt123_kernel(const void *in_ref, const void *in_dis, int in_w, int in_h, int scale, int w,
-                  int h, int32_t *low_ref, int32_t *low_dis, Bands o, Bands t)
-{
-    const int j = blockIdx.x * THREADS + threadIdx.x, i = blockIdx.y;
-    if (j >= w)
-        return;
-    int32_t v[4];
-    adm_twin_dwt123(blockIdx.z ? in_dis : in_ref, in_w, in_h, scale, i, j, v);
-    const size_t at = (size_t)i * w + j;
-    (blockIdx.z ? low_dis : low_ref)[at] = v[0];
-    const Bands out = blockIdx.z ? t : o;
-    out.b[0][at] = v[1];
-    out.b[1][at] = v[2];
-    out.b[2][at] = v[3];
-}
-
-// ---- band: decouple and masking values; denominator ----
-
-__global__ void __launch_bounds__(THREADS)
-    band_kernel(AdmTwinScale p, const int32_t *div_lookup, Bands o, Bands t, uint32_t *flt_a,
-                uint32_t *flt_r, Rows rows)
-{
-    const int j = blockIdx.x * THREADS + threadIdx.x, i = blockIdx.y;
-    const bool csf_row = i >= p.csf.top && i < p.csf.bottom;
-    const bool cm_row = i >= p.cm.top && i < p.cm.bottom;
-    if (!csf_row && !cm_row)
-        return;   // the whole block: one row
-    const size_t at = (size_t)i * p.w + j;
     unsigned long long den[3] = { 0, 0, 0 };
     if (j < p.w) {
-        int32_t ov[3];
-        o.get(at, ov);
-        if (adm_twin_in_rect(&p.csf, i, j)) {
-            int32_t tv[3];
-            t.get(at, tv);
-            adm_twin_band(&p, div_lookup, ov, tv, &flt_a[at], &flt_r[at]);
-        }
+        const size_t at = (size_t)i * p.w + j;
+        if (adm_twin_in_rect(&p.csf, i, j))
+            adm_twin_band(&p, div_lookup, o, t, &flt_a[at], &flt_r[at]);
         if (adm_twin_in_rect(&p.cm, i, j))
             for (int b = 0; b < 3; b++)
-                den[b] = adm_twin_den_cube(&p, ov[b]);
+                den[b] = adm_twin_den_cube(&p, o[b]);
     }
-    if (!cm_row)
-        return;
+    if (i < p.cm.top || i >= p.cm.bottom)
+        return;   // the whole block: one row
     block_sums<3>(den);
     if (threadIdx.x < 3)
         atomicAdd(pick(rows.den, threadIdx.x) + i, den[0]);
+}
+
+// Scale 0 of both pictures from the luma at one band position per thread (one row per block):
+// band a (int16: scale 1's input) and h, v, d of each; then the band stage.
+__global__ void __launch_bounds__(THREADS)
+    dwt0_kernel(const void *ref, const void *dis, ptrdiff_t stride, int bpc, AdmTwinScale p,
+                int band, const int32_t *div_lookup, int16_t *low_ref, int16_t *low_dis, Bands o,
+                Bands t, uint32_t *flt_a, uint32_t *flt_r, Rows rows)
+{
+    const int j = blockIdx.x * THREADS + threadIdx.x, i = blockIdx.y;
+    int32_t vo[4] = { 0, 0, 0, 0 }, vt[4] = { 0, 0, 0, 0 };
+    if (j < p.w) {
+        adm_twin_dwt0(ref, stride, p.in_w, p.in_h, (unsigned)bpc, i, j, vo);
+        adm_twin_dwt0(dis, stride, p.in_w, p.in_h, (unsigned)bpc, i, j, vt);
+        const size_t at = (size_t)i * p.w + j;
+        low_ref[at] = (int16_t)vo[0];
+        low_dis[at] = (int16_t)vt[0];
+        for (int b = 0; b < 3; b++) {
+            o.b[b][at] = vo[1 + b];
+            t.b[b][at] = vt[1 + b];
+        }
+    }
+    if (band)
+        band_at(p, div_lookup, i, j, vo + 1, vt + 1, flt_a, flt_r, rows);
+}
+
+// Scales 1..3 the same way, from the previous scale's band a (int16 at scale 1, else int32).
+__global__ void __launch_bounds__(THREADS)
+    dwt123_kernel(const void *in_ref, const void *in_dis, AdmTwinScale p,
+                  const int32_t *div_lookup, int32_t *low_ref, int32_t *low_dis, Bands o,
+                  Bands t, uint32_t *flt_a, uint32_t *flt_r, Rows rows)
+{
+    const int j = blockIdx.x * THREADS + threadIdx.x, i = blockIdx.y;
+    int32_t vo[4] = { 0, 0, 0, 0 }, vt[4] = { 0, 0, 0, 0 };
+    if (j < p.w) {
+        adm_twin_dwt123(in_ref, p.in_w, p.in_h, p.scale, i, j, vo);
+        adm_twin_dwt123(in_dis, p.in_w, p.in_h, p.scale, i, j, vt);
+        const size_t at = (size_t)i * p.w + j;
+        low_ref[at] = vo[0];
+        low_dis[at] = vt[0];
+        for (int b = 0; b < 3; b++) {
+            o.b[b][at] = vo[1 + b];
+            t.b[b][at] = vt[1 + b];
+        }
+    }
+    band_at(p, div_lookup, i, j, vo + 1, vt + 1, flt_a, flt_r, rows);
 }
 
 // ---- contrast masking ----
@@ -319,24 +321,24 @@ extern "C" int ev_adm_launch_cuda(const void *state, void *scratch, const EvPic 
     cudaMemsetAsync(b.totals_dev, 0, 36 * sizeof(unsigned long long), stream);
     for (int scale = 0; scale < 4; scale++) {
         const AdmScaleGeom &g = s->geom[scale];
-        const dim3 grid(blocks(g.w, THREADS), (unsigned)g.h, 2);
+        const AdmTwinScale p = adm_twin_scale(s, scale);
+        const dim3 grid(blocks(g.w, THREADS), (unsigned)g.h);
+        const int skipped = scale == 0 && s->opts.skip_scale0;
         if (scale == 0)
             dwt0_kernel<<<grid, THREADS, 0, stream>>>(ref->dev[0], dis->dev[0], ref->stride[0],
-                                                      g.in_w, g.in_h, s->bpc, g.w, g.h,
-                                                      b.low0[0], b.low0[1], b.o, b.t);
+                                                      (int)s->bpc, p, !skipped, b.div_lookup,
+                                                      b.low0[0], b.low0[1], b.o, b.t, b.flt_a,
+                                                      b.flt_r, b.rows[0]);
         else
             dwt123_kernel<<<grid, THREADS, 0, stream>>>(
                 scale == 1 ? (const void *)b.low0[0] : (const void *)b.low[scale - 1][0],
-                scale == 1 ? (const void *)b.low0[1] : (const void *)b.low[scale - 1][1],
-                g.in_w, g.in_h, scale, g.w, g.h, b.low[scale][0], b.low[scale][1], b.o, b.t);
-        if (scale == 0 && s->opts.skip_scale0)
+                scale == 1 ? (const void *)b.low0[1] : (const void *)b.low[scale - 1][1], p,
+                b.div_lookup, b.low[scale][0], b.low[scale][1], b.o, b.t, b.flt_a, b.flt_r,
+                b.rows[scale]);
+        if (skipped)
             continue;
-        const AdmTwinScale p = adm_twin_scale(s, scale);
-        const dim3 rows_grid(blocks(g.w, THREADS), (unsigned)g.h);
-        band_kernel<<<rows_grid, THREADS, 0, stream>>>(p, b.div_lookup, b.o, b.t, b.flt_a,
-                                                       b.flt_r, b.rows[scale]);
-        cm_kernel<<<rows_grid, THREADS, 0, stream>>>(p, b.div_lookup, b.o, b.t, b.flt_a,
-                                                     b.flt_r, b.rows[scale]);
+        cm_kernel<<<grid, THREADS, 0, stream>>>(p, b.div_lookup, b.o, b.t, b.flt_a, b.flt_r,
+                                                b.rows[scale]);
         fold_kernel<<<1, THREADS, 0, stream>>>(p, b.rows[scale], b.totals_dev + 9 * scale);
     }
     cudaMemcpyAsync(b.host + 1, b.totals_dev, 36 * sizeof(unsigned long long),

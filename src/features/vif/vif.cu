@@ -86,7 +86,7 @@ __device__ void stage(const VifTwinPlane &p, int y0, int rows, int x0, int cols,
 // each output's horizontal pass and vif_pixel_stat; the block's four totals added to the
 // scale's. N: the scale's taps; NARROW: 8-bit scale 0 (uint32 second moments).
 template <int N, bool NARROW>
-__global__ void __launch_bounds__(THREADS)
+__global__ void __launch_bounds__(THREADS, 6)
     stat_kernel(VifTwinPlane ref, VifTwinPlane dis, int scale, VifShifts sh,
                 const uint16_t *log2_table, double egl, unsigned long long *totals)
 {

@@ -14,6 +14,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "core/hd.h"
 #include "features/vif/vif_math.h"
 
 /* One scale's filter: n taps at tap (vif_taps on the host; the twin's constant-memory copy
@@ -42,10 +43,12 @@ EV_HD uint32_t vif_twin_sample(const VifTwinPlane *pl, const int y, const int x)
     return pl->is_u8 ? ((const uint8_t *)row)[x] : ((const uint16_t *)row)[x];
 }
 
-/* The statistic's vertical results at one column: the means rounded to 16 bits (held in
- * uint32), the second moments rounded to 32. */
+/* The statistic's vertical results at one column: the means rounded to 16 bits, the second
+ * moments rounded to 32; 16 bytes, 16-aligned (one vector access in the twin's tiles). */
 typedef struct VifVert {
-    uint32_t mu1, mu2, xx, yy, xy;
+    EV_ALIGN(16) uint16_t mu1;
+    uint16_t mu2;
+    uint32_t xx, yy, xy;
 } VifVert;
 
 /* Vertical pass of one column from its taps: x[k * pitch], y[k * pitch] (k < f->n) are the
