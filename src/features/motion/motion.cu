@@ -6,10 +6,9 @@
 // streams, with no host round trip:
 //   launch(n): wait for the SAD that last read entry n % RING (frame n - RING + depth), copy
 //              the frame's luma there (device to device, from the worker's upload), record
-//              luma_ready; then wait for frame n - depth's luma_ready and run the SAD kernels
-//              (tiles of outputs adding to their rows' sums; then each row's sum truncated to
-//              the reference's uint32 and the rows added in uint64: integers, any order),
-//              record sad_done, copy the total back;
+//              luma_ready; then wait for frame n - depth's luma_ready and run the SAD kernel
+//              (one block per row: the row's sum truncated to the reference's uint32, rows
+//              added in uint64: integers, any order), record sad_done, copy the total back;
 //   extract(n): wait for the stream, turn the total into the score (motion_math.h), keep it
 //              by frame number and write the frame's outputs; motion2/motion3 at flush (motion.c).
 // An event is waited for only after the host has seen it recorded for the right frame (a tag
@@ -32,6 +31,7 @@
 namespace {
 
 constexpr int RING = 64;             // lumas kept; far more than frames in flight
+constexpr int TILE = EV_SUM_THREADS; // outputs of a row per pass of the block
 constexpr long long NONE = -1;
 
 // Entry e's tags: the frame whose luma was recorded there last, and whose SAD (reading its
@@ -58,71 +58,42 @@ struct MotionCuda {
 
 namespace {
 
-// A block: a tile of TH rows x TW outputs, its threads as TY rows of TX. The vertical pass of
-// prev - cur at the tile's columns and their mirrored margins, then each output's horizontal
-// pass and |.|; each row's partial sum added to its row's total (a row's sum must be whole
-// before the reference truncates it to uint32: fold_kernel does that).
-constexpr int TW = 128, TH = 8, TX = 64, TY = EV_SUM_THREADS / TX;
-
+// One block per luma row i: the vertical pass of prev - cur at the columns a tile of outputs
+// reads (mirrored), then the horizontal pass and |.| per output; the row's sum, truncated to
+// uint32 as the reference's row accumulator, is added to *total.
 __global__ void __launch_bounds__(EV_SUM_THREADS)
     sad_kernel(const char *prev, const char *cur, ptrdiff_t stride, int w, int h, unsigned bpc,
-               unsigned long long *rows_sum)
+               unsigned long long *total)
 {
-    __shared__ int32_t ys[TH][TW + 2 * MOTION_RADIUS];
-    __shared__ unsigned long long part[TY][TH / TY][TX / 32];
-    const int tx = threadIdx.x % TX, ty = threadIdx.x / TX;
-    const int i0 = blockIdx.y * TH, j0 = blockIdx.x * TW;
-    const int rows = min(TH, h - i0), cols = min(TW, w - j0), span = cols + 2 * MOTION_RADIUS;
-    for (int q = ty; q < rows; q += TY)
-        for (int s = tx; s < span; s += TX)
-            ys[q][s] = motion_vblur_at(prev, cur, stride, h, bpc, i0 + q,
-                                       motion_mirror(j0 - MOTION_RADIUS + s, w));
-    __syncthreads();
-    // thread (tx, ty) adds rows ty, ty + TY, ...: one sum per row it visits
-    for (int r = 0; r < TH / TY; r++) {
-        const int q = ty + r * TY;
-        unsigned long long row = 0;
-        if (q < rows)
-            for (int x = tx; x < cols; x += TX)
-                row += motion_hblur_abs(&ys[q][x]);
-        for (int o = 16; o > 0; o >>= 1)
-            row += __shfl_down_sync(0xffffffffu, row, o);
-        if ((threadIdx.x & 31) == 0)
-            part[ty][r][tx / 32] = row;
+    __shared__ int32_t ys[TILE + 2 * MOTION_RADIUS];
+    const int i = blockIdx.x;
+    unsigned long long row = 0;
+    for (int j0 = 0; j0 < w; j0 += TILE) {
+        const int n = w - j0 < TILE ? w - j0 : TILE;
+        for (int s = threadIdx.x; s < n + 2 * MOTION_RADIUS; s += blockDim.x)
+            ys[s] = motion_vblur_at(prev, cur, stride, h, bpc, i,
+                                    motion_mirror(j0 - MOTION_RADIUS + s, w));
+        __syncthreads();
+        if ((int)threadIdx.x < n)
+            row += motion_hblur_abs(ys + threadIdx.x);
+        __syncthreads();
     }
-    __syncthreads();
-    if (threadIdx.x < TH) {
-        const int q = threadIdx.x, t = q % TY, r = q / TY;
-        if (q < rows)
-            atomicAdd(rows_sum + i0 + q, part[t][r][0] + part[t][r][1]);
-    }
-}
-
-// The frame's SAD: each row's sum truncated to the reference's uint32, the rows added.
-__global__ void __launch_bounds__(EV_SUM_THREADS)
-    fold_kernel(const unsigned long long *rows_sum, int h, unsigned long long *total)
-{
-    unsigned long long v = 0;
-    for (int i = threadIdx.x; i < h; i += EV_SUM_THREADS)
-        v += (uint32_t)rows_sum[i];
-    v = ev_block_sum(v);
+    row = ev_block_sum(row);
     if (threadIdx.x == 0)
-        *total = v;
+        atomicAdd(total, (unsigned long long)(uint32_t)row);
 }
 
-// The worker's kept memory: the frame's total and row sums on the device, the total's pinned
-// copy.
+// The worker's kept memory: the frame's total on the device and its pinned copy.
 struct Totals {
-    unsigned long long *dev, *rows, *host;
+    unsigned long long *dev, *host;
 };
 
 int totals_of(const MotionState *s, EvCudaWorker *gpu, Totals &t)
 {
     void *dev, *host;
-    const int err = ev_cuda_worker_memory(gpu, s, (1 + (size_t)s->h) * sizeof(unsigned long long),
+    const int err = ev_cuda_worker_memory(gpu, s, sizeof(unsigned long long),
                                           sizeof(unsigned long long), &dev, &host);
     t.dev = static_cast<unsigned long long *>(dev);
-    t.rows = t.dev + 1;
     t.host = static_cast<unsigned long long *>(host);
     return err;
 }
@@ -264,14 +235,11 @@ int launch_frame(const MotionState *s, MotionCuda *m, const EvPic *ref, const lo
     err = cuda_error(m, cudaStreamWaitEvent(stream, m->luma_ready[(n - depth) % RING], 0),
                      "wait for the previous luma");
     if (!err)
-        err = cuda_error(m, cudaMemsetAsync(t.rows, 0, s->h * sizeof(*t.rows), stream),
-                         "clear the row sums");
+        err = cuda_error(m, cudaMemsetAsync(t.dev, 0, sizeof(*t.dev), stream), "clear the total");
     if (!err) {
-        const dim3 grid((s->w + TW - 1) / TW, (s->h + TH - 1) / TH);
-        sad_kernel<<<grid, EV_SUM_THREADS, 0, stream>>>(prev, luma, (ptrdiff_t)row, (int)s->w,
-                                                       (int)s->h, s->bpc, t.rows);
-        fold_kernel<<<1, EV_SUM_THREADS, 0, stream>>>(t.rows, (int)s->h, t.dev);
-        err = cuda_error(m, cudaGetLastError(), "SAD kernels");
+        sad_kernel<<<s->h, EV_SUM_THREADS, 0, stream>>>(prev, luma, (ptrdiff_t)row, (int)s->w,
+                                                          (int)s->h, s->bpc, t.dev);
+        err = cuda_error(m, cudaGetLastError(), "SAD kernel");
     }
     if (!err)
         err = cuda_error(m, cudaEventRecord(m->sad_done[e], stream), "record the SAD");

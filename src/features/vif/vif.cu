@@ -63,20 +63,24 @@ template <int N> __device__ __forceinline__ VifFilter filter_of(int scale)
     return f;
 }
 
-// Rows [y0, y0 + rows) and columns [x0, x0 + cols) of a plane, reflected, into dst (pitch):
-// thread (tx, ty) takes every TY-th row and every TX-th column; cols <= 2 * TW + 2 * VIF_MAX_RADIUS.
-__device__ void stage(const VifTwinPlane &p, int y0, int rows, int x0, int cols, uint16_t *dst,
-                      int pitch)
+// Rows [y0, y0 + rows) and columns [x0, x0 + cols) of one or two planes (b may be nullptr),
+// reflected, into da, db (pitch): thread (tx, ty) takes every TY-th row and every TX-th
+// column; cols <= 2 * TW + 2 * VIF_MAX_RADIUS.
+__device__ void stage(const VifTwinPlane &a, const VifTwinPlane *b, int y0, int rows, int x0,
+                      int cols, uint16_t *da, uint16_t *db, int pitch)
 {
     __shared__ int col_of[2 * TW + 2 * VIF_MAX_RADIUS];
     const int tx = threadIdx.x % TX, ty = threadIdx.x / TX;
     for (int s = threadIdx.x; s < cols; s += THREADS)
-        col_of[s] = vif_reflect(x0 + s, p.w);
+        col_of[s] = vif_reflect(x0 + s, a.w);
     __syncthreads();
     for (int q = ty; q < rows; q += TY) {
-        const int y = vif_reflect(y0 + q, p.h);
-        for (int s = tx; s < cols; s += TX)
-            dst[q * pitch + s] = (uint16_t)vif_twin_sample(&p, y, col_of[s]);
+        const int y = vif_reflect(y0 + q, a.h);
+        for (int s = tx; s < cols; s += TX) {
+            da[q * pitch + s] = (uint16_t)vif_twin_sample(&a, y, col_of[s]);
+            if (b)
+                db[q * pitch + s] = (uint16_t)vif_twin_sample(b, y, col_of[s]);
+        }
     }
     __syncthreads();
 }
@@ -97,8 +101,7 @@ __global__ void __launch_bounds__(THREADS, 6)
     const int tx = threadIdx.x % TX, ty = threadIdx.x / TX;
     const int i0 = blockIdx.y * TH, j0 = blockIdx.x * TW;
     const int rows = min(TH, ref.h - i0), cols = min(TW, ref.w - j0), span = cols + 2 * R;
-    stage(ref, i0 - R, rows + 2 * R, j0 - R, span, in_x, SPAN);
-    stage(dis, i0 - R, rows + 2 * R, j0 - R, span, in_y, SPAN);
+    stage(ref, &dis, i0 - R, rows + 2 * R, j0 - R, span, in_x, in_y, SPAN);
     for (int q = ty; q < rows; q += TY)
         for (int s = tx; s < span; s += TX)
             tile[q * SPAN + s] = vif_twin_stat_vert_taps(in_x + q * SPAN + s,
@@ -129,7 +132,7 @@ __global__ void __launch_bounds__(THREADS)
     const int k0 = blockIdx.y * TH, j0 = blockIdx.x * TW;
     const int rows = min(TH, h_out - k0), cols = min(TW, w_out - j0);
     const int span = 2 * cols + 2 * R - 1;
-    stage(p, 2 * k0 - R, 2 * rows + 2 * R - 1, 2 * j0 - R, span, in, SPAN);
+    stage(p, nullptr, 2 * k0 - R, 2 * rows + 2 * R - 1, 2 * j0 - R, span, in, nullptr, SPAN);
     for (int q = ty; q < rows; q += TY)
         for (int s = tx; s < span; s += TX)
             tile[q * SPAN + s] = vif_twin_down_vert_taps(in + 2 * q * SPAN + s, SPAN, &f, shift);

@@ -43,11 +43,11 @@ EV_HD uint32_t vif_twin_sample(const VifTwinPlane *pl, const int y, const int x)
     return pl->is_u8 ? ((const uint8_t *)row)[x] : ((const uint16_t *)row)[x];
 }
 
-/* The statistic's vertical results at one column: the means rounded to 16 bits, the second
- * moments rounded to 32; 16 bytes, 16-aligned (one vector access in the twin's tiles). */
+/* The statistic's vertical results at one column: the means rounded to 16 bits (mu: mu1 in
+ * the low half, mu2 in the high one), the second moments rounded to 32; 16 bytes, 16-aligned
+ * (one vector access in the twin's tiles). */
 typedef struct VifVert {
-    EV_ALIGN(16) uint16_t mu1;
-    uint16_t mu2;
+    EV_ALIGN(16) uint32_t mu;
     uint32_t xx, yy, xy;
 } VifVert;
 
@@ -91,8 +91,8 @@ EV_HD VifVert vif_twin_stat_vert_taps(const uint16_t *x, const uint16_t *y, cons
         v.yy = (uint32_t)vif_round_shift(yy, sh.sq_shift);
         v.xy = (uint32_t)vif_round_shift(xy, sh.sq_shift);
     }
-    v.mu1 = (uint16_t)vif_round_shift(m1, sh.mu_shift);
-    v.mu2 = (uint16_t)vif_round_shift(m2, sh.mu_shift);
+    v.mu = (uint32_t)(uint16_t)vif_round_shift(m1, sh.mu_shift) |
+           (uint32_t)(uint16_t)vif_round_shift(m2, sh.mu_shift) << 16;
     return v;
 }
 
@@ -120,8 +120,8 @@ EV_HD void vif_twin_stat_horiz(VifSums *s, const VifVert *v, const VifFilter *f,
     EV_UNROLL
     for (int t = 0; t < f->n; t++) {
         const uint32_t c = f->tap[t];
-        m1 += c * v[t].mu1;
-        m2 += c * v[t].mu2;
+        m1 += c * (v[t].mu & 0xffffu);
+        m2 += c * (v[t].mu >> 16);
         xx += (uint64_t)c * v[t].xx;
         yy += (uint64_t)c * v[t].yy;
         xy += (uint64_t)c * v[t].xy;
