@@ -59,7 +59,7 @@ step_test() {
 }
 
 step_gate() {
-  "$parity" --corpus "$corpus" --threads 8 >"$logs/gate.txt" 2>&1
+  "$parity" --corpus "$corpus" --threads "${GATE_THREADS:-16}" >"$logs/gate.txt" 2>&1
   local rc=$?
   note "gate: rc $rc: $(tail -1 "$logs/gate.txt")"
   grep -E 'DIFFERENT|REFUSED BY ONE' "$logs/gate.txt" | head -20
@@ -67,7 +67,7 @@ step_gate() {
 }
 
 step_search() {
-  "$parity" --vmaf-search "${SEARCH_FRAMES:-1000000}" --threads 8 --twin-threads 8 \
+  "$parity" --vmaf-search "${SEARCH_FRAMES:-1000000}" --threads 16 --twin-threads 16 \
     --seed "${SEARCH_SEED:-20261201}" >"$logs/search.txt" 2>&1
   local rc=$?
   note "vmaf search: rc $rc: $(tail -1 "$logs/search.txt")"
