@@ -1,20 +1,24 @@
 // CUDA twin of motion (motion.c beside this file: integer_motion's pipelined v2 SAD).
 //
 // The reference is sequential: frame n's SAD needs the reference luma of frame n - depth (n - 1,
-// or n - 2 with the five-frame window). Here frames run on every worker, so the lumas stay on
-// the device in a ring of RING entries shared by the workers, and CUDA events order the
-// streams, with no host round trip:
-//   launch(n): wait for the SAD that last read entry n % RING (frame n - RING + depth), copy
-//              the frame's luma there (device to device, from the worker's upload), record
-//              luma_ready; then wait for frame n - depth's luma_ready and run the SAD kernel
-//              (one block per row: the row's sum truncated to the reference's uint32, rows
-//              added in uint64: integers, any order), record sad_done, copy the total back;
-//   extract(n): wait for the stream, turn the total into the score (motion_math.h), keep it
-//              by frame number and write the frame's outputs; motion2/motion3 at flush (motion.c).
-// An event is waited for only after the host has seen it recorded for the right frame (a tag
-// per entry, under a mutex); every launch is called in frame order of dequeueing, so a wait
-// always concerns an earlier frame, which never waits for a later one.
+// or n - 2 with the five-frame window). Here frames arrive on every worker, so the motion work
+// of all frames runs on one stream of the twin's own, in frame order, with the lumas kept in a
+// ring of RING entries on the device:
+//   launch(n): record `uploaded` on the worker's stream (the frame's luma is on the device);
+//              when frame n - 1 has queued its work, queue frame n's on the motion stream: wait
+//              for `uploaded`, copy the luma into entry n % RING, run the SAD kernel against
+//              entry (n - depth) % RING (one block per row: the row's sum truncated to the
+//              reference's uint32, rows added in uint64: integers, any order), copy the total
+//              to the entry's pinned slot, record `done`; the worker's stream waits for `done`
+//              (so its next upload cannot overwrite the luma before the copy);
+//   extract(n): wait for the worker's stream, read the total, free the entry's total slot,
+//              turn the total into the score (motion_math.h), keep it by frame number and write
+//              the frame's outputs; motion2/motion3 at flush (motion.c).
+// One stream in frame order makes the ring safe by construction: every read of an entry is
+// queued before the write that replaces it. The only host waits are for the previous frame's
+// queueing and, RING frames later, for an entry's total to have been read.
 #include <cerrno>
+#include <chrono>
 #include <condition_variable>
 #include <cstdlib>
 #include <cstring>
@@ -30,27 +34,25 @@
 
 namespace {
 
-constexpr int RING = 64;             // lumas kept; far more than frames in flight
+constexpr int RING = 64;             // lumas and totals kept; far more than frames in flight
 constexpr int TILE = EV_SUM_THREADS; // outputs of a row per pass of the block
 constexpr long long NONE = -1;
-
-// Entry e's tags: the frame whose luma was recorded there last, and whose SAD (reading its
-// previous luma) was recorded; failed: the newest frame that was abandoned.
-struct Tags {
-    long long luma = NONE, sad = NONE;
-};
+constexpr int WAIT_SECONDS = 60;     // an earlier frame that never comes: fail, do not hang
 
 } // namespace
 
 struct MotionCuda {
     std::mutex lock;
     std::condition_variable changed;
-    Tags tag[RING];
+    long long queued = NONE;         // the last frame whose work is on the motion stream
+    long long read[RING];            // the frame whose total was read from each slot
     long long failed = NONE;         // the first abandoned frame, or NONE
     bool ready = false;              // device resources made (first launch)
     int device = 0;
+    cudaStream_t stream = nullptr;   // the motion stream
     char *ring = nullptr;            // RING lumas, packed rows
-    cudaEvent_t luma_ready[RING] = {}, sad_done[RING] = {};
+    unsigned long long *total_dev = nullptr, *total_host = nullptr;   // RING totals
+    cudaEvent_t uploaded[RING] = {}, done[RING] = {};
     std::vector<double> score;       // by frame
     std::vector<char> have;
     const EvLog *log = nullptr;
@@ -83,21 +85,6 @@ __global__ void __launch_bounds__(EV_SUM_THREADS)
         atomicAdd(total, (unsigned long long)(uint32_t)row);
 }
 
-// The worker's kept memory: the frame's total on the device and its pinned copy.
-struct Totals {
-    unsigned long long *dev, *host;
-};
-
-int totals_of(const MotionState *s, EvCudaWorker *gpu, Totals &t)
-{
-    void *dev, *host;
-    const int err = ev_cuda_worker_memory(gpu, s, sizeof(unsigned long long),
-                                          sizeof(unsigned long long), &dev, &host);
-    t.dev = static_cast<unsigned long long *>(dev);
-    t.host = static_cast<unsigned long long *>(host);
-    return err;
-}
-
 int cuda_error(MotionCuda *m, cudaError_t e, const char *what)
 {
     if (e == cudaSuccess)
@@ -106,41 +93,51 @@ int cuda_error(MotionCuda *m, cudaError_t e, const char *what)
     return e == cudaErrorMemoryAllocation ? -ENOMEM : -EIO;
 }
 
-// The ring and its events, on the first launch (in a worker: its device is current).
-int make_ready(MotionState *s, MotionCuda *m)
+// The stream, ring, totals and events, on the first launch (in a worker: its device is
+// current). Called with the lock held.
+int make_ready(const MotionState *s, MotionCuda *m)
 {
     if (m->ready)
         return 0;
     cudaError_t e = cudaGetDevice(&m->device);
     if (e == cudaSuccess)
+        e = cudaStreamCreateWithFlags(&m->stream, cudaStreamNonBlocking);
+    if (e == cudaSuccess)
         e = cudaMalloc(&m->ring, (size_t)RING * s->luma_bytes);
+    if (e == cudaSuccess)
+        e = cudaMalloc(&m->total_dev, RING * sizeof(unsigned long long));
+    if (e == cudaSuccess)
+        e = cudaMallocHost(&m->total_host, RING * sizeof(unsigned long long));
     for (int k = 0; k < RING && e == cudaSuccess; k++) {
-        e = cudaEventCreateWithFlags(&m->luma_ready[k], cudaEventDisableTiming);
+        e = cudaEventCreateWithFlags(&m->uploaded[k], cudaEventDisableTiming);
         if (e == cudaSuccess)
-            e = cudaEventCreateWithFlags(&m->sad_done[k], cudaEventDisableTiming);
+            e = cudaEventCreateWithFlags(&m->done[k], cudaEventDisableTiming);
     }
     if (e == cudaSuccess)
         m->ready = true;
     return cuda_error(m, e, "set up the luma ring");
 }
 
-// Wait (host) until entry `frame % RING` holds field `which` of `frame`; -EIO once an earlier
-// frame was abandoned (its work will never come).
-int wait_tag(MotionCuda *m, std::unique_lock<std::mutex> &held, long long Tags::*which,
-             long long frame)
+// Wait (lock held) until ok(); -EIO once an earlier frame was abandoned, or after
+// WAIT_SECONDS (an earlier frame's work that never comes).
+template <class Ok>
+int wait_for(MotionCuda *m, std::unique_lock<std::mutex> &held, long long frame, Ok ok)
 {
-    const Tags &t = m->tag[frame % RING];
-    m->changed.wait(held, [&] {
-        return t.*which == frame || (m->failed != NONE && m->failed <= frame);
+    const bool seen = m->changed.wait_for(held, std::chrono::seconds(WAIT_SECONDS), [&] {
+        return ok() || (m->failed != NONE && m->failed < frame);
     });
-    if (t.*which == frame)
+    if (seen && ok())
         return 0;
-    ev_log(m->log, EV_LOG_ERROR, "motion: frame %lld failed; later frames need its luma",
-           m->failed);
+    if (m->failed != NONE)
+        ev_log(m->log, EV_LOG_ERROR, "motion: frame %lld failed; frame %lld needs it", m->failed,
+               frame);
+    else
+        ev_log(m->log, EV_LOG_ERROR, "motion: frame %lld waited %d s for an earlier frame",
+               frame, WAIT_SECONDS);
     return -EIO;
 }
 
-// Frame n will never record anything: wake whoever waits for it.
+// Frame n will never queue its work: wake whoever waits for it.
 void mark_failed(MotionCuda *m, long long n)
 {
     {
@@ -151,13 +148,61 @@ void mark_failed(MotionCuda *m, long long n)
     m->changed.notify_all();
 }
 
-void set_tag(MotionCuda *m, long long Tags::*which, long long frame)
+// Queue frame n's work (lock held, frame n - 1 already queued).
+int queue_frame(const MotionState *s, MotionCuda *m, const EvPic *ref, long long n,
+                cudaStream_t worker)
 {
-    {
-        std::lock_guard<std::mutex> hold(m->lock);
-        m->tag[frame % RING].*which = frame;
+    const long long depth = s->depth;
+    const int e = (int)(n % RING);
+    char *luma = m->ring + (size_t)e * s->luma_bytes;
+    const size_t row = s->luma_bytes / s->h;
+    int err = cuda_error(m, cudaEventRecord(m->uploaded[e], worker), "record the upload");
+    if (!err)
+        err = cuda_error(m, cudaStreamWaitEvent(m->stream, m->uploaded[e], 0), "wait for the upload");
+    if (!err)
+        err = cuda_error(m, cudaMemcpy2DAsync(luma, row, ref->dev[0], (size_t)ref->stride[0], row,
+                                              s->h, cudaMemcpyDeviceToDevice, m->stream),
+                         "keep the luma");
+    if (!err && n >= depth) {
+        const char *prev = m->ring + (size_t)((n - depth) % RING) * s->luma_bytes;
+        err = cuda_error(m, cudaMemsetAsync(m->total_dev + e, 0, sizeof(*m->total_dev), m->stream),
+                         "clear the total");
+        if (!err) {
+            sad_kernel<<<s->h, EV_SUM_THREADS, 0, m->stream>>>(prev, luma, (ptrdiff_t)row,
+                                                                (int)s->w, (int)s->h, s->bpc,
+                                                                m->total_dev + e);
+            err = cuda_error(m, cudaGetLastError(), "SAD kernel");
+        }
+        if (!err)
+            err = cuda_error(m, cudaMemcpyAsync(m->total_host + e, m->total_dev + e,
+                                                sizeof(*m->total_dev), cudaMemcpyDeviceToHost,
+                                                m->stream),
+                             "read the total");
     }
+    if (!err)
+        err = cuda_error(m, cudaEventRecord(m->done[e], m->stream), "record the motion work");
+    if (!err)
+        err = cuda_error(m, cudaStreamWaitEvent(worker, m->done[e], 0), "wait for the motion work");
+    return err;
+}
+
+int launch_frame(const MotionState *s, MotionCuda *m, const EvPic *ref, const long long n)
+{
+    const cudaStream_t worker = static_cast<cudaStream_t>(ev_cuda_stream(ref->gpu));
+    std::unique_lock<std::mutex> held(m->lock);
+    int err = make_ready(s, m);
+    // the entry's total slot last served frame n - RING: wait until that frame read it
+    if (!err && n >= RING)
+        err = wait_for(m, held, n, [&] { return m->read[n % RING] == n - RING; });
+    if (!err)
+        err = wait_for(m, held, n, [&] { return m->queued == n - 1; });
+    if (!err)
+        err = queue_frame(s, m, ref, n, worker);
+    if (!err)
+        m->queued = n;
+    held.unlock();
     m->changed.notify_all();
+    return err;
 }
 
 } // namespace
@@ -168,6 +213,8 @@ extern "C" int ev_motion_cuda_open(MotionState *s, const EvLog *log)
     if (!m)
         return -ENOMEM;
     m->log = log;
+    for (int k = 0; k < RING; k++)
+        m->read[k] = NONE;
     s->cuda = m;
     return 0;
 }
@@ -177,82 +224,24 @@ extern "C" void ev_motion_cuda_close(MotionState *s)
     MotionCuda *m = s->cuda;
     if (!m)
         return;
-    if (m->ready) {
+    if (m->ready || m->stream) {
         cudaSetDevice(m->device);
         cudaDeviceSynchronize();
         for (int k = 0; k < RING; k++) {
-            if (m->luma_ready[k])
-                cudaEventDestroy(m->luma_ready[k]);
-            if (m->sad_done[k])
-                cudaEventDestroy(m->sad_done[k]);
+            if (m->uploaded[k])
+                cudaEventDestroy(m->uploaded[k]);
+            if (m->done[k])
+                cudaEventDestroy(m->done[k]);
         }
         cudaFree(m->ring);
+        cudaFree(m->total_dev);
+        cudaFreeHost(m->total_host);
+        if (m->stream)
+            cudaStreamDestroy(m->stream);
     }
     delete m;
     s->cuda = nullptr;
 }
-
-namespace {
-
-int launch_frame(const MotionState *s, MotionCuda *m, const EvPic *ref, const long long n)
-{
-    const long long depth = s->depth;
-    const cudaStream_t stream = static_cast<cudaStream_t>(ev_cuda_stream(ref->gpu));
-    std::unique_lock<std::mutex> held(m->lock);
-    int err = make_ready(const_cast<MotionState *>(s), m);
-    // entry n % RING last held frame n - RING, read by the SAD of frame n - RING + depth
-    if (!err && n >= RING)
-        err = wait_tag(m, held, &Tags::sad, n - RING + depth);
-    held.unlock();
-    if (err)
-        return err;
-    const int e = (int)(n % RING);
-    char *luma = m->ring + (size_t)e * s->luma_bytes;
-    const size_t row = s->luma_bytes / s->h;
-    if (n >= RING)
-        err = cuda_error(m, cudaStreamWaitEvent(stream, m->sad_done[(n - RING + depth) % RING], 0),
-                         "wait for the ring");
-    if (!err)
-        err = cuda_error(m, cudaMemcpy2DAsync(luma, row, ref->dev[0], (size_t)ref->stride[0], row,
-                                              s->h, cudaMemcpyDeviceToDevice, stream),
-                         "keep the luma");
-    if (!err)
-        err = cuda_error(m, cudaEventRecord(m->luma_ready[e], stream), "record the luma");
-    if (err)
-        return err;
-    set_tag(m, &Tags::luma, n);
-    if (n < depth)
-        return 0;
-    held.lock();
-    err = wait_tag(m, held, &Tags::luma, n - depth);
-    held.unlock();
-    if (err)
-        return err;
-    Totals t;
-    if ((err = totals_of(s, ref->gpu, t)))
-        return err;
-    const char *prev = m->ring + (size_t)((n - depth) % RING) * s->luma_bytes;
-    err = cuda_error(m, cudaStreamWaitEvent(stream, m->luma_ready[(n - depth) % RING], 0),
-                     "wait for the previous luma");
-    if (!err)
-        err = cuda_error(m, cudaMemsetAsync(t.dev, 0, sizeof(*t.dev), stream), "clear the total");
-    if (!err) {
-        sad_kernel<<<s->h, EV_SUM_THREADS, 0, stream>>>(prev, luma, (ptrdiff_t)row, (int)s->w,
-                                                          (int)s->h, s->bpc, t.dev);
-        err = cuda_error(m, cudaGetLastError(), "SAD kernel");
-    }
-    if (!err)
-        err = cuda_error(m, cudaEventRecord(m->sad_done[e], stream), "record the SAD");
-    if (!err)
-        err = cuda_error(m, cudaMemcpyAsync(t.host, t.dev, sizeof(*t.dev),
-                                            cudaMemcpyDeviceToHost, stream),
-                         "read the total");
-    if (!err)
-        set_tag(m, &Tags::sad, n);
-    return err;
-}
-
-} // namespace
 
 extern "C" int ev_motion_launch_cuda(const void *state, void *scratch, const EvPic *ref,
                                      const EvPic *dis, unsigned frame)
@@ -281,17 +270,18 @@ extern "C" int ev_motion_extract_cuda(const void *state, void *scratch, const Ev
     const MotionState *s = static_cast<const MotionState *>(state);
     MotionCuda *m = s->cuda;
     double score = 0.;
-    if (!s->opts.force_zero && frame >= s->depth) {
-        Totals t;
-        int err = totals_of(s, ref->gpu, t);
-        if (!err)
-            err = ev_cuda_finish(ref->gpu, "motion");
-        if (err)
-            return err;
-        score = motion_sad_score(*t.host, s->w, s->h, s->opts.fps_weight, s->opts.max_val);
+    // every frame: the upload (and the luma copy) must be done before the slot is reused
+    const int err = ev_cuda_finish(ref->gpu, "motion");
+    if (err)
+        return err;
+    if (!s->opts.force_zero) {
+        if (frame >= s->depth)
+            score = motion_sad_score(m->total_host[frame % RING], s->w, s->h, s->opts.fps_weight,
+                                     s->opts.max_val);
     }
     {
         std::lock_guard<std::mutex> hold(m->lock);
+        m->read[frame % RING] = frame;
         if (m->score.size() <= frame) {
             m->score.resize((size_t)frame + 1, 0.);
             m->have.resize((size_t)frame + 1, 0);
@@ -299,6 +289,7 @@ extern "C" int ev_motion_extract_cuda(const void *state, void *scratch, const Ev
         m->score[frame] = score;
         m->have[frame] = 1;
     }
+    m->changed.notify_all();
     return ev_motion_put_frame(s, frame, score, sink);
 }
 
