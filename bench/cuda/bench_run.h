@@ -11,6 +11,7 @@
 
 #include <cuda_runtime_api.h>
 
+#include "core/picture.h"
 #include "exactvmaf/exactvmaf.h"
 
 static inline double bench_now(void)
@@ -27,6 +28,42 @@ static inline void bench_fill_noise(uint8_t *buf, size_t n, uint32_t seed)
         x = x * 1664525u + 1013904223u;
         buf[i] = (uint8_t)(x >> 24);
     }
+}
+
+static inline int bench_cmp_float(const void *a, const void *b)
+{
+    const float x = *(const float *)a, y = *(const float *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* Device bandwidth: bytes read + written by a large device-to-device copy, per second (the
+ * best of 10 copies of 1 GiB). */
+static inline double bench_device_bandwidth(void)
+{
+    const size_t n = (size_t)1 << 30;
+    void *a, *b;
+    if (cudaMalloc(&a, n) || cudaMalloc(&b, n))
+        return 0;
+    cudaEvent_t e0, e1;
+    cudaEventCreate(&e0);
+    cudaEventCreate(&e1);
+    cudaMemcpy(b, a, n, cudaMemcpyDeviceToDevice);
+    float best = 1e30f;
+    for (int i = 0; i < 10; i++) {
+        cudaEventRecord(e0, 0);
+        cudaMemcpy(b, a, n, cudaMemcpyDeviceToDevice);
+        cudaEventRecord(e1, 0);
+        cudaEventSynchronize(e1);
+        float ms;
+        cudaEventElapsedTime(&ms, e0, e1);
+        if (ms < best)
+            best = ms;
+    }
+    cudaEventDestroy(e0);
+    cudaEventDestroy(e1);
+    cudaFree(a);
+    cudaFree(b);
+    return 2.0 * n / (best * 1e-3);
 }
 
 /* Pinned host-to-device copy bandwidth, bytes per second (best of 10 copies of 256 MiB). */
@@ -63,6 +100,22 @@ static inline EvPicture bench_picture_depth(uint8_t *buf, unsigned w, unsigned h
 static inline EvPicture bench_picture(uint8_t *buf, unsigned w, unsigned h)
 {
     return bench_picture_depth(buf, w, h, 8);
+}
+
+/* The engine's view of a packed 4:2:0 picture of bpc bits at buf (for calling twins directly). */
+static inline void bench_pic_from_packed(EvPic *p, uint8_t *buf, unsigned w, unsigned h,
+                                         unsigned bpc)
+{
+    const unsigned bytes = bpc > 8 ? 2 : 1;
+    memset(p, 0, sizeof(*p));
+    p->bpc = bpc;
+    p->layout = EV_PIX_420;
+    for (unsigned i = 0; i < 3; i++) {
+        ev_plane_size(w, h, EV_PIX_420, i, &p->w[i], &p->h[i]);
+        p->stride[i] = (ptrdiff_t)(p->w[i] * bytes);
+        p->data[i] = buf;
+        buf += (size_t)p->stride[i] * p->h[i];
+    }
 }
 
 /* Noise of bpc bits (16-bit samples above 8 bits) over n bytes. */

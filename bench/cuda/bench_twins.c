@@ -28,52 +28,6 @@ static const char *const twins[] = { "float_moment", "psnr", "float_psnr" };
 static const LaunchFn launchers[] = { ev_moment_launch_cuda, ev_psnr_launch_cuda,
                                       ev_float_psnr_launch_cuda };
 
-static int cmp_float(const void *a, const void *b)
-{
-    const float x = *(const float *)a, y = *(const float *)b;
-    return x < y ? -1 : x > y;
-}
-
-/* Device bandwidth: bytes read + written by a large device-to-device copy, per second. */
-static double device_bandwidth(void)
-{
-    const size_t n = (size_t)1 << 30;
-    void *a, *b;
-    if (cudaMalloc(&a, n) || cudaMalloc(&b, n))
-        return 0;
-    cudaEvent_t e0, e1;
-    cudaEventCreate(&e0);
-    cudaEventCreate(&e1);
-    cudaMemcpy(b, a, n, cudaMemcpyDeviceToDevice);
-    float best = 1e30f;
-    for (int i = 0; i < 10; i++) {
-        cudaEventRecord(e0, 0);
-        cudaMemcpy(b, a, n, cudaMemcpyDeviceToDevice);
-        cudaEventRecord(e1, 0);
-        cudaEventSynchronize(e1);
-        float ms;
-        cudaEventElapsedTime(&ms, e0, e1);
-        if (ms < best)
-            best = ms;
-    }
-    cudaFree(a);
-    cudaFree(b);
-    return 2.0 * n / (best * 1e-3);
-}
-
-static void pic_from_packed(EvPic *p, uint8_t *buf, unsigned w, unsigned h)
-{
-    memset(p, 0, sizeof(*p));
-    p->bpc = 8;
-    p->layout = EV_PIX_420;
-    for (unsigned i = 0; i < 3; i++) {
-        ev_plane_size(w, h, EV_PIX_420, i, &p->w[i], &p->h[i]);
-        p->stride[i] = p->w[i];
-        p->data[i] = buf;
-        buf += (size_t)p->w[i] * p->h[i];
-    }
-}
-
 /* Median device time of one twin's kernels (CUDA events around its launcher, nothing else in
  * between) on an uploaded 8-bit 4:2:0 frame. */
 static float twin_device_ms(unsigned t, unsigned w, unsigned h, unsigned frames)
@@ -87,8 +41,8 @@ static float twin_device_ms(unsigned t, unsigned w, unsigned h, unsigned frames)
         return -1;
     bench_fill_noise(slot, 2 * frame, 7);
     EvPic ref, dis;
-    pic_from_packed(&ref, slot, w, h);
-    pic_from_packed(&dis, slot + frame, w, h);
+    bench_pic_from_packed(&ref, slot, w, h, 8);
+    bench_pic_from_packed(&dis, slot + frame, w, h, 8);
     void *opts = calloc(1, cls->opts_size + 1), *state = calloc(1, cls->state_size + 1);
     ev_options_defaults(cls, opts);
     const EvPicInfo info = { w, h, 8, EV_PIX_420, 0 };
@@ -114,7 +68,7 @@ static float twin_device_ms(unsigned t, unsigned w, unsigned h, unsigned frames)
     for (unsigned i = 0; i <= frames; i++)
         cudaEventDestroy(ev[i]);
     free(ev);
-    qsort(ms, frames, sizeof(*ms), cmp_float);
+    qsort(ms, frames, sizeof(*ms), bench_cmp_float);
     const float median = ms[frames / 2];
     if (cls->close)
         cls->close(state);
@@ -140,7 +94,7 @@ int main(int argc, char **argv)
         printf("bench_twins: no CUDA device\n");
         return 77;
     }
-    const double dev_bw = device_bandwidth(), h2d_bw = bench_h2d_bandwidth();
+    const double dev_bw = bench_device_bandwidth(), h2d_bw = bench_h2d_bandwidth();
     printf("device memory bandwidth (D2D copy, read+write): %.0f GB/s\n", dev_bw / 1e9);
     printf("pinned host-to-device bandwidth: %.1f GB/s\n\n", h2d_bw / 1e9);
     const unsigned sizes[3][2] = { { 1920, 1080 }, { 3840, 2160 }, { 7680, 4320 } };

@@ -23,52 +23,6 @@
 
 static const char *const twins[] = { "vif", "adm", "motion" };
 
-static int cmp_float(const void *a, const void *b)
-{
-    const float x = *(const float *)a, y = *(const float *)b;
-    return x < y ? -1 : x > y;
-}
-
-static double device_bandwidth(void)
-{
-    const size_t n = (size_t)1 << 30;
-    void *a, *b;
-    if (cudaMalloc(&a, n) || cudaMalloc(&b, n))
-        return 0;
-    cudaEvent_t e0, e1;
-    cudaEventCreate(&e0);
-    cudaEventCreate(&e1);
-    cudaMemcpy(b, a, n, cudaMemcpyDeviceToDevice);
-    float best = 1e30f;
-    for (int i = 0; i < 10; i++) {
-        cudaEventRecord(e0, 0);
-        cudaMemcpy(b, a, n, cudaMemcpyDeviceToDevice);
-        cudaEventRecord(e1, 0);
-        cudaEventSynchronize(e1);
-        float ms;
-        cudaEventElapsedTime(&ms, e0, e1);
-        if (ms < best)
-            best = ms;
-    }
-    cudaFree(a);
-    cudaFree(b);
-    return 2.0 * n / (best * 1e-3);
-}
-
-static void pic_from_packed(EvPic *p, uint8_t *buf, unsigned w, unsigned h, unsigned bpc)
-{
-    const unsigned bytes = bpc > 8 ? 2 : 1;
-    memset(p, 0, sizeof(*p));
-    p->bpc = bpc;
-    p->layout = EV_PIX_420;
-    for (unsigned i = 0; i < 3; i++) {
-        ev_plane_size(w, h, EV_PIX_420, i, &p->w[i], &p->h[i]);
-        p->stride[i] = (ptrdiff_t)(p->w[i] * bytes);
-        p->data[i] = buf;
-        buf += (size_t)p->stride[i] * p->h[i];
-    }
-}
-
 /* Median device time of one twin's launch on an uploaded frame (luma planes). */
 static float twin_device_ms(const char *name, unsigned w, unsigned h, unsigned bpc,
                             unsigned frames)
@@ -82,8 +36,8 @@ static float twin_device_ms(const char *name, unsigned w, unsigned h, unsigned b
         return -1;
     bench_fill_depth(slot, 2 * frame, bpc, 7);
     EvPic ref, dis;
-    pic_from_packed(&ref, slot, w, h, bpc);
-    pic_from_packed(&dis, slot + frame, w, h, bpc);
+    bench_pic_from_packed(&ref, slot, w, h, bpc);
+    bench_pic_from_packed(&dis, slot + frame, w, h, bpc);
     void *opts = calloc(1, cls->opts_size + 1), *state = calloc(1, cls->state_size + 1);
     ev_options_defaults(cls, opts);
     const EvPicInfo info = { w, h, bpc, EV_PIX_420, 0 };
@@ -109,7 +63,7 @@ static float twin_device_ms(const char *name, unsigned w, unsigned h, unsigned b
     for (unsigned i = 0; i <= frames; i++)
         cudaEventDestroy(ev[i]);
     free(ev);
-    qsort(ms, frames, sizeof(*ms), cmp_float);
+    qsort(ms, frames, sizeof(*ms), bench_cmp_float);
     const float median = err ? -1 : ms[frames / 2];
     if (cls->close)
         cls->close(state);
@@ -142,7 +96,7 @@ int main(int argc, char **argv)
         for (int i = 2; i < argc && n_streams < 8; i++)
             streams[n_streams++] = (unsigned)atoi(argv[i]);
     }
-    const double dev_bw = device_bandwidth(), h2d_bw = bench_h2d_bandwidth();
+    const double dev_bw = bench_device_bandwidth(), h2d_bw = bench_h2d_bandwidth();
     printf("device memory bandwidth (D2D copy, read+write): %.0f GB/s\n", dev_bw / 1e9);
     printf("pinned host-to-device bandwidth: %.1f GB/s\n\n", h2d_bw / 1e9);
     const unsigned sizes[2][2] = { { 1920, 1080 }, { 3840, 2160 } }, depths[2] = { 8, 10 };

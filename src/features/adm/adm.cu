@@ -14,6 +14,7 @@
 
 #include <cuda_runtime.h>
 
+#include "cuda/kept.cuh"
 #include "cuda/runtime.h"
 #include "features/adm/adm_twin.h"
 
@@ -215,13 +216,6 @@ __global__ void __launch_bounds__(THREADS)
 
 // ---- memory ----
 
-template <class T> T *take(char *base, size_t &offset, size_t count)
-{
-    T *p = base ? reinterpret_cast<T *>(base + offset) : nullptr;
-    offset += (count * sizeof(T) + 255) & ~size_t(255);
-    return p;
-}
-
 // A worker's buffers. Bands and masking values are sized for scale 0 and reused by every
 // scale (the stream runs the scales in order); each scale keeps its own band a.
 struct Bufs {
@@ -239,7 +233,7 @@ Bands take_bands(char *dev, size_t &off, size_t n)
 {
     Bands b;
     for (int k = 0; k < 3; k++)
-        b.b[k] = take<int32_t>(dev, off, n);
+        b.b[k] = ev_take<int32_t>(dev, off, n);
     return b;
 }
 
@@ -249,24 +243,24 @@ void lay_out(const AdmState *s, char *dev, char *host, Bufs &b, size_t &dev_byte
     dev_bytes = host_bytes = 0;
     const size_t n0 = (size_t)s->geom[0].w * s->geom[0].h;
     for (int p = 0; p < 2; p++)
-        b.low0[p] = take<int16_t>(dev, dev_bytes, n0);
+        b.low0[p] = ev_take<int16_t>(dev, dev_bytes, n0);
     for (int k = 1; k < 4; k++)
         for (int p = 0; p < 2; p++)
-            b.low[k][p] = take<int32_t>(dev, dev_bytes, (size_t)s->geom[k].w * s->geom[k].h);
+            b.low[k][p] = ev_take<int32_t>(dev, dev_bytes, (size_t)s->geom[k].w * s->geom[k].h);
     b.o = take_bands(dev, dev_bytes, n0);
     b.t = take_bands(dev, dev_bytes, n0);
-    b.flt_a = take<uint32_t>(dev, dev_bytes, n0);
-    b.flt_r = take<uint32_t>(dev, dev_bytes, n0);
+    b.flt_a = ev_take<uint32_t>(dev, dev_bytes, n0);
+    b.flt_r = ev_take<uint32_t>(dev, dev_bytes, n0);
     for (int k = 0; k < 4; k++)
         for (int q = 0; q < 3; q++) {
             const size_t h = (size_t)s->geom[k].h;
-            b.rows[k].den[q] = take<unsigned long long>(dev, dev_bytes, h);
-            b.rows[k].num[q] = take<unsigned long long>(dev, dev_bytes, h);
-            b.rows[k].aim[q] = take<unsigned long long>(dev, dev_bytes, h);
+            b.rows[k].den[q] = ev_take<unsigned long long>(dev, dev_bytes, h);
+            b.rows[k].num[q] = ev_take<unsigned long long>(dev, dev_bytes, h);
+            b.rows[k].aim[q] = ev_take<unsigned long long>(dev, dev_bytes, h);
         }
-    b.div_lookup = take<int32_t>(dev, dev_bytes, 65537);
-    b.totals_dev = take<unsigned long long>(dev, dev_bytes, 36);
-    b.host = take<unsigned long long>(host, host_bytes, 37);
+    b.div_lookup = ev_take<int32_t>(dev, dev_bytes, 65537);
+    b.totals_dev = ev_take<unsigned long long>(dev, dev_bytes, 36);
+    b.host = ev_take<unsigned long long>(host, host_bytes, 37);
 }
 
 // The first byte and the length of the row sums, which lay_out puts in one run.
@@ -280,18 +274,7 @@ void rows_span(const Bufs &b, const AdmState *s, void **first, size_t *bytes)
 
 int bufs_of(const AdmState *s, EvCudaWorker *gpu, Bufs &b)
 {
-    size_t dev_bytes, host_bytes;
-    lay_out(s, nullptr, nullptr, b, dev_bytes, host_bytes);
-    void *dev, *host;
-    const int err = ev_cuda_worker_memory(gpu, s, dev_bytes, host_bytes, &dev, &host);
-    if (!err)
-        lay_out(s, static_cast<char *>(dev), static_cast<char *>(host), b, dev_bytes, host_bytes);
-    return err;
-}
-
-unsigned blocks(int n, int per)
-{
-    return (unsigned)((n + per - 1) / per);
+    return ev_kept_layout(s, gpu, b, lay_out);
 }
 
 } // namespace
@@ -322,7 +305,7 @@ extern "C" int ev_adm_launch_cuda(const void *state, void *scratch, const EvPic 
     for (int scale = 0; scale < 4; scale++) {
         const AdmScaleGeom &g = s->geom[scale];
         const AdmTwinScale p = adm_twin_scale(s, scale);
-        const dim3 grid(blocks(g.w, THREADS), (unsigned)g.h);
+        const dim3 grid(ev_blocks(g.w, THREADS), (unsigned)g.h);
         const int skipped = scale == 0 && s->opts.skip_scale0;
         if (scale == 0)
             dwt0_kernel<<<grid, THREADS, 0, stream>>>(ref->dev[0], dis->dev[0], ref->stride[0],

@@ -19,6 +19,7 @@
 
 #include <cuda_runtime.h>
 
+#include "cuda/kept.cuh"
 #include "cuda/runtime.h"
 #include "features/common/sample_math.h"
 #include "features/ssim/ssim.h"
@@ -230,14 +231,6 @@ __global__ void sequential_sum_kernel(const double *terms, size_t count, double 
 
 // ---- memory -----------------------------------------------------------------------------------
 
-// Bump allocation, 256-byte aligned; base == nullptr only measures.
-template <class T> T *take(char *base, size_t &offset, size_t count)
-{
-    T *p = base ? reinterpret_cast<T *>(base + offset) : nullptr;
-    offset += (count * sizeof(T) + 255) & ~size_t(255);
-    return p;
-}
-
 // One SSIM evaluation's device buffers: the horizontal planes (kept until the frame's means
 // are known, for a sum in order) and the row sums.
 struct Level {
@@ -267,17 +260,17 @@ void lay_out(Frame &f, char *dev, char *host, size_t &dev_bytes, size_t &host_by
         L.n = L.w - (SSIM_WINDOW - 1);
         L.m = L.h - (SSIM_WINDOW - 1);
         const bool own = k > 0 || decimated_first;
-        L.img_a = own ? take<float>(dev, dev_bytes, (size_t)L.w * L.h) : nullptr;
-        L.img_b = own ? take<float>(dev, dev_bytes, (size_t)L.w * L.h) : nullptr;
-        L.hq = take<float>(dev, dev_bytes, (size_t)N_Q * L.n * L.h);
-        L.rows_dev = take<SsimFixed>(dev, dev_bytes, (size_t)L.m * N_SUMS);
-        L.rows_host = take<SsimFixed>(host, host_bytes, (size_t)L.m * N_SUMS);
+        L.img_a = own ? ev_take<float>(dev, dev_bytes, (size_t)L.w * L.h) : nullptr;
+        L.img_b = own ? ev_take<float>(dev, dev_bytes, (size_t)L.w * L.h) : nullptr;
+        L.hq = ev_take<float>(dev, dev_bytes, (size_t)N_Q * L.n * L.h);
+        L.rows_dev = ev_take<SsimFixed>(dev, dev_bytes, (size_t)L.m * N_SUMS);
+        L.rows_host = ev_take<SsimFixed>(host, host_bytes, (size_t)L.m * N_SUMS);
         if ((size_t)L.n * L.m > most)
             most = (size_t)L.n * L.m;
     }
-    f.terms = take<double>(dev, dev_bytes, most);
-    f.sum_dev = take<double>(dev, dev_bytes, 1);
-    f.sum_host = take<double>(host, host_bytes, 1);
+    f.terms = ev_take<double>(dev, dev_bytes, most);
+    f.sum_dev = ev_take<double>(dev, dev_bytes, 1);
+    f.sum_host = ev_take<double>(host, host_bytes, 1);
 }
 
 int open_frame(Frame &f, const void *owner, const EvPic *ref, bool decimated_first)
@@ -296,17 +289,12 @@ int open_frame(Frame &f, const void *owner, const EvPic *ref, bool decimated_fir
 
 // ---- launches ---------------------------------------------------------------------------------
 
-unsigned blocks(int count, int per_block)
-{
-    return (unsigned)((count + per_block - 1) / per_block);
-}
-
 // Decimate the pair a, b (w x h) into L's images.
 template <class Src>
 void decimate(const Frame &f, const Src &a, const Src &b, int w, int h, const SsimKernel &k,
               const Level &L)
 {
-    const dim3 grid(blocks(L.w, H_THREADS), (unsigned)L.h, 2);
+    const dim3 grid(ev_blocks(L.w, H_THREADS), (unsigned)L.h, 2);
     decimate_kernel<<<grid, H_THREADS, 0, f.stream>>>(a, b, w, h, k, L.w, L.img_a, L.img_b);
 }
 
@@ -314,7 +302,7 @@ void decimate(const Frame &f, const Src &a, const Src &b, int w, int h, const Ss
 template <class Src>
 void evaluate(const Frame &f, const Src &a, const Src &b, const Level &L, unsigned mask)
 {
-    h_pass_kernel<<<dim3(blocks(L.n, H_THREADS), (unsigned)L.h), H_THREADS, 0, f.stream>>>(
+    h_pass_kernel<<<dim3(ev_blocks(L.n, H_THREADS), (unsigned)L.h), H_THREADS, 0, f.stream>>>(
         a, b, L.n, L.h, L.hq);
     if (mask == MASK_SSIM)
         v_pass_kernel<MASK_SSIM><<<L.m, V_THREADS, 0, f.stream>>>(L.hq, L.n, L.h, L.rows_dev);
@@ -334,7 +322,7 @@ int mean_of(const Frame &f, const Level &L, int sum, const char *what, float *me
         return 0;
     }
     means_in_order++;
-    terms_kernel<<<dim3(blocks(L.n, H_THREADS), (unsigned)L.m), H_THREADS, 0, f.stream>>>(
+    terms_kernel<<<dim3(ev_blocks(L.n, H_THREADS), (unsigned)L.m), H_THREADS, 0, f.stream>>>(
         L.hq, L.n, L.h, sum, f.terms);
     sequential_sum_kernel<<<1, 1, 0, f.stream>>>(f.terms, (size_t)L.n * L.m, f.sum_dev);
     cudaMemcpyAsync(f.sum_host, f.sum_dev, sizeof(double), cudaMemcpyDeviceToHost, f.stream);

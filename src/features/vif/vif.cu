@@ -12,6 +12,7 @@
 
 #include <cuda_runtime.h>
 
+#include "cuda/kept.cuh"
 #include "cuda/runtime.h"
 #include "features/vif/vif.h"
 #include "features/vif/vif_twin.h"
@@ -175,13 +176,6 @@ void launch_down(int filter, dim3 grid, cudaStream_t stream, const VifTwinPlane 
 
 // ---- memory -----------------------------------------------------------------------------------
 
-template <class T> T *take(char *base, size_t &offset, size_t count)
-{
-    T *p = base ? reinterpret_cast<T *>(base + offset) : nullptr;
-    offset += (count * sizeof(T) + 255) & ~size_t(255);
-    return p;
-}
-
 // A worker's buffers: scales 1..3 of both pictures, the log2 table, the totals (4 per scale).
 struct Bufs {
     uint16_t *img[4][2];
@@ -196,26 +190,15 @@ void lay_out(const VifState *s, char *dev, char *host, Bufs &b, size_t &dev_byte
     dev_bytes = host_bytes = 0;
     for (int k = 1; k < 4; k++)
         for (int p = 0; p < 2; p++)
-            b.img[k][p] = take<uint16_t>(dev, dev_bytes, (size_t)(s->w >> k) * (size_t)(s->h >> k));
-    b.log2_table = take<uint16_t>(dev, dev_bytes, VIF_LOG2_TABLE_PADDED);
-    b.totals_dev = take<unsigned long long>(dev, dev_bytes, 16);
-    b.host = take<unsigned long long>(host, host_bytes, 17);
+            b.img[k][p] = ev_take<uint16_t>(dev, dev_bytes, (size_t)(s->w >> k) * (size_t)(s->h >> k));
+    b.log2_table = ev_take<uint16_t>(dev, dev_bytes, VIF_LOG2_TABLE_PADDED);
+    b.totals_dev = ev_take<unsigned long long>(dev, dev_bytes, 16);
+    b.host = ev_take<unsigned long long>(host, host_bytes, 17);
 }
 
 int bufs_of(const VifState *s, EvCudaWorker *gpu, Bufs &b)
 {
-    size_t dev_bytes, host_bytes;
-    lay_out(s, nullptr, nullptr, b, dev_bytes, host_bytes);
-    void *dev, *host;
-    const int err = ev_cuda_worker_memory(gpu, s, dev_bytes, host_bytes, &dev, &host);
-    if (!err)
-        lay_out(s, static_cast<char *>(dev), static_cast<char *>(host), b, dev_bytes, host_bytes);
-    return err;
-}
-
-unsigned blocks(int n, int per)
-{
-    return (unsigned)((n + per - 1) / per);
+    return ev_kept_layout(s, gpu, b, lay_out);
 }
 
 } // namespace
@@ -244,13 +227,13 @@ extern "C" int ev_vif_launch_cuda(const void *state, void *scratch, const EvPic 
     for (int scale = 0; scale < 4; scale++) {
         if (scale > 0 || !s->opts.skip_scale0) {
             const VifShifts sh = vif_shifts(scale, s->bpc);
-            launch_stat(scale, sh.sq_shift == 0, dim3(blocks(r.w, TW), blocks(r.h, TH)), stream,
+            launch_stat(scale, sh.sq_shift == 0, dim3(ev_blocks(r.w, TW), ev_blocks(r.h, TH)), stream,
                         r, d, sh, b.log2_table, s->opts.enhn_gain_limit, b.totals_dev + 4 * scale);
         }
         if (scale == 3)
             break;
         const int w_out = r.w / 2, h_out = r.h / 2;
-        launch_down(scale + 1, dim3(blocks(w_out, TW), blocks(h_out, TH), 2), stream, r, d,
+        launch_down(scale + 1, dim3(ev_blocks(w_out, TW), ev_blocks(h_out, TH), 2), stream, r, d,
                     vif_shifts(scale, s->bpc).mu_shift, b.img[scale + 1][0], b.img[scale + 1][1],
                     w_out, h_out);
         const ptrdiff_t stride = (ptrdiff_t)w_out * (ptrdiff_t)sizeof(uint16_t);
