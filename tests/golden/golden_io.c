@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "golden/golden_io.h"
 
@@ -10,6 +11,13 @@ const char *golden_shared_dir(void)
 {
     const char *env = getenv("EV_SHARED_DIR");
     return env && *env ? env : EV_SHARED_DIR;
+}
+
+int golden_available(void)
+{
+    char path[1024];
+    snprintf(path, sizeof(path), "%s/golden", golden_shared_dir());
+    return access(path, R_OK) == 0;
 }
 
 static FILE *open_shared(const char *rel)

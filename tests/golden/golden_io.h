@@ -46,5 +46,8 @@ int golden_load_cases(GoldenCases *c);
 int golden_load_table(const char *pair_name, GoldenTable *t);
 void golden_free_table(GoldenTable *t);
 const char *golden_shared_dir(void);
+/* 1 when the shared folder (corpus, golden) is there; unit tests skip their golden parts
+ * otherwise, as the golden tests skip whole. */
+int golden_available(void);
 
 #endif
