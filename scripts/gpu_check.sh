@@ -3,7 +3,8 @@
 #   scripts/gpu_check.sh [step...]      steps, in this order by default:
 #     build     configure and build build-gpu/ (sm_90 unless CUDA_ARCH is set)
 #     test      ctest -L gpu (twins against the CPU, noise and VMAF searches), then -L unit
-#     gate      the full parity gate: every twin x option set x fixture, and the corpus
+#     gate      the full parity gate: every twin x option set x fixture, and the corpus,
+#               one run per extractor (GATE_ONLY: a list of them)
 #     search    the VMAF search: SEARCH_FRAMES (default 1000000) random frames
 #     backends  --backend cuda against --backend cpu, --precision max JSON of every v0.6.x
 #               model on every corpus pair, byte for byte (the "backends" object aside)
@@ -59,10 +60,15 @@ step_test() {
 }
 
 step_gate() {
-  "$parity" --corpus "$corpus" --threads "${GATE_THREADS:-16}" >"$logs/gate.txt" 2>&1
-  local rc=$?
-  note "gate: rc $rc: $(tail -1 "$logs/gate.txt")"
-  grep -E 'DIFFERENT|REFUSED BY ONE' "$logs/gate.txt" | head -20
+  # one run per extractor (GATE_ONLY, default all of them), each with its own log
+  local rc=0 x
+  for x in ${GATE_ONLY:-float_moment psnr float_psnr float_ssim float_ms_ssim vif adm motion model}; do
+    "$parity" --corpus "$corpus" --threads "${GATE_THREADS:-16}" --only "$x" >"$logs/gate_$x.txt" 2>&1
+    local r=$?
+    note "gate $x: rc $r: $(tail -1 "$logs/gate_$x.txt")"
+    grep -E 'DIFFERENT|REFUSED BY ONE' "$logs/gate_$x.txt" | head -20
+    [ $r -eq 0 ] || rc=1
+  done
   return $rc
 }
 

@@ -2,7 +2,8 @@
  * bench_vmaf [frames [streams...]]: VMAF on the GPU (built with CUDA only);
  * bench_vmaf --twins W H BITS FRAMES: part 1 at one size (short, for a profiler).
  *  1. Device time per frame of each twin of the v0.6.x models (vif, adm, motion: CUDA events
- *     around the twin's launch, frames queued back to back on one stream, median of `frames`)
+ *     around the twin's launch on the worker's stream, frames queued back to back in batches
+ *     of 32, median of `frames`)
  *     at 1920x1080 and 3840x2160, 8 and 10 bits, next to the time to read its input planes
  *     once at the device memory bandwidth measured here.
  *  2. End-to-end frames per second of vmaf_v0.6.1 through the public API: CPU (all cores)
@@ -17,6 +18,7 @@
 #include <unistd.h>
 
 #include "bench_run.h"
+#include "core/collector.h"
 #include "core/extractor.h"
 #include "cuda/runtime.h"
 #include "exactvmaf/exactvmaf.h"
@@ -45,24 +47,48 @@ static float twin_device_ms(const char *name, unsigned w, unsigned h, unsigned b
         return -1;
     ev_cuda_upload(gpu, slot, &ref, &dis, 1);
     ev_cuda_finish(gpu, "upload");
+    /* Frames are queued back to back in batches shorter than motion's ring of kept lumas;
+     * after each batch motion's frames are extracted (its ring entry's total must be read
+     * before the entry serves a later frame). vif's and adm's launches stand alone. */
+    enum { BATCH = 32 };
+    const int extracts = !strcmp(name, "motion");
+    EvCollector sink_store;
+    if (ev_collector_init(&sink_store, &log))
+        return -1;
     float *ms = calloc(frames, sizeof(*ms));
-    cudaEvent_t *ev = calloc(frames + 1, sizeof(*ev));
-    for (unsigned i = 0; i <= frames; i++)
-        cudaEventCreate(&ev[i]);
+    cudaEvent_t *start = calloc(frames, sizeof(*start)), *end = calloc(frames, sizeof(*end));
+    for (unsigned i = 0; i < frames; i++) {
+        cudaEventCreate(&start[i]);
+        cudaEventCreate(&end[i]);
+    }
     cudaStream_t stream = (cudaStream_t)ev_cuda_stream(gpu);
     int err = cls->launch(state, NULL, &ref, &dis, 0); /* warm-up: buffers, tables */
     ev_cuda_finish(gpu, name);
-    for (unsigned i = 0; i < frames && !err; i++) {
-        cudaEventRecord(ev[i], stream);
-        err = cls->launch(state, NULL, &ref, &dis, i + 1);
+    if (!err && extracts) {
+        EvSink sink = ev_sink(&sink_store, 0, 0);
+        err = cls->extract(state, NULL, &ref, &dis, 0, &sink);
     }
-    cudaEventRecord(ev[frames], stream);
-    cudaEventSynchronize(ev[frames]);
-    for (unsigned i = 0; i < frames; i++)
-        cudaEventElapsedTime(&ms[i], ev[i], ev[i + 1]);
-    for (unsigned i = 0; i <= frames; i++)
-        cudaEventDestroy(ev[i]);
-    free(ev);
+    for (unsigned b = 0; b < frames && !err; b += BATCH) {
+        const unsigned n = frames - b < BATCH ? frames - b : BATCH;
+        for (unsigned i = b; i < b + n && !err; i++) {
+            cudaEventRecord(start[i], stream);
+            err = cls->launch(state, NULL, &ref, &dis, i + 1);
+            cudaEventRecord(end[i], stream);
+        }
+        cudaEventSynchronize(end[b + n - 1]);
+        for (unsigned i = b; i < b + n && !err && extracts; i++) {
+            EvSink sink = ev_sink(&sink_store, i + 1, 0);
+            err = cls->extract(state, NULL, &ref, &dis, i + 1, &sink);
+        }
+    }
+    for (unsigned i = 0; i < frames; i++) {
+        cudaEventElapsedTime(&ms[i], start[i], end[i]);
+        cudaEventDestroy(start[i]);
+        cudaEventDestroy(end[i]);
+    }
+    free(start);
+    free(end);
+    ev_collector_free(&sink_store);
     qsort(ms, frames, sizeof(*ms), bench_cmp_float);
     const float median = err ? -1 : ms[frames / 2];
     if (cls->close)
@@ -77,6 +103,7 @@ static float twin_device_ms(const char *name, unsigned w, unsigned h, unsigned b
 
 int main(int argc, char **argv)
 {
+    setvbuf(stdout, NULL, _IOLBF, 0); /* a run cut short by a time limit keeps its lines */
     if (ev_gpu_count() <= 0) {
         printf("bench_vmaf: no CUDA device\n");
         return 77;

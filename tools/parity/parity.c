@@ -294,6 +294,7 @@ static int parse(int argc, char **argv, GateArgs *a)
 
 int main(int argc, char **argv)
 {
+    setvbuf(stdout, NULL, _IOLBF, 0); /* a run cut short by a time limit keeps its rows */
     GateArgs a;
     if (parse(argc, argv, &a)) {
         fprintf(stderr, "usage: %s [--corpus DIR] [--seed N] [--quick] [--search N] "
