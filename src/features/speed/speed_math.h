@@ -28,6 +28,9 @@
 #ifndef M_PI
 #define M_PI 3.14159265358979323846
 #endif
+#ifndef M_E
+#define M_E 2.7182818284590452354
+#endif
 
 enum { SPEED_BLOCK = 5, SPEED_BLOCK_ELEMS = 25, SPEED_SCALES = 4 };
 
