@@ -103,7 +103,7 @@ static int speed_chroma_init(void *state, const void *opts, const EvPicInfo *inf
     unsigned w, h;
     ev_plane_size(info->width, info->height, info->layout, 1, &w, &h);
     const int err = speed_plan_init(&s->plan, &s->opts.p, (int)w, (int)h,
-                                    "speed_chroma (chroma planes)", log);
+                                    "speed_chroma", "chroma plane", log);
     if (err)
         return err;
     static const char *const base[N_CHROMA_NAMES] = { "speed_chroma_u", "speed_chroma_v",
@@ -184,7 +184,7 @@ static int speed_temporal_init(void *state, const void *opts, const EvPicInfo *i
     SpeedTemporalState *s = state;
     s->opts = *(const SpeedOpts *)opts;
     int err = speed_plan_init(&s->plan, &s->opts.p, (int)info->width, (int)info->height,
-                              "speed_temporal", log);
+                              "speed_temporal", "luma plane", log);
     if (err)
         return err;
     if (s->plan.sh > s->plan.h) {

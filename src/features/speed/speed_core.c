@@ -34,16 +34,16 @@ static void gaussian_init(SpeedFilter *f, const int n, const float sigma)
         f->tap[i] /= sum;
 }
 
-static int check_size(SpeedPlan *pl, const char *who, const EvLog *log)
+static int check_size(SpeedPlan *pl, const char *who, const char *plane, const EvLog *log)
 {
     if (pl->tw > 0 && pl->th > 0)
         return 0;
     if (pl->sw != pl->w || pl->sh != pl->h)
-        ev_log(log, EV_LOG_ERROR, "%s: the plane is %dx%d, %dx%d after speed_prescale=%g; SpEED "
-               "needs at least %dx%d", who, pl->w, pl->h, pl->sw, pl->sh, pl->p.prescale,
-               SPEED_BLOCK * DECIMATION, SPEED_BLOCK * DECIMATION);
+        ev_log(log, EV_LOG_ERROR, "%s: the %s is %dx%d, %dx%d after speed_prescale=%g; SpEED "
+               "needs at least %dx%d (after speed_prescale)", who, plane, pl->w, pl->h, pl->sw,
+               pl->sh, pl->p.prescale, SPEED_BLOCK * DECIMATION, SPEED_BLOCK * DECIMATION);
     else
-        ev_log(log, EV_LOG_ERROR, "%s: the plane is %dx%d; SpEED needs at least %dx%d", who,
+        ev_log(log, EV_LOG_ERROR, "%s: the %s is %dx%d; SpEED needs at least %dx%d", who, plane,
                pl->w, pl->h, SPEED_BLOCK * DECIMATION, SPEED_BLOCK * DECIMATION);
     return -EINVAL;
 }
@@ -67,7 +67,7 @@ static void set_geometry(SpeedPlan *pl, const int w, const int h)
 }
 
 int speed_plan_init(SpeedPlan *pl, const SpeedParams *p, const int w, const int h,
-                    const char *who, const EvLog *log)
+                    const char *who, const char *plane, const EvLog *log)
 {
     *pl = (SpeedPlan){ .p = *p };
     const float ks = (float)p->kernelscale;
@@ -80,11 +80,11 @@ int speed_plan_init(SpeedPlan *pl, const SpeedParams *p, const int w, const int 
     if (!pl->scaling && (pl->sw > w || pl->sh > h)) {
         /* libvmaf skips the resampling but filters a larger frame than it filled */
         ev_log(log, EV_LOG_ERROR, "%s: speed_prescale=%g is within 1e-3 of 1 but makes the %dx%d "
-               "plane %dx%d, which libvmaf reads uninitialised; use 1 or a factor further "
-               "from it", who, p->prescale, w, h, pl->sw, pl->sh);
+               "%s %dx%d, which libvmaf reads uninitialised; use 1 or a factor further "
+               "from it", who, p->prescale, w, h, plane, pl->sw, pl->sh);
         return -EINVAL;
     }
-    int err = check_size(pl, who, log);
+    int err = check_size(pl, who, plane, log);
     if (err)
         return err;
     const int n_aa = filter_size(1, ks);
