@@ -178,8 +178,14 @@ typedef struct SpeedTemporalState {
     char name[192];
 } SpeedTemporalState;
 
+static void speed_temporal_close(void *state);
+
+/* The engine closes only what initialised: on failure, release what this allocated. */
 static int speed_temporal_init(void *state, const void *opts, const EvPicInfo *info,
-                               const EvLog *log)
+                               const EvLog *log);
+
+static int speed_temporal_setup(void *state, const void *opts, const EvPicInfo *info,
+                                const EvLog *log)
 {
     SpeedTemporalState *s = state;
     s->opts = *(const SpeedOpts *)opts;
@@ -208,6 +214,15 @@ static int speed_temporal_init(void *state, const void *opts, const EvPicInfo *i
         return -ENOMEM;
     speed_work_init(&s->work, &s->plan, s->work_mem);
     return 0;
+}
+
+static int speed_temporal_init(void *state, const void *opts, const EvPicInfo *info,
+                               const EvLog *log)
+{
+    const int err = speed_temporal_setup(state, opts, info, log);
+    if (err)
+        speed_temporal_close(state);
+    return err;
 }
 
 static void subtract(const SpeedPlan *pl, const float *a, const float *b, float *out)

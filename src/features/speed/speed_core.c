@@ -104,6 +104,8 @@ int speed_plan_init(SpeedPlan *pl, const SpeedParams *p, const int w, const int 
     if (pl->scaling)
         err = speed_scale_init(&pl->scale, (SpeedScaleMethod)p->prescale_method, w, h, pl->sw,
                                pl->sh);
+    if (err)
+        speed_plan_close(pl);
     return err;
 }
 

@@ -44,7 +44,8 @@ typedef struct SpeedPlan {
 
 /* Set up for a w x h plane. On an unusable size or option, logs one line naming `who` (the
  * extractor) and `plane` (e.g. "luma plane") and returns -EINVAL; -ENOMEM when out of memory.
- * libvmaf crashes on all of these (it logs, ignores its own error and reads past buffers). */
+ * libvmaf crashes on all of these (it logs, ignores its own error and reads past buffers).
+ * On failure nothing stays allocated. */
 int speed_plan_init(SpeedPlan *plan, const SpeedParams *p, int w, int h, const char *who,
                     const char *plane, const EvLog *log);
 void speed_plan_close(SpeedPlan *plan);
