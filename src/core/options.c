@@ -99,9 +99,39 @@ static int parse_int(const char *val, int *out)
     return 0;
 }
 
+/* The accepted strings of choice option o (a class without them accepts none). */
+static const char *const *choices_of(const EvExtractorClass *cls, const EvOption *o)
+{
+    static const char *const none[] = { NULL };
+    for (const EvChoices *c = cls->choices; c && c->option; c++)
+        if (!strcmp(c->option, o->name))
+            return c->values;
+    return none;
+}
+
+static int set_choice(const EvExtractorClass *cls, const EvOption *o, void *opts,
+                      const char *val, const EvLog *log)
+{
+    const char *const *values = choices_of(cls, o);
+    char known[256] = "";
+    for (int i = 0; values[i]; i++) {
+        if (!strcmp(val, values[i])) {
+            *(int *)opt_ptr(opts, o) = i;
+            return 0;
+        }
+        snprintf(known + strlen(known), sizeof(known) - strlen(known), "%s%s", i ? ", " : "",
+                 values[i]);
+    }
+    ev_log(log, EV_LOG_ERROR, "%s: option %s must be one of [%s], not \"%s\"", cls->name,
+           o->name, known, val);
+    return -EINVAL;
+}
+
 static int set_option(const EvExtractorClass *cls, const EvOption *o, void *opts,
                       const char *val, const EvLog *log)
 {
+    if (o->type == EV_OPT_CHOICE)
+        return set_choice(cls, o, opts, val, log);
     if (o->type == EV_OPT_BOOL) {
         if (strcmp(val, "true") && strcmp(val, "false")) {
             ev_log(log, EV_LOG_ERROR, "%s: option %s must be true or false, not \"%s\"",
@@ -199,6 +229,9 @@ void ev_options_feature_name(char *buf, const size_t size, const char *base,
         const char *key = o->alias ? o->alias : o->name;
         if (o->type == EV_OPT_BOOL)
             len += (size_t)snprintf(buf + len, size - len, "_%s", key);
+        else if (o->type == EV_OPT_CHOICE)
+            len += (size_t)snprintf(buf + len, size - len, "_%s_%s", key,
+                                    choices_of(cls, o)[*(const int *)opt_cptr(opts, o)]);
         else if (o->type == EV_OPT_INT)
             len += (size_t)snprintf(buf + len, size - len, "_%s_%d", key,
                                     *(const int *)opt_cptr(opts, o));
