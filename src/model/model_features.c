@@ -52,11 +52,6 @@ static const EvFeatureSource sources[] = {
     { "psnr_cb", "psnr", "psnr_cb" },
     { "psnr_cr", "psnr", "psnr_cr" },
     { "float_psnr", "float_psnr", "float_psnr" },
-    /* SpEED-QA */
-    { "Speed_chroma_feature_speed_chroma_u_score", "speed_chroma", "speed_chroma_u" },
-    { "Speed_chroma_feature_speed_chroma_v_score", "speed_chroma", "speed_chroma_v" },
-    { "Speed_chroma_feature_speed_chroma_uv_score", "speed_chroma", "speed_chroma_uv" },
-    { "Speed_temporal_feature_speed_temporal_score", "speed_temporal", "speed_temporal" },
 };
 
 const EvFeatureSource *ev_feature_source(const char *const feature)
