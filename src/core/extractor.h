@@ -34,7 +34,11 @@ typedef enum EvOptionType {
     EV_OPT_BOOL,    /* stored as int (0/1); accepts true/false */
     EV_OPT_INT,     /* stored as int */
     EV_OPT_DOUBLE,  /* stored as double */
+    EV_OPT_STRING,  /* stored as char[EV_OPT_STRING_SIZE], NUL-terminated, taken verbatim;
+                       its default is the class's str_defaults[(int)def] ("" if none) */
 } EvOptionType;
+
+#define EV_OPT_STRING_SIZE 256
 
 enum {
     /* The option changes the extractor's output names when it differs from its default
@@ -71,6 +75,7 @@ typedef struct EvExtractorClass {
     const char *name;             /* Netflix's extractor name, e.g. "psnr" */
     unsigned flags;               /* EV_FEX_* */
     const EvOption *options;      /* terminated by an entry with name == NULL; may be NULL */
+    const char *const *str_defaults; /* defaults of EV_OPT_STRING options (by their def) */
     size_t opts_size;             /* sizeof the options struct */
     size_t state_size;            /* sizeof the shared state, zeroed before init */
     /* Check the geometry and set up state. Log one line and return -EINVAL when the frame is
