@@ -145,11 +145,23 @@ static void mode_filter(uint16_t *x, const unsigned w, const unsigned h, uint16_
 
 /* ---- contrast values: sliding window histograms --------------------------------------------- */
 
+#define NOT_COUNTED 0xFFFFu
+
 typedef struct Window {
-    uint16_t *hist;           /* hist[(code - band_lo) * w + col]: pixels of that code around */
-    unsigned w, h, pad;
-    unsigned band_lo, band_n;
+    uint16_t *hist;           /* hist[code * w + col]: pixels of band code `code` around col */
+    unsigned w, pad;
 } Window;
+
+/* Band codes of a scale: code - band_lo for a masked sample in the band, else NOT_COUNTED
+ * (the band has at most 1056 codes, so the two never meet). */
+static void band_codes(const uint16_t *x, const uint8_t *mask, const size_t n,
+                       const CambiTables *t, uint16_t *codes)
+{
+    for (size_t k = 0; k < n; k++) {
+        const unsigned code = (uint16_t)(x[k] - t->band_lo);
+        codes[k] = mask[k] && code < t->band_n ? (uint16_t)code : NOT_COUNTED;
+    }
+}
 
 static void add_range(uint16_t *row, const unsigned lo, const unsigned hi)
 {
@@ -163,49 +175,53 @@ static void sub_range(uint16_t *row, const unsigned lo, const unsigned hi)
         row[k]--;
 }
 
-/* The band row of a masked sample, or -1 when it is not counted. */
-static int band_row(const Window *win, const uint8_t m, const uint16_t v)
+static int same4(const uint16_t *a, const uint16_t *b)
 {
-    const unsigned row = (uint16_t)(v - win->band_lo);
-    return m && row < win->band_n ? (int)row : -1;
+    uint64_t x, y;
+    memcpy(&x, a, sizeof(x));
+    memcpy(&y, b, sizeof(y));
+    return x == y;
 }
 
-/* Move the window down: image row `out` (or none, -1) leaves it, row `in` (or none) enters. */
-static void slide_rows(const Window *win, const uint16_t *x, const uint8_t *mask, const int out,
-                       const int in)
+/* Move the window down: the row of codes `out` (or none) leaves it, `in` (or none) enters.
+ * A column where the same code leaves and enters (or neither counts) changes nothing. */
+static void slide_rows(const Window *win, const uint16_t *out, const uint16_t *in,
+                       const uint16_t *none)
 {
     const unsigned w = win->w, pad = win->pad;
+    out = out ? out : none;
+    in = in ? in : none;
     for (unsigned j = 0; j < w; j++) {
-        const int ro = out >= 0 ? band_row(win, mask[(size_t)out * w + j], x[(size_t)out * w + j])
-                                : -1;
-        const int ri = in >= 0 ? band_row(win, mask[(size_t)in * w + j], x[(size_t)in * w + j])
-                               : -1;
-        if (ro == ri)
-            continue; /* the same code leaves and enters (or neither counts) */
+        if (!(j & 3) && j + 4 <= w && same4(out + j, in + j)) {
+            j += 3;
+            continue;
+        }
+        const unsigned co = out[j], ci = in[j];
+        if (co == ci)
+            continue;
         const unsigned lo = j > pad ? j - pad : 0;
         const unsigned hi = j + pad + 1 < w ? j + pad + 1 : w;
-        if (ro >= 0)
-            sub_range(win->hist + (size_t)ro * w, lo, hi);
-        if (ri >= 0)
-            add_range(win->hist + (size_t)ri * w, lo, hi);
+        if (co != NOT_COUNTED)
+            sub_range(win->hist + (size_t)co * w, lo, hi);
+        if (ci != NOT_COUNTED)
+            add_range(win->hist + (size_t)ci * w, lo, hi);
     }
 }
 
-static float c_value(const Window *win, const CambiTables *t, const uint16_t v,
+/* The contrast value of a counted pixel of band code `code` at column col. */
+static float c_value(const Window *win, const CambiTables *t, const unsigned code,
                      const unsigned col)
 {
-    const int compact = (int)v - (int)win->band_lo;
-    if ((unsigned)compact >= win->band_n)
-        return 0.0f;
+    const int v = (int)(code + t->band_lo);
     const uint16_t *h = win->hist + col;
     const size_t w = win->w;
-    const uint32_t p0 = h[(size_t)compact * w];
+    const uint32_t p0 = h[(size_t)code * w];
     float best = 0.0f;
     for (int d = 0; d < t->num_diffs; d++) {
-        if ((int)v > t->tvi[d] || (int)v + t->num_diffs + d + 1 <= t->vlt)
+        if (v > t->tvi[d] || v + t->num_diffs + d + 1 <= t->vlt)
             continue;
-        const uint32_t up = h[(size_t)(compact + d + 1) * w];
-        const uint32_t down = compact - d - 1 >= 0 ? h[(size_t)(compact - d - 1) * w] : 0;
+        const uint32_t up = h[(size_t)(code + d + 1) * w];
+        const uint32_t down = (int)code - d - 1 >= 0 ? h[(size_t)(code - d - 1) * w] : 0;
         const uint32_t p = up > down ? up : down;
         const float val = cambi_step_value(t->weight[d], p0, p, t->recip[p0 + p]);
         if (val > best)
@@ -214,23 +230,32 @@ static float c_value(const Window *win, const CambiTables *t, const uint16_t v,
     return best;
 }
 
-static void c_values(const CambiTables *t, const uint16_t *x, const uint8_t *mask,
-                     const unsigned w, const unsigned h, const unsigned window, uint16_t *hist,
-                     float *c)
+/* c[] of one scale (0 where the pixel is not counted) and the pooling's totals of it. */
+static void c_values(const CambiTables *t, const uint16_t *codes, const unsigned w,
+                     const unsigned h, const unsigned window, uint16_t *hist, uint16_t *none,
+                     float *c, CambiTotals *tot)
 {
-    const Window win = { hist, w, h, window >> 1, t->band_lo, t->band_n };
+    const Window win = { hist, w, window >> 1 };
     memset(hist, 0, (size_t)(t->band_n + CAMBI_MAX_DIFFS + 1) * w * sizeof(*hist));
+    for (unsigned k = 0; k < w; k++)
+        none[k] = NOT_COUNTED;
     for (unsigned r = 0; r < win.pad && r < h; r++)
-        slide_rows(&win, x, mask, -1, (int)r);
+        slide_rows(&win, NULL, codes + (size_t)r * w, none);
+    cambi_totals_reset(tot);
     for (unsigned i = 0; i < h; i++) {
         const int out = (int)i - (int)win.pad - 1;
-        const int in = i + win.pad < h ? (int)(i + win.pad) : -1;
-        slide_rows(&win, x, mask, out, in);
-        const uint16_t *xr = x + (size_t)i * w;
-        const uint8_t *mr = mask + (size_t)i * w;
-        float *cr = c + (size_t)i * w;
-        for (unsigned j = 0; j < w; j++)
-            cr[j] = mr[j] ? c_value(&win, t, xr[j], j) : 0.0f;
+        const unsigned in = i + win.pad;
+        slide_rows(&win, out >= 0 ? codes + (size_t)out * w : NULL,
+                   in < h ? codes + (size_t)in * w : NULL, none);
+        const uint16_t *cr = codes + (size_t)i * w;
+        float *row = c + (size_t)i * w;
+        for (unsigned j = 0; j < w; j++) {
+            row[j] = 0.0f;
+            if (cr[j] != NOT_COUNTED) {
+                row[j] = c_value(&win, t, cr[j], j);
+                cambi_totals_add(tot, row[j]);
+            }
+        }
     }
 }
 
@@ -283,7 +308,10 @@ int cambi_picture_score(const CambiState *s, const CambiGeometry *g, const unsig
             decimate8(sc->mask, old_w, w, h);
         }
         mode_filter(sc->image, w, h, sc->mode_rows);
-        c_values(s->tables, sc->image, sc->mask, w, h, g->window, sc->hist, sc->c_values);
+        band_codes(sc->image, sc->mask, (size_t)w * h, s->tables, sc->codes);
+        CambiTotals tot;
+        c_values(s->tables, sc->codes, w, h, g->window, sc->hist, sc->mode_rows, sc->c_values,
+                 &tot);
         if (heatmap_fd) {
             const int err = write_heatmap(heatmap_fd[scale], s->tables, sc->c_values, w, h,
                                           g->window, frame, sc->mode_rows);
@@ -292,7 +320,7 @@ int cambi_picture_score(const CambiState *s, const CambiGeometry *g, const unsig
         }
         const int n = (int)(w * h);
         scores[scale] = cambi_topk_mean(sc->c_values, (unsigned)n, cambi_topk_count(s->topk, n),
-                                        sc->radix);
+                                        &tot, sc->radix);
     }
     *score = cambi_combine_scales(scores, g->window);
     return 0;

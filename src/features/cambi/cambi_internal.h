@@ -63,6 +63,7 @@ typedef struct CambiState {
 typedef struct CambiScratch {
     uint16_t *image;         /* alloc_w x alloc_h, row stride alloc_w */
     uint8_t *mask;           /* alloc_w x alloc_h */
+    uint16_t *codes;         /* alloc_w x alloc_h: band code of each counted pixel */
     uint16_t *hist;          /* band_n x alloc_w window counts */
     uint16_t *mode_rows;     /* 3 x alloc_w */
     uint32_t *col_count;     /* alloc_w: the mask's vertical zero-derivative counts */
@@ -80,9 +81,36 @@ int cambi_picture_score(const CambiState *s, const CambiGeometry *g, unsigned ma
                         const EvPic *pic, CambiScratch *sc, const int *heatmap_fd,
                         unsigned frame, double *score);
 
+/* What the pooling needs to know of a scale's values, gathered as they are computed: the exact
+ * sum in units of 2^-24 (cambi_pool.c), how many are not 0, and whether one is not of the form
+ * the exact sum relies on. */
+typedef struct CambiTotals {
+    uint64_t units;
+    unsigned nonzero;
+    int irregular;
+} CambiTotals;
+
+static inline void cambi_totals_reset(CambiTotals *t)
+{
+    t->units = 0;
+    t->nonzero = 0;
+    t->irregular = 0;
+}
+
+/* 0, or a float in [0.5, 2^14): a whole number of 2^-24 units below 2^38. */
+static inline void cambi_totals_add(CambiTotals *t, const float v)
+{
+    if (v == 0.0f)
+        return;
+    t->irregular |= !(v >= 0.5f && v < 16384.0f);
+    t->units += (uint64_t)((double)v * 16777216.0);
+    t->nonzero++;
+}
+
 /* Mean of the topk_count largest of c[0..n) (libvmaf's quick select then a double sum in the
- * order it leaves them). c may be reordered. */
-double cambi_topk_mean(float *c, unsigned n, int topk_count, uint32_t *radix);
+ * order it leaves them), given the totals of c. c may be reordered. */
+double cambi_topk_mean(float *c, unsigned n, int topk_count, const CambiTotals *tot,
+                       uint32_t *radix);
 /* The reference's order: its quick select and sum (the fallback of cambi_topk_mean). */
 double cambi_topk_mean_select(float *c, unsigned n, int topk_count);
 

@@ -23,13 +23,9 @@ static uint32_t float_bits(const float f)
     return b;
 }
 
-/* The value in units of 2^-24, or UINT64_MAX when it is not of the proven form. */
+/* A value of the proven form (0, or a float in [0.5, 2^14)) in units of 2^-24. */
 static uint64_t units_of(const float v)
 {
-    if (v == 0.0f)
-        return 0;
-    if (!(v >= 0.5f && v < 16384.0f))
-        return UINT64_MAX;
     return (uint64_t)((double)v * UNIT_SCALE);
 }
 
@@ -56,32 +52,25 @@ static uint32_t kth_largest_bits(const float *c, const unsigned n, const unsigne
     return hi << 16 | lo;
 }
 
-double cambi_topk_mean(float *c, const unsigned n, const int topk_count, uint32_t *radix)
+double cambi_topk_mean(float *c, const unsigned n, const int topk_count,
+                       const CambiTotals *tot, uint32_t *radix)
 {
     const unsigned k = (unsigned)topk_count;
-    uint64_t total = 0;
-    unsigned nonzero = 0;
-    for (unsigned i = 0; i < n; i++) {
-        const uint64_t u = units_of(c[i]);
-        if (u == UINT64_MAX)
-            return cambi_topk_mean_select(c, n, topk_count);
-        total += u;
-        nonzero += u != 0;
-    }
-    uint64_t sum = total; /* the k largest hold every non-zero value */
-    if (nonzero > k) {
+    if (tot->irregular)
+        return cambi_topk_mean_select(c, n, topk_count);
+    uint64_t sum = tot->units; /* the k largest hold every non-zero value */
+    if (tot->nonzero > k) {
         const uint32_t kth = kth_largest_bits(c, n, k, radix);
+        float t;
+        memcpy(&t, &kth, sizeof(t));
         sum = 0;
         unsigned above = 0;
         for (unsigned i = 0; i < n; i++) {
-            const uint32_t b = float_bits(c[i]);
-            if (b > kth) {
+            if (float_bits(c[i]) > kth) {
                 sum += units_of(c[i]);
                 above++;
             }
         }
-        float t;
-        memcpy(&t, &kth, sizeof(t));
         sum += (uint64_t)(k - above) * units_of(t);
     }
     if (sum >= EXACT_LIMIT)
