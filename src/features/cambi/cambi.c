@@ -256,12 +256,12 @@ static size_t scratch_walk(const CambiState *s, char *base, CambiScratch *sc)
     const size_t hist_rows = s->tables->band_n + CAMBI_MAX_DIFFS + 1;
     const size_t sizes[] = {
         px * sizeof(uint16_t), px, px * sizeof(uint16_t), hist_rows * w * sizeof(uint16_t), 3 * w * sizeof(uint16_t),
-        w * sizeof(uint32_t), CAMBI_MASK_FILTER * w, px * sizeof(float),
+        (w + CAMBI_MASK_FILTER) * sizeof(uint32_t), px * sizeof(float),
         2 * 65536 * sizeof(uint32_t),
     };
     void **parts[] = {
         (void **)&sc->image, (void **)&sc->mask, (void **)&sc->codes, (void **)&sc->hist, (void **)&sc->mode_rows,
-        (void **)&sc->col_count, (void **)&sc->zero_deriv, (void **)&sc->c_values,
+        (void **)&sc->col_count, (void **)&sc->c_values,
         (void **)&sc->radix,
     };
     size_t at = 0;

@@ -71,29 +71,24 @@ static void count_flat_row(const uint16_t *x, const unsigned w, const unsigned h
     col_count[w - 1] += (uint32_t)(delta * (row[w - 1] == below[w - 1]));
 }
 
+/* col_count has r zeros on each side of the w columns (the frame's edge counts nothing). */
 static void spatial_mask(const uint16_t *x, const unsigned w, const unsigned h,
                          const unsigned threshold, uint32_t *col_count, uint8_t *mask)
 {
     const int r = CAMBI_MASK_FILTER / 2;
-    memset(col_count, 0, w * sizeof(*col_count));
+    memset(col_count, 0, (w + 2 * r) * sizeof(*col_count));
+    uint32_t *cc = col_count + r;
     for (int i = 0; i < r && i < (int)h; i++)
-        count_flat_row(x, w, h, (unsigned)i, col_count, 1);
+        count_flat_row(x, w, h, (unsigned)i, cc, 1);
     for (int i = 0; i < (int)h; i++) {
         if (i + r < (int)h)
-            count_flat_row(x, w, h, (unsigned)(i + r), col_count, 1);
+            count_flat_row(x, w, h, (unsigned)(i + r), cc, 1);
         if (i - r - 1 >= 0)
-            count_flat_row(x, w, h, (unsigned)(i - r - 1), col_count, -1);
-        /* horizontal 7-sum of the column counts, sliding */
-        uint32_t sum = 0;
-        for (int j = 0; j < r && j < (int)w; j++)
-            sum += col_count[j];
+            count_flat_row(x, w, h, (unsigned)(i - r - 1), cc, -1);
         uint8_t *m = mask + (size_t)i * w;
-        for (int j = 0; j < (int)w; j++) {
-            if (j + r < (int)w)
-                sum += col_count[j + r];
-            if (j - r - 1 >= 0)
-                sum -= col_count[j - r - 1];
-            m[j] = sum > threshold;
+        for (unsigned j = 0; j < w; j++) {
+            const uint32_t *c = col_count + j; /* columns j - r .. j + r */
+            m[j] = c[0] + c[1] + c[2] + c[3] + c[4] + c[5] + c[6] > threshold;
         }
     }
 }
@@ -249,8 +244,12 @@ static void c_values(const CambiTables *t, const uint16_t *codes, const unsigned
                    in < h ? codes + (size_t)in * w : NULL, none);
         const uint16_t *cr = codes + (size_t)i * w;
         float *row = c + (size_t)i * w;
+        memset(row, 0, w * sizeof(*row));
         for (unsigned j = 0; j < w; j++) {
-            row[j] = 0.0f;
+            if (!(j & 3) && j + 4 <= w && same4(cr + j, none)) {
+                j += 3;
+                continue;
+            }
             if (cr[j] != NOT_COUNTED) {
                 row[j] = c_value(&win, t, cr[j], j);
                 cambi_totals_add(tot, row[j]);

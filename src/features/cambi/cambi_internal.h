@@ -66,8 +66,7 @@ typedef struct CambiScratch {
     uint16_t *codes;         /* alloc_w x alloc_h: band code of each counted pixel */
     uint16_t *hist;          /* band_n x alloc_w window counts */
     uint16_t *mode_rows;     /* 3 x alloc_w */
-    uint32_t *col_count;     /* alloc_w: the mask's vertical zero-derivative counts */
-    uint8_t *zero_deriv;     /* CAMBI_MASK_FILTER x alloc_w rows, cyclic */
+    uint32_t *col_count;     /* alloc_w + 6: the mask's vertical flat-pixel counts, padded */
     float *c_values;         /* alloc_w x alloc_h */
     uint32_t *radix;         /* 2 x 65536 counts of the pooling's selection */
 } CambiScratch;
