@@ -18,6 +18,7 @@ extern const EvExtractorClass ev_fex_float_ssim;
 extern const EvExtractorClass ev_fex_float_ms_ssim;
 extern const EvExtractorClass ev_fex_speed_chroma;
 extern const EvExtractorClass ev_fex_speed_temporal;
+extern const EvExtractorClass ev_fex_cambi;
 
 #define EV_EXTRACTOR_LIST                                                                      \
     EV_EXTRACTOR(ev_fex_float_moment)                                                          \
@@ -33,7 +34,8 @@ extern const EvExtractorClass ev_fex_speed_temporal;
     EV_EXTRACTOR(ev_fex_float_ms_ssim)                                                         \
     EV_EXTRACTOR(ev_fex_float_psnr)                                                            \
     EV_EXTRACTOR(ev_fex_speed_chroma)                                                          \
-    EV_EXTRACTOR(ev_fex_speed_temporal)
+    EV_EXTRACTOR(ev_fex_speed_temporal)                                                        \
+    EV_EXTRACTOR(ev_fex_cambi)
 
 /* CUDA twins (built with EXACTVMAF_CUDA): same names as their CPU references. */
 #ifdef EV_HAVE_CUDA

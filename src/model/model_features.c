@@ -52,6 +52,8 @@ static const EvFeatureSource sources[] = {
     { "psnr_cb", "psnr", "psnr_cb" },
     { "psnr_cr", "psnr", "psnr_cr" },
     { "float_psnr", "float_psnr", "float_psnr" },
+    /* CAMBI: extractor "cambi" */
+    { "Cambi_feature_cambi_score", "cambi", "cambi" },
 };
 
 const EvFeatureSource *ev_feature_source(const char *const feature)
