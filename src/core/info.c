@@ -22,8 +22,8 @@ unsigned ev_simd_levels(const int built)
     if (!built)
         return ev_cpu_detect();
 #if EV_ARCH_X86_64
-    /* x86-64 implies SSE2; the per-ISA kernel files (cmake/simd.cmake) are always compiled */
-    return EV_CPU_SSE2 | EV_CPU_AVX2 | EV_CPU_AVX512 | EV_CPU_AVX512ICL;
+    /* the per-ISA kernel files (cmake/simd.cmake) are always compiled on x86-64 */
+    return EV_CPU_AVX2 | EV_CPU_AVX512 | EV_CPU_AVX512ICL;
 #else
     return 0;
 #endif
