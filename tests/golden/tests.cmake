@@ -39,3 +39,4 @@ ev_add_golden(models "model_vmaf_v0.6.1*" "model_vmaf_4k*" "model_vmaf_float*" "
 ev_add_golden(adm "adm*" "float_adm*")
 ev_add_golden(speed speed_chroma speed_temporal)
 ev_add_golden(cambi cambi)
+ev_add_golden(models_v1 "model_vmaf_v1*")
