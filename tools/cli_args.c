@@ -45,7 +45,9 @@ void cli_usage(FILE *f, const char *app)
             "Input (a file starting with YUV4MPEG2 is read as y4m whatever its name):\n"
             " --reference/-r $path:        reference .y4m or raw .yuv; - reads standard input\n"
             " --distorted/-d $path:        distorted .y4m or raw .yuv; - reads standard input\n"
-            "                              (only one of the two can be -)\n"
+            "                              (only one input can be -). Repeat -d to score many\n"
+            "                              encodes against one reference read once: one\n"
+            "                              output each, -o a folder or a pattern with {}\n"
             " --width/-w $unsigned:        raw .yuv width   } all four for raw input, for both\n"
             " --height/-h $unsigned:       raw .yuv height  } files; odd sizes use ffmpeg's\n"
             " --pixel_format/-p 420|422|444  raw layout     } layout (chroma rounded up)\n"
@@ -66,7 +68,11 @@ void cli_usage(FILE *f, const char *app)
             "\n"
             "Output:\n"
             " --output/-o $path:           write the results there; - = standard output;\n"
-            "                              none: only the pooled score on a terminal. Checked\n"
+            "                              none: only the pooled score on a terminal. With\n"
+            "                              several -d: a folder (FOLDER/NAME.xml|json|csv|sub)\n"
+            "                              or a pattern, each {} replaced by NAME, where NAME\n"
+            "                              is the distorted file name without its last\n"
+            "                              extension (a.mp4.y4m: a.mp4; stdin: stdin). Checked\n"
             "                              before scoring; nothing is written if scoring fails;\n"
             "                              an input file is never overwritten\n"
             " --xml | --json | --csv | --sub  layout (default XML), byte for byte Netflix's\n"
@@ -159,7 +165,12 @@ static int parse_one(CliSettings *s, int opt, const char *arg, char *err, size_t
 {
     switch (opt) {
     case 'r': s->ref_path = arg; return 0;
-    case 'd': s->dis_path = arg; return 0;
+    case 'd':
+        if (s->n_dis == CLI_MAX_ITEMS)
+            return fail(err, n, "at most %d --distorted inputs are supported", CLI_MAX_ITEMS);
+        s->dis_paths[s->n_dis++] = arg;
+        s->dis_path = s->dis_paths[0];
+        return 0;
     case 'o': s->out_path = arg; return 0;
     case 'w': s->raw = 1; return parse_unsigned(arg, "--width", &s->raw_fmt.width, err, n);
     case 'h': s->raw = 1; return parse_unsigned(arg, "--height", &s->raw_fmt.height, err, n);
@@ -252,7 +263,10 @@ int cli_parse(int argc, char **argv, CliSettings *s, char *err, size_t n)
         return 0;
     if (!s->ref_path || !s->dis_path)
         return fail(err, n, "both --reference/-r and --distorted/-d are required (see --help)");
-    if (!strcmp(s->ref_path, "-") && !strcmp(s->dis_path, "-"))
+    unsigned from_stdin = !strcmp(s->ref_path, "-");
+    for (unsigned i = 0; i < s->n_dis; i++)
+        from_stdin += !strcmp(s->dis_paths[i], "-");
+    if (from_stdin > 1)
         return fail(err, n, "only one of --reference and --distorted can read stdin (-)");
     return check_raw(s, err, n);
 }

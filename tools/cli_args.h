@@ -13,7 +13,10 @@ typedef struct CliFeature {
 } CliFeature;
 
 typedef struct CliSettings {
-    const char *ref_path, *dis_path, *out_path;
+    const char *ref_path, *dis_path, *out_path; /* dis_path: the first -d */
+    const char *dis_paths[CLI_MAX_ITEMS];   /* every -d, in order (several: one reference,
+                                               many distorted; see cli_multi.h) */
+    unsigned n_dis;
     int raw;                        /* any of -w -h -p -b given: raw .yuv */
     EvVideoFormat raw_fmt;
     EvOutputFormat format;

@@ -24,15 +24,16 @@ static int same_file(const struct stat *a, const struct stat *b)
 }
 
 /* The output is an input: the same file by device and inode (links and other spellings
- * included), or the file standard input reads when an input is "-". */
+ * included), or the file standard input reads when an input is "-". @return 0, 1 the reference,
+ * 2 a distorted. */
 static int names_input(const CliSettings *s, const struct stat *out)
 {
-    const char *const inputs[2] = { s->ref_path, s->dis_path };
-    for (unsigned i = 0; i < 2; i++) {
+    for (unsigned i = 0; i <= s->n_dis; i++) {
+        const char *path = i ? s->dis_paths[i - 1] : s->ref_path;
         struct stat in;
-        const int ok = !strcmp(inputs[i], "-") ? !fstat(STDIN_FILENO, &in) : !stat(inputs[i], &in);
+        const int ok = !strcmp(path, "-") ? !fstat(STDIN_FILENO, &in) : !stat(path, &in);
         if (ok && S_ISREG(in.st_mode) && same_file(&in, out))
-            return (int)i + 1;
+            return i ? 2 : 1;
     }
     return 0;
 }
@@ -51,34 +52,40 @@ static void folder_of(const char *path, char *dir, size_t n)
 
 int cli_output_check(const CliSettings *s, CliOutput *o, char *err, size_t n)
 {
-    *o = (CliOutput){ .path = s->out_path };
-    if (!s->out_path)
+    return cli_output_check_path(s, s->out_path, o, err, n);
+}
+
+int cli_output_check_path(const CliSettings *s, const char *path, CliOutput *o, char *err,
+                          size_t n)
+{
+    *o = (CliOutput){ .path = path };
+    if (!path)
         return 0;
-    if (!strcmp(s->out_path, "-"))
+    if (!strcmp(path, "-"))
         return o->direct = 1, 0;
     struct stat st;
-    if (!stat(s->out_path, &st)) {
+    if (!stat(path, &st)) {
         const int input = names_input(s, &st);
         if (input)
             return fail(err, n, "%s: the output is the %s input: refusing to overwrite it",
-                        s->out_path, input == 1 ? "reference" : "distorted");
+                        path, input == 1 ? "reference" : "distorted");
         if (S_ISDIR(st.st_mode))
-            return fail(err, n, "%s: cannot write: %s", s->out_path, strerror(EISDIR));
+            return fail(err, n, "%s: cannot write: %s", path, strerror(EISDIR));
     }
     char dir[4096];
-    folder_of(s->out_path, dir, sizeof(dir));
+    folder_of(path, dir, sizeof(dir));
     struct stat dst;
     if (stat(dir, &dst))
-        return fail(err, n, "%s: cannot write: folder %s: %s", s->out_path, dir, strerror(errno));
+        return fail(err, n, "%s: cannot write: folder %s: %s", path, dir, strerror(errno));
     if (!S_ISDIR(dst.st_mode))
-        return fail(err, n, "%s: cannot write: %s is not a folder", s->out_path, dir);
+        return fail(err, n, "%s: cannot write: %s is not a folder", path, dir);
     struct stat lst;
-    const int exists = !lstat(s->out_path, &lst);
+    const int exists = !lstat(path, &lst);
     if (exists) {
         /* what fopen(path, "w") checks, without truncating: the file opens for writing */
-        const int fd = open(s->out_path, O_WRONLY | O_NONBLOCK);
+        const int fd = open(path, O_WRONLY | O_NONBLOCK);
         if (fd < 0)
-            return fail(err, n, "%s: cannot write: %s", s->out_path, strerror(errno));
+            return fail(err, n, "%s: cannot write: %s", path, strerror(errno));
         close(fd);
     }
     /* a link, device or pipe is written in place (renaming would replace the link) */
@@ -86,7 +93,7 @@ int cli_output_check(const CliSettings *s, CliOutput *o, char *err, size_t n)
     o->mode = o->exists ? lst.st_mode & 07777 : 0;
     o->direct = (exists && !S_ISREG(lst.st_mode)) || access(dir, W_OK | X_OK);
     if (o->direct && !exists) /* no temporary possible, and no file to write in place */
-        return fail(err, n, "%s: cannot write: folder %s: %s", s->out_path, dir,
+        return fail(err, n, "%s: cannot write: folder %s: %s", path, dir,
                     strerror(EACCES));
     return 0;
 }

@@ -19,6 +19,10 @@ typedef struct CliOutput {
  * err naming the user's path and returns -1. */
 int cli_output_check(const CliSettings *s, CliOutput *o, char *err, size_t err_size);
 
+/* The same for one output path of several (cli_multi.h); path is kept in o, not copied. */
+int cli_output_check_path(const CliSettings *s, const char *path, CliOutput *o, char *err,
+                          size_t err_size);
+
 /* Write the results: through a temporary file beside the target, renamed over it (a failed
  * run leaves no partial file, an existing file keeps its mode). @return 0, or -1 with one line
  * in err. */

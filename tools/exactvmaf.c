@@ -9,20 +9,22 @@
 
 #include "cli_args.h"
 #include "cli_info.h"
+#include "cli_multi.h"
 #include "cli_output.h"
 #include "cli_reader.h"
+#include "cli_run.h"
 #include "exactvmaf/exactvmaf.h"
 #include "exactvmaf/video.h"
 
 static const char *app = "exactvmaf";
 
-static void log_line(void *user, EvLogLevel level, const char *line)
+void cli_log_line(void *user, EvLogLevel level, const char *line)
 {
     (void)user;
     fprintf(stderr, "%s: %s%s\n", app, level == EV_LOG_WARNING ? "warning: " : "", line);
 }
 
-static double now_seconds(void)
+double cli_now(void)
 {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
@@ -35,7 +37,8 @@ static const char *layout_name(EvPixelLayout l)
 }
 
 /* One warning line per y4m tag the two inputs disagree on (both must have it). */
-static void warn_tag_mismatch(const CliSettings *s, const EvVideo *ref, const EvVideo *dis)
+static void warn_tag_mismatch(const char *ref_path, const EvVideo *ref, const char *dis_path,
+                              const EvVideo *dis)
 {
     EvVideoTags a, b;
     ev_video_tags(ref, &a);
@@ -43,40 +46,49 @@ static void warn_tag_mismatch(const CliSettings *s, const EvVideo *ref, const Ev
     if (a.fps_den && b.fps_den &&
         (unsigned long long)a.fps_num * b.fps_den != (unsigned long long)b.fps_num * a.fps_den)
         fprintf(stderr, "%s: warning: %s is %u:%u fps but %s is %u:%u fps: frames are paired by "
-                        "index\n", app, s->ref_path, a.fps_num, a.fps_den, s->dis_path,
+                        "index\n", app, ref_path, a.fps_num, a.fps_den, dis_path,
                 b.fps_num, b.fps_den);
     const char ia = a.interlace == 'p' ? 0 : a.interlace, ib = b.interlace == 'p' ? 0 : b.interlace;
     if (ia != ib)
-        fprintf(stderr, "%s: warning: %s is %s but %s is %s\n", app, s->ref_path,
-                ia ? "interlaced" : "progressive", s->dis_path, ib ? "interlaced" : "progressive");
+        fprintf(stderr, "%s: warning: %s is %s but %s is %s\n", app, ref_path,
+                ia ? "interlaced" : "progressive", dis_path, ib ? "interlaced" : "progressive");
 }
 
-static int open_inputs(const CliSettings *s, EvVideo **ref, EvVideo **dis)
+int cli_open_video(const CliSettings *s, const char *path, EvVideo **v)
 {
     char err[512];
-    const EvVideoFormat *raw = s->raw ? &s->raw_fmt : NULL;
-    if (ev_video_open(ref, s->ref_path, raw, err, sizeof(err)) ||
-        ev_video_open(dis, s->dis_path, raw, err, sizeof(err))) {
-        fprintf(stderr, "%s: %s\n", app, err);
-        return -1;
-    }
+    if (ev_video_open(v, path, s->raw ? &s->raw_fmt : NULL, err, sizeof(err)))
+        return fprintf(stderr, "%s: %s\n", app, err), -1;
+    return 0;
+}
+
+int cli_check_pair(const CliSettings *s, const char *ref_path, const EvVideo *ref,
+                   const char *dis_path, const EvVideo *dis)
+{
     EvVideoFormat a, b;
-    ev_video_format(*ref, &a);
-    ev_video_format(*dis, &b);
+    ev_video_format(ref, &a);
+    ev_video_format(dis, &b);
     if (a.width != b.width || a.height != b.height || a.bitdepth != b.bitdepth ||
         a.layout != b.layout) {
         fprintf(stderr, "%s: %s is %ux%u %u-bit %s but %s is %ux%u %u-bit %s\n", app,
-                s->ref_path, a.width, a.height, a.bitdepth, layout_name(a.layout), s->dis_path,
+                ref_path, a.width, a.height, a.bitdepth, layout_name(a.layout), dis_path,
                 b.width, b.height, b.bitdepth, layout_name(b.layout));
         return -1;
     }
     if (!s->quiet)
-        warn_tag_mismatch(s, *ref, *dis);
+        warn_tag_mismatch(ref_path, ref, dis_path, dis);
     return 0;
 }
 
+static int open_inputs(const CliSettings *s, EvVideo **ref, EvVideo **dis)
+{
+    if (cli_open_video(s, s->ref_path, ref) || cli_open_video(s, s->dis_path, dis))
+        return -1;
+    return cli_check_pair(s, s->ref_path, *ref, s->dis_path, *dis);
+}
+
 /* Frames the run will score, when both counts are known (regular files); -1 otherwise. */
-static long long expected_frames(const CliSettings *s, const EvVideo *ref, const EvVideo *dis)
+long long cli_expected_frames(const CliSettings *s, const EvVideo *ref, const EvVideo *dis)
 {
     unsigned long long a, b;
     if (ev_video_frame_count(ref, &a) || ev_video_frame_count(dis, &b))
@@ -89,7 +101,7 @@ static long long expected_frames(const CliSettings *s, const EvVideo *ref, const
     return (long long)n;
 }
 
-static int skip_frames(EvVideo *v, unsigned n, const char *path)
+int cli_skip_frames(EvVideo *v, unsigned n, const char *path)
 {
     const int err = ev_video_skip(v, n);
     if (err == -ENODATA)
@@ -118,11 +130,27 @@ static int use_features(EvContext *ctx, const CliSettings *s)
     return 0;
 }
 
+int cli_open_context(const CliSettings *s, EvContext **ctx)
+{
+    EvSettings es;
+    ev_default_settings(&es);
+    es.n_threads = s->threads;
+    es.n_subsample = s->subsample;
+    es.log = cli_log_line;
+    es.log_level = s->quiet ? EV_LOG_ERROR : EV_LOG_WARNING; /* -q: no warnings */
+    es.backend = s->backend;
+    es.gpu_index = (int)s->gpu;
+    es.cpu_mask = s->cpumask;
+    if (ev_open(ctx, &es))
+        return fprintf(stderr, "%s: cannot start: out of memory\n", app), -1;
+    return use_features(*ctx, s);
+}
+
 /* "\r12/300 frames (4.0%), 25.31 fps, ETA 0:11" with a known total, else "\r12 frames, 25.31
  * fps"; spaces clear what a longer previous line left. */
-static void show_progress(unsigned frames, long long total, double start, int final)
+void cli_show_progress(unsigned frames, long long total, double start, int final)
 {
-    const double dt = now_seconds() - start;
+    const double dt = cli_now() - start;
     const double fps = dt > 0 ? frames / dt : 0.0;
     if (total > 0) {
         const double left = fps > 0 && total > frames ? (total - frames) / fps : 0.0;
@@ -179,7 +207,7 @@ static int score_frames(EvContext *ctx, const CliSettings *s, EvVideo *ref, EvVi
                         const long long total, double *fps)
 {
     const int progress = !s->quiet && isatty(STDERR_FILENO);
-    const double start = now_seconds();
+    const double start = cli_now();
     double last = start;
     EvVideoFormat fmt;
     ev_video_format(ref, &fmt);
@@ -193,9 +221,9 @@ static int score_frames(EvContext *ctx, const CliSettings *s, EvVideo *ref, EvVi
         if (r <= 0)
             break;
         n++;
-        if (progress && now_seconds() - last > 0.5) {
-            show_progress(n, total, start, 0);
-            last = now_seconds();
+        if (progress && cli_now() - last > 0.5) {
+            cli_show_progress(n, total, start, 0);
+            last = cli_now();
         }
     }
     if (side)
@@ -206,14 +234,14 @@ static int score_frames(EvContext *ctx, const CliSettings *s, EvVideo *ref, EvVi
         return fprintf(stderr, "%s: no frames to score\n", app), -1;
     if (ev_flush(ctx))
         return -1;
-    const double dt = now_seconds() - start;
+    const double dt = cli_now() - start;
     *fps = dt > 0 ? n / dt : 0.0;
     if (progress)
-        show_progress(n, total, start, 1);
+        cli_show_progress(n, total, start, 1);
     return 0;
 }
 
-static int write_results(const EvContext *ctx, const CliSettings *s, const CliOutput *out,
+int cli_write_results(const EvContext *ctx, const CliSettings *s, const CliOutput *out,
                          double fps)
 {
     EvOutputOptions o;
@@ -247,7 +275,7 @@ static const char *spec_value(const char *spec, const char *key, char *buf, size
 
 /* Netflix prints each model's pooled mean on a terminal, "<version or path>: <mean>", then a
  * line per bootstrap collection with its confidence interval and spread. */
-static void print_model_scores(const EvContext *ctx, const CliSettings *s)
+void cli_print_model_scores(const EvContext *ctx, const CliSettings *s, const char *prefix)
 {
     const unsigned n = s->n_models ? s->n_models : 1;
     for (int pass = 0; pass < 2; pass++)
@@ -266,10 +294,10 @@ static void print_model_scores(const EvContext *ctx, const CliSettings *s)
                 have = !ev_get_pooled(ctx, key, EV_POOL_MEAN, &v[k]);
             }
             if (pass == 1 && have)
-                fprintf(stderr, "%s: %f, ci.p95: [%f, %f], stddev: %f\n", lab, v[0], v[1], v[2],
-                        v[3]);
+                fprintf(stderr, "%s%s: %f, ci.p95: [%f, %f], stddev: %f\n", prefix, lab, v[0],
+                        v[1], v[2], v[3]);
             else if (pass == 0 && !ev_get_pooled(ctx, nm, EV_POOL_MEAN, &v[0]))
-                fprintf(stderr, "%s: %f\n", lab, v[0]);
+                fprintf(stderr, "%s%s: %f\n", prefix, lab, v[0]);
         }
 }
 
@@ -286,30 +314,17 @@ static int run(const CliSettings *s)
     }
     if (open_inputs(s, &ref, &dis))
         goto done;
-    EvSettings es;
-    ev_default_settings(&es);
-    es.n_threads = s->threads;
-    es.n_subsample = s->subsample;
-    es.log = log_line;
-    es.log_level = s->quiet ? EV_LOG_ERROR : EV_LOG_WARNING; /* -q: no warnings */
-    es.backend = s->backend;
-    es.gpu_index = (int)s->gpu;
-    es.cpu_mask = s->cpumask;
-    if (ev_open(&ctx, &es)) {
-        fprintf(stderr, "%s: cannot start: out of memory\n", app);
+    if (cli_open_context(s, &ctx))
         goto done;
-    }
-    if (use_features(ctx, s))
-        goto done;
-    if (skip_frames(ref, s->frame_skip_ref, s->ref_path) ||
-        skip_frames(dis, s->frame_skip_dist, s->dis_path))
+    if (cli_skip_frames(ref, s->frame_skip_ref, s->ref_path) ||
+        cli_skip_frames(dis, s->frame_skip_dist, s->dis_path))
         goto done;
     double fps = 0;
-    if (score_frames(ctx, s, ref, dis, expected_frames(s, ref, dis), &fps))
+    if (score_frames(ctx, s, ref, dis, cli_expected_frames(s, ref, dis), &fps))
         goto done;
     if (!s->no_prediction && isatty(STDERR_FILENO) && (!s->quiet || !s->out_path))
-        print_model_scores(ctx, s);
-    if (s->out_path && write_results(ctx, s, &out, fps))
+        cli_print_model_scores(ctx, s, "");
+    if (s->out_path && cli_write_results(ctx, s, &out, fps))
         goto done;
     rc = 0;
 done:
@@ -341,5 +356,5 @@ int main(int argc, char **argv)
         cli_list_models(stdout);
     if (s.list)
         return 0;
-    return run(&s);
+    return s.n_dis > 1 ? cli_run_multi(&s) : run(&s);
 }

@@ -187,6 +187,23 @@ EV_API int ev_submit_pictures(EvContext *c);
 /** Give the borrowed pair back unsubmitted (the input ended). NULL-safe; no-op if none. */
 EV_API void ev_return_pictures(EvContext *c);
 
+/**
+ * Many distorted against one reference: push the same reference frame paired with dis[i] into
+ * ctx[i], for i = 0..n-1 (one context per distorted, each opened and configured as for a single
+ * pair, e.g. with the same features), so that the caller reads and decodes the reference once.
+ * Equivalent, bit for bit, to ev_send_pictures(ctx[i], ref, dis[i]) for each i in order.
+ * ctx[i] == NULL or dis[i] == NULL skips that pair (its distorted stream has ended), so that
+ * each context receives exactly the frames a run of its own would. Each context copies the
+ * reference planes and computes its extractors' reference-side work itself: nothing is shared
+ * between contexts, so their results cannot depend on one another. The contexts must be
+ * distinct; the call blocks while every slot of the context it is feeding is busy (the calling
+ * thread then helps that context's workers), and the contexts' workers run meanwhile.
+ * @return 0; or the first failure's code, with ctx[i]'s logger saying why (the pairs before i
+ *         were pushed, the ones after were not).
+ */
+EV_API int ev_send_pictures_multi(EvContext *const *ctx, unsigned n, const EvPicture *ref,
+                                  const EvPicture *const *dis);
+
 /** Which backend scores this context: "cpu" or "cuda" (decided at the first picture; "cpu"
  *  before it). Static storage. */
 EV_API const char *ev_backend_name(const EvContext *c);

@@ -369,6 +369,23 @@ int ev_send_pictures(EvContext *const c, const EvPicture *const ref, const EvPic
     return dispatch(c, s);
 }
 
+/* One context per distorted, each given its own copy of the reference (the contexts share
+ * nothing, so a context's results are those of a run of its own). */
+int ev_send_pictures_multi(EvContext *const *const ctx, const unsigned n,
+                           const EvPicture *const ref, const EvPicture *const *const dis)
+{
+    if (!ctx || !dis)
+        return -EINVAL;
+    for (unsigned i = 0; i < n; i++) {
+        if (!ctx[i] || !dis[i])
+            continue; /* that distorted has ended */
+        const int err = ev_send_pictures(ctx[i], ref, dis[i]);
+        if (err)
+            return err;
+    }
+    return 0;
+}
+
 static void public_view(const EvPic *p, EvPicture *out)
 {
     *out = (EvPicture){ p->w[0], p->h[0], p->bpc, p->layout, { 0 }, { 0 } };

@@ -1,0 +1,274 @@
+/* Many encodes against one reference (cli_multi.h). */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cli_multi.h"
+#include "cli_output.h"
+#include "cli_run.h"
+
+static const char *app = "exactvmaf";
+
+/* One distorted and what scores it. */
+typedef struct Scoring {
+    const char *path;
+    EvVideo *video;
+    EvContext *ctx;
+    CliOutput out;
+    unsigned frames;    /* pairs pushed */
+    int active;         /* its stream has not ended */
+} Scoring;
+
+static int fail(char *err, size_t n, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(err, n, fmt, ap);
+    va_end(ap);
+    return -1;
+}
+
+void cli_multi_base_name(const char *dis_path, char *name, size_t size)
+{
+    if (!strcmp(dis_path, "-")) {
+        snprintf(name, size, "stdin");
+        return;
+    }
+    const char *slash = strrchr(dis_path, '/');
+    const char *file = slash ? slash + 1 : dis_path;
+    const char *dot = strrchr(file, '.');
+    const size_t len = dot && dot != file ? (size_t)(dot - file) : strlen(file);
+    snprintf(name, size, "%.*s", (int)len, file);
+}
+
+static const char *format_extension(EvOutputFormat f)
+{
+    return f == EV_OUTPUT_JSON ? "json" : f == EV_OUTPUT_CSV ? "csv" : f == EV_OUTPUT_SUB ? "sub"
+                                                                                        : "xml";
+}
+
+/* pattern with every "{}" replaced by name. @return 0, -1 when it does not fit. */
+static int expand_pattern(const char *pattern, const char *name, char *out, size_t size)
+{
+    size_t len = 0;
+    for (const char *p = pattern; *p;) {
+        const int braces = p[0] == '{' && p[1] == '}';
+        const char *piece = braces ? name : p;
+        const size_t n = braces ? strlen(name) : 1;
+        if (len + n >= size)
+            return -1;
+        memcpy(out + len, piece, n);
+        len += n;
+        p += braces ? 2 : 1;
+    }
+    out[len] = '\0';
+    return 0;
+}
+
+int cli_multi_output_paths(const CliSettings *s, char (*paths)[CLI_MULTI_PATH_SIZE], char *err,
+                           size_t n)
+{
+    const char *o = s->out_path;
+    for (unsigned i = 0; i < s->n_dis; i++)
+        paths[i][0] = '\0';
+    if (!o)
+        return 0;
+    struct stat st;
+    const int pattern = strstr(o, "{}") != NULL;
+    const size_t olen = strlen(o);
+    const int folder = !pattern && strcmp(o, "-") &&
+                       ((olen && o[olen - 1] == '/') || (!stat(o, &st) && S_ISDIR(st.st_mode)));
+    if (!pattern && !folder)
+        return fail(err, n, "%s: one output for %u distorted inputs: give -o a folder or a "
+                            "pattern with {} (replaced by each distorted's name)", o, s->n_dis);
+    for (unsigned i = 0; i < s->n_dis; i++) {
+        char name[1024];
+        cli_multi_base_name(s->dis_paths[i], name, sizeof(name));
+        int bad = !name[0];
+        if (pattern)
+            bad = bad || expand_pattern(o, name, paths[i], CLI_MULTI_PATH_SIZE);
+        else if (snprintf(paths[i], CLI_MULTI_PATH_SIZE, "%s%s%s.%s", o,
+                          o[olen - 1] == '/' ? "" : "/", name,
+                          format_extension(s->format)) >= CLI_MULTI_PATH_SIZE)
+            bad = 1;
+        if (bad)
+            return fail(err, n, "%s: no output name can be made for %s", o, s->dis_paths[i]);
+        for (unsigned j = 0; j < i; j++)
+            if (!strcmp(paths[i], paths[j]))
+                return fail(err, n, "%s: %s and %s would both be written to %s: give each "
+                                    "distorted its own file name", o, s->dis_paths[j],
+                            s->dis_paths[i], paths[i]);
+    }
+    return 0;
+}
+
+/* Read one frame of every distorted still going, and the reference's, and push the pairs.
+ * @return 1 a frame was pushed, 0 the reference or every distorted ended, -1 an error. */
+static int push_frame(const CliSettings *s, EvVideo *ref, Scoring *sc, unsigned n_dis,
+                      unsigned n)
+{
+    EvPicture ref_pic, pics[CLI_MAX_ITEMS];
+    const EvPicture *dis[CLI_MAX_ITEMS];
+    EvContext *to[CLI_MAX_ITEMS];
+    const int ra = ev_video_read(ref, &ref_pic);
+    if (ra < 0)
+        return fprintf(stderr, "%s: %s\n", app, ev_video_error(ref)), -1;
+    unsigned active = 0, longer = 0;
+    for (unsigned i = 0; i < n_dis; i++) {
+        to[i] = NULL;
+        dis[i] = NULL;
+        if (!sc[i].active)
+            continue;
+        /* read even past the reference's end, as a single run does, to say which ended */
+        const int rb = ev_video_read(sc[i].video, &pics[i]);
+        if (rb < 0)
+            return fprintf(stderr, "%s: %s\n", app, ev_video_error(sc[i].video)), -1;
+        if (!ra || !rb) {
+            sc[i].active = 0;
+            longer += rb;
+            if (ra && !s->quiet)
+                fprintf(stderr, "%s: warning: %s ends after %u frames; scoring %u frames\n",
+                        app, sc[i].path, sc[i].frames, sc[i].frames);
+            continue;
+        }
+        to[i] = sc[i].ctx;
+        dis[i] = &pics[i];
+        active++;
+    }
+    if (!ra && longer && !s->quiet)
+        fprintf(stderr, "%s: warning: %s ends after %u frames; scoring %u frames\n", app,
+                s->ref_path, n, n);
+    if (!ra || !active)
+        return 0;
+    if (ev_send_pictures_multi(to, n_dis, &ref_pic, dis))
+        return -1; /* the logger said why */
+    for (unsigned i = 0; i < n_dis; i++)
+        sc[i].frames += to[i] != NULL;
+    return 1;
+}
+
+/* Reference frames while any distorted lasts, or up to --frame_cnt; then every flush. */
+static int score_all(const CliSettings *s, EvVideo *ref, Scoring *sc, unsigned n_dis,
+                     long long total, double *fps)
+{
+    const int progress = !s->quiet && isatty(STDERR_FILENO);
+    const double start = cli_now();
+    double last = start;
+    unsigned n = 0;
+    int r = 1;
+    while (!s->frame_cnt || n < s->frame_cnt) {
+        if ((r = push_frame(s, ref, sc, n_dis, n)) <= 0)
+            break;
+        n++;
+        if (progress && cli_now() - last > 0.5) {
+            cli_show_progress(n, total, start, 0);
+            last = cli_now();
+        }
+    }
+    if (r < 0)
+        return -1;
+    for (unsigned i = 0; i < n_dis; i++)
+        if (!sc[i].frames)
+            return fprintf(stderr, "%s: %s: no frames to score\n", app, sc[i].path), -1;
+    for (unsigned i = 0; i < n_dis; i++)
+        if (ev_flush(sc[i].ctx))
+            return -1;
+    const double dt = cli_now() - start;
+    *fps = dt > 0 ? n / dt : 0.0;
+    if (progress)
+        cli_show_progress(n, total, start, 1);
+    return 0;
+}
+
+/* Frames the longest-lasting distorted will be scored on, when every count is known. */
+static long long expected_total(const CliSettings *s, const EvVideo *ref, const Scoring *sc,
+                                unsigned n_dis)
+{
+    long long total = 0;
+    for (unsigned i = 0; i < n_dis; i++) {
+        const long long t = cli_expected_frames(s, ref, sc[i].video);
+        if (t < 0)
+            return -1;
+        total = t > total ? t : total;
+    }
+    return total;
+}
+
+static int open_all(const CliSettings *s, EvVideo **ref, Scoring *sc, unsigned n_dis)
+{
+    if (cli_open_video(s, s->ref_path, ref))
+        return -1;
+    for (unsigned i = 0; i < n_dis; i++)
+        if (cli_open_video(s, sc[i].path, &sc[i].video) ||
+            cli_check_pair(s, s->ref_path, *ref, sc[i].path, sc[i].video))
+            return -1;
+    for (unsigned i = 0; i < n_dis; i++)
+        if (cli_open_context(s, &sc[i].ctx))
+            return -1;
+    if (cli_skip_frames(*ref, s->frame_skip_ref, s->ref_path))
+        return -1;
+    for (unsigned i = 0; i < n_dis; i++)
+        if (cli_skip_frames(sc[i].video, s->frame_skip_dist, sc[i].path))
+            return -1;
+    return 0;
+}
+
+static int finish_all(const CliSettings *s, Scoring *sc, unsigned n_dis, double fps)
+{
+    int rc = 0;
+    for (unsigned i = 0; i < n_dis; i++) {
+        if (!s->no_prediction && isatty(STDERR_FILENO) && (!s->quiet || !s->out_path)) {
+            char prefix[4200];
+            snprintf(prefix, sizeof(prefix), "%s: ", sc[i].path);
+            cli_print_model_scores(sc[i].ctx, s, prefix);
+        }
+        if (s->out_path && cli_write_results(sc[i].ctx, s, &sc[i].out, fps))
+            rc = -1; /* said why; the other outputs are still written */
+    }
+    return rc;
+}
+
+int cli_run_multi(const CliSettings *s)
+{
+    const unsigned n_dis = s->n_dis;
+    char (*paths)[CLI_MULTI_PATH_SIZE] = calloc(n_dis, sizeof(*paths));
+    Scoring *sc = calloc(n_dis, sizeof(*sc));
+    EvVideo *ref = NULL;
+    int rc = 1;
+    char err[4400];
+    if (!paths || !sc) {
+        fprintf(stderr, "%s: cannot start: out of memory\n", app);
+        goto done;
+    }
+    /* every output is checked before any input is read */
+    if (cli_multi_output_paths(s, paths, err, sizeof(err)))
+        goto failed;
+    for (unsigned i = 0; i < n_dis; i++) {
+        sc[i].path = s->dis_paths[i];
+        sc[i].active = 1;
+        if (cli_output_check_path(s, s->out_path ? paths[i] : NULL, &sc[i].out, err,
+                                  sizeof(err)))
+            goto failed;
+    }
+    double fps = 0;
+    if (open_all(s, &ref, sc, n_dis) ||
+        score_all(s, ref, sc, n_dis, expected_total(s, ref, sc, n_dis), &fps) ||
+        finish_all(s, sc, n_dis, fps))
+        goto done;
+    rc = 0;
+    goto done;
+failed:
+    fprintf(stderr, "%s: %s\n", app, err);
+done:
+    for (unsigned i = 0; sc && i < n_dis; i++) {
+        ev_close(&sc[i].ctx);
+        ev_video_close(&sc[i].video);
+    }
+    ev_video_close(&ref);
+    free(sc);
+    free(paths);
+    return rc;
+}

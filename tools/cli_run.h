@@ -1,0 +1,36 @@
+/* The steps of one scoring run (tools/exactvmaf.c), shared by the single-distorted run and the
+ * one-reference, many-distorted run (cli_multi.c). Each prints its own one-line message on a
+ * problem and returns -1. */
+#ifndef EV_TOOLS_CLI_RUN_H
+#define EV_TOOLS_CLI_RUN_H
+
+#include "cli_args.h"
+#include "cli_output.h"
+#include "exactvmaf/exactvmaf.h"
+#include "exactvmaf/video.h"
+
+/* The library's logger: "exactvmaf: [warning: ]line" on stderr. */
+void cli_log_line(void *user, EvLogLevel level, const char *line);
+/* Monotonic seconds. */
+double cli_now(void);
+
+/* Open one input with the raw flags of s (a y4m is recognised by its magic). */
+int cli_open_video(const CliSettings *s, const char *path, EvVideo **v);
+/* The distorted must have the reference's geometry; warns (unless -q) on y4m tag mismatches. */
+int cli_check_pair(const CliSettings *s, const char *ref_path, const EvVideo *ref,
+                   const char *dis_path, const EvVideo *dis);
+/* A context with s's settings, its models and features added (Netflix's order). */
+int cli_open_context(const CliSettings *s, EvContext **ctx);
+/* Skip the first n frames of v (--frame_skip_*). */
+int cli_skip_frames(EvVideo *v, unsigned n, const char *path);
+/* Frames a run of ref against dis will score, when both counts are known; -1 otherwise. */
+long long cli_expected_frames(const CliSettings *s, const EvVideo *ref, const EvVideo *dis);
+/* The progress line on stderr (final: with its newline). */
+void cli_show_progress(unsigned frames, long long total, double start, int final);
+/* Each model's pooled mean on stderr, every line starting with prefix. */
+void cli_print_model_scores(const EvContext *ctx, const CliSettings *s, const char *prefix);
+/* Write the results to out in s's layout and precision. */
+int cli_write_results(const EvContext *ctx, const CliSettings *s, const CliOutput *out,
+                      double fps);
+
+#endif
