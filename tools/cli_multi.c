@@ -105,27 +105,33 @@ int cli_multi_output_paths(const CliSettings *s, char (*paths)[CLI_MULTI_PATH_SI
     return 0;
 }
 
-/* Read one frame of every distorted still going, and the reference's, and push the pairs.
- * @return 1 a frame was pushed, 0 the reference or every distorted ended, -1 an error. */
+/* Read one frame of the reference and of every distorted still going, each straight into a
+ * frame slot borrowed from its context (the reference into one slot, copied into the others
+ * at the submit), and push the pairs. @return 1 a frame was pushed, 0 the reference or every
+ * distorted ended, -1 an error. */
 static int push_frame(const CliSettings *s, EvVideo *ref, Scoring *sc, unsigned n_dis,
-                      unsigned n)
+                      const EvVideoFormat *fmt, unsigned n)
 {
-    EvPicture ref_pic, pics[CLI_MAX_ITEMS];
-    const EvPicture *dis[CLI_MAX_ITEMS];
-    EvContext *to[CLI_MAX_ITEMS];
-    const int ra = ev_video_read(ref, &ref_pic);
-    if (ra < 0)
-        return fprintf(stderr, "%s: %s\n", app, ev_video_error(ref)), -1;
+    EvContext *lent[CLI_MAX_ITEMS], *to[CLI_MAX_ITEMS];
+    EvPicture ref_pic, dis[CLI_MAX_ITEMS];
+    for (unsigned i = 0; i < n_dis; i++)
+        lent[i] = sc[i].active ? sc[i].ctx : NULL;
+    if (ev_borrow_pictures_multi(lent, n_dis, fmt->width, fmt->height, fmt->bitdepth,
+                                 fmt->layout, &ref_pic, dis))
+        return -1; /* the logger said why */
+    const int ra = ev_video_read_into(ref, &ref_pic);
+    EvVideo *failed = ra < 0 ? ref : NULL;
     unsigned active = 0, longer = 0;
-    for (unsigned i = 0; i < n_dis; i++) {
+    for (unsigned i = 0; i < n_dis && !failed; i++) {
         to[i] = NULL;
-        dis[i] = NULL;
-        if (!sc[i].active)
+        if (!lent[i])
             continue;
         /* read even past the reference's end, as a single run does, to say which ended */
-        const int rb = ev_video_read(sc[i].video, &pics[i]);
-        if (rb < 0)
-            return fprintf(stderr, "%s: %s\n", app, ev_video_error(sc[i].video)), -1;
+        const int rb = ev_video_read_into(sc[i].video, &dis[i]);
+        if (rb < 0) {
+            failed = sc[i].video;
+            break;
+        }
         if (!ra || !rb) {
             sc[i].active = 0;
             longer += rb;
@@ -135,19 +141,24 @@ static int push_frame(const CliSettings *s, EvVideo *ref, Scoring *sc, unsigned 
             continue;
         }
         to[i] = sc[i].ctx;
-        dis[i] = &pics[i];
         active++;
     }
-    if (!ra && longer && !s->quiet)
-        fprintf(stderr, "%s: warning: %s ends after %u frames; scoring %u frames\n", app,
-                s->ref_path, n, n);
-    if (!ra || !active)
+    if (failed || !ra || !active) {
+        ev_return_pictures_multi(lent, n_dis);
+        if (failed)
+            return fprintf(stderr, "%s: %s\n", app, ev_video_error(failed)), -1;
+        if (!ra && longer && !s->quiet)
+            fprintf(stderr, "%s: warning: %s ends after %u frames; scoring %u frames\n", app,
+                    s->ref_path, n, n);
         return 0;
-    if (ev_send_pictures_multi(to, n_dis, &ref_pic, dis))
-        return -1; /* the logger said why */
-    for (unsigned i = 0; i < n_dis; i++)
-        sc[i].frames += to[i] != NULL;
-    return 1;
+    }
+    const int err = ev_submit_pictures_multi(to, n_dis, &ref_pic);
+    for (unsigned i = 0; i < n_dis; i++) {
+        if (lent[i] && !to[i])
+            ev_return_pictures(lent[i]); /* ended: after the submit, which read its reference */
+        sc[i].frames += !err && to[i];
+    }
+    return err ? -1 : 1;
 }
 
 /* Reference frames while any distorted lasts, or up to --frame_cnt; then every flush. */
@@ -157,10 +168,12 @@ static int score_all(const CliSettings *s, EvVideo *ref, Scoring *sc, unsigned n
     const int progress = !s->quiet && isatty(STDERR_FILENO);
     const double start = cli_now();
     double last = start;
+    EvVideoFormat fmt;
+    ev_video_format(ref, &fmt);
     unsigned n = 0;
     int r = 1;
     while (!s->frame_cnt || n < s->frame_cnt) {
-        if ((r = push_frame(s, ref, sc, n_dis, n)) <= 0)
+        if ((r = push_frame(s, ref, sc, n_dis, &fmt, n)) <= 0)
             break;
         n++;
         if (progress && cli_now() - last > 0.5) {

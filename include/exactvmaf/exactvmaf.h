@@ -204,6 +204,30 @@ EV_API void ev_return_pictures(EvContext *c);
 EV_API int ev_send_pictures_multi(EvContext *const *ctx, unsigned n, const EvPicture *ref,
                                   const EvPicture *const *dis);
 
+/**
+ * The zero-copy form of ev_send_pictures_multi(): borrow a frame slot in every ctx[i] that is
+ * not NULL (ev_borrow_pictures() in each), as one reference picture *ref (the slot of the first
+ * such context) and n distorted pictures dis[0..n-1] (zeroed where ctx[i] is NULL). Fill them
+ * (the reference once), then submit them with ev_submit_pictures_multi(), or give them back
+ * with ev_return_pictures_multi(). Blocks while every slot of a context is in flight; the
+ * geometry rules of ev_send_pictures() apply to each context.
+ * @return 0; or a negative code (nothing is left borrowed, and *ref and dis[] are zeroed).
+ */
+EV_API int ev_borrow_pictures_multi(EvContext *const *ctx, unsigned n, unsigned width,
+                                    unsigned height, unsigned bitdepth, EvPixelLayout layout,
+                                    EvPicture *ref, EvPicture *dis);
+/**
+ * Submit the borrowed pair of every ctx[i] that is not NULL as its next frame, with ref as its
+ * reference: ref (usually the *ref that ev_borrow_pictures_multi() lent; any picture of the
+ * borrowed geometry) is copied into each slot other than its own. A context borrowed from but
+ * NULL here (its distorted ended after the borrow) keeps its pair: give it back with
+ * ev_return_pictures() after this call (its slot may be the one ref points into).
+ * @return 0, or the first failure's code (the pairs after it are given back, not pushed).
+ */
+EV_API int ev_submit_pictures_multi(EvContext *const *ctx, unsigned n, const EvPicture *ref);
+/** Give back what ev_borrow_pictures_multi() lent to each ctx[i], unsubmitted. NULL-safe. */
+EV_API void ev_return_pictures_multi(EvContext *const *ctx, unsigned n);
+
 /** Which backend scores this context: "cpu" or "cuda" (decided at the first picture; "cpu"
  *  before it). Static storage. */
 EV_API const char *ev_backend_name(const EvContext *c);

@@ -438,6 +438,86 @@ void ev_return_pictures(EvContext *const c)
     c->borrowed = NULL;
 }
 
+/* The first context still taking frames, or NULL. */
+static EvContext *first_taking(EvContext *const *ctx, unsigned n)
+{
+    for (unsigned i = 0; i < n; i++)
+        if (ctx[i])
+            return ctx[i];
+    return NULL;
+}
+
+int ev_borrow_pictures_multi(EvContext *const *const ctx, const unsigned n, const unsigned width,
+                             const unsigned height, const unsigned bitdepth,
+                             const EvPixelLayout layout, EvPicture *const ref,
+                             EvPicture *const dis)
+{
+    if (!ctx || !ref || !dis)
+        return -EINVAL;
+    memset(ref, 0, sizeof(*ref));
+    memset(dis, 0, n * sizeof(*dis));
+    EvContext *const first = first_taking(ctx, n);
+    if (!first)
+        return -EINVAL;
+    for (unsigned i = 0; i < n; i++) {
+        if (!ctx[i])
+            continue;
+        EvPicture own_ref;
+        const int err = ev_borrow_pictures(ctx[i], width, height, bitdepth, layout,
+                                           ctx[i] == first ? ref : &own_ref, &dis[i]);
+        if (err) {
+            ev_return_pictures_multi(ctx, i);
+            memset(ref, 0, sizeof(*ref));
+            memset(dis, 0, n * sizeof(*dis));
+            return err;
+        }
+    }
+    return 0;
+}
+
+int ev_submit_pictures_multi(EvContext *const *const ctx, const unsigned n,
+                             const EvPicture *const ref)
+{
+    if (!ctx || !ref)
+        return -EINVAL;
+    int err = 0;
+    for (unsigned i = 0; i < n; i++) {
+        EvContext *const c = ctx[i];
+        if (!c)
+            continue;
+        if (!c->borrowed) {
+            ev_log(&c->log, EV_LOG_ERROR, "submit: no borrowed pair");
+            err = err ? err : -EINVAL;
+            continue;
+        }
+        if (err) { /* an earlier one failed: this pair is given back, not pushed */
+            ev_return_pictures(c);
+            continue;
+        }
+        EvSlot *const s = c->borrowed;
+        if (ref->data[0] != s->ref.data[0]) { /* not this slot's own half: copy it in */
+            err = check_picture(c, ref, "reference");
+            if (!err && !same_geometry(ref, &c->info)) {
+                ev_log(&c->log, EV_LOG_ERROR, "submit: the reference is not the borrowed size");
+                err = -EINVAL;
+            }
+            if (err) {
+                ev_return_pictures(c);
+                continue;
+            }
+            copy_picture(ref, &s->ref);
+        }
+        err = ev_submit_pictures(c);
+    }
+    return err;
+}
+
+void ev_return_pictures_multi(EvContext *const *const ctx, const unsigned n)
+{
+    for (unsigned i = 0; ctx && i < n; i++)
+        ev_return_pictures(ctx[i]);
+}
+
 static void wait_idle(EvContext *c)
 {
     pthread_mutex_lock(&c->lock);
