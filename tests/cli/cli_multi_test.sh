@@ -81,6 +81,18 @@ check "shorter distorted: warned ($(cat "$tmp/err"))" \
   grep -q "c.y4m ends after 2 frames; scoring 2 frames" "$tmp/err"
 check "shorter distorted: one warning line" [ "$(wc -l <"$tmp/err")" -eq 1 ]
 
+# The shortest first: its frame slot holds the reference the others copy, after it ended.
+"$bin" -r "$ref" -d "${encs[2]}" -d "${encs[0]}" "${all[@]}" --json --precision max -q \
+  -o "$tmp/out/first_{}.json" 2>"$tmp/err"
+for i in 0 2; do
+  "$bin" -r "$ref" -d "${encs[$i]}" "${all[@]}" --json --precision max -q \
+    -o "$tmp/alone_$i.json" 2>/dev/null
+done
+check "shortest first: c equals its single run ($(cat "$tmp/err"))" \
+  same_values "$tmp/alone_2.json" "$tmp/out/first_c.json"
+check "shortest first: a equals its single run" \
+  same_values "$tmp/alone_0.json" "$tmp/out/first_a.mp4.json"
+
 # 3. A pattern with {}, raw input and the reference from standard input; XML by default.
 raw() {  # the frames of a y4m without its header and FRAME lines
   local n k

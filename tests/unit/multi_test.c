@@ -1,0 +1,168 @@
+/* Many distorted against one reference through the library: ev_send_pictures_multi() and the
+ * borrow/submit form give each context the bits of a context fed on its own with
+ * ev_send_pictures(), for every feature, frame and pooled value, with a distorted that ends
+ * early (also the first one, whose slot holds the reference the others copy). */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "exactvmaf/exactvmaf.h"
+
+enum { W = 192, H = 108, FRAMES = 5, N_DIS = 3 };
+#define FRAME_BYTES (W * H + 2 * (W / 2) * (H / 2))
+
+/* Frames each distorted lasts: the first ends early, the last is as long as the reference. */
+static const unsigned dis_frames[N_DIS] = { 3, 4, FRAMES };
+
+static uint8_t frames_ref[FRAMES][FRAME_BYTES], frames_dis[N_DIS][FRAMES][FRAME_BYTES];
+
+static uint32_t hash(uint32_t x)
+{
+    x ^= x >> 16;
+    x *= 0x7feb352du;
+    x ^= x >> 15;
+    x *= 0x846ca68bu;
+    return x ^ (x >> 16);
+}
+
+/* A smooth moving pattern (the reference) and noisier copies of it (the distorted). */
+static void make_frames(void)
+{
+    for (unsigned f = 0; f < FRAMES; f++)
+        for (unsigned i = 0; i < FRAME_BYTES; i++) {
+            const unsigned x = i % W, y = i / W;
+            frames_ref[f][i] = (uint8_t)((x * 3 + y * 2 + f * 7) & 0xff);
+            for (unsigned d = 0; d < N_DIS; d++) {
+                const int noise = (int)(hash(i * 131u + f * 7919u + d * 104729u) % (9 + 8 * d));
+                const int v = frames_ref[f][i] + noise - (int)(4 + 4 * d);
+                frames_dis[d][f][i] = (uint8_t)(v < 0 ? 0 : v > 255 ? 255 : v);
+            }
+        }
+}
+
+static EvPicture picture(const uint8_t *buf)
+{
+    EvPicture p = { W, H, 8, EV_PIX_420, { buf, buf + W * H, buf + W * H + (W / 2) * (H / 2) },
+                    { W, W / 2, W / 2 } };
+    return p;
+}
+
+static EvContext *open_context(unsigned threads)
+{
+    EvSettings s;
+    ev_default_settings(&s);
+    s.n_threads = threads;
+    EvContext *c = NULL;
+    CHECK(ev_open(&c, &s) == 0);
+    CHECK(ev_use_model(c, "version=vmaf_v0.6.1") == 0);
+    CHECK(ev_use_feature(c, "psnr", NULL) == 0);
+    CHECK(ev_use_feature(c, "float_ssim", NULL) == 0);
+    return c;
+}
+
+/* Every feature at every frame, and every pool, of got equal to want's bits. */
+static void check_same(const EvContext *got, const EvContext *want)
+{
+    CHECK(ev_frame_count(got) == ev_frame_count(want));
+    CHECK(ev_feature_count(got) == ev_feature_count(want));
+    CHECK(ev_feature_count(want) > 10);
+    for (unsigned i = 0; i < ev_feature_count(want); i++) {
+        const char *name = ev_feature_name(want, i);
+        CHECK(!strcmp(ev_feature_name(got, i), name));
+        for (unsigned f = 0; f < ev_frame_count(want); f++) {
+            double a = 0, b = 0;
+            CHECK(ev_get_score(got, name, f, &a) == 0 && ev_get_score(want, name, f, &b) == 0);
+            CHECK_BITS(a, b);
+        }
+        double a = 0, b = 0;
+        CHECK(ev_get_pooled(got, name, EV_POOL_HARMONIC_MEAN, &a) == 0);
+        CHECK(ev_get_pooled(want, name, EV_POOL_HARMONIC_MEAN, &b) == 0);
+        CHECK_BITS(a, b);
+    }
+}
+
+static void test_multi(unsigned threads)
+{
+    EvContext *alone[N_DIS], *sent[N_DIS], *lent[N_DIS];
+    for (unsigned d = 0; d < N_DIS; d++) {
+        alone[d] = open_context(threads);
+        sent[d] = open_context(threads);
+        lent[d] = open_context(threads);
+        for (unsigned f = 0; f < dis_frames[d]; f++) {
+            const EvPicture r = picture(frames_ref[f]), p = picture(frames_dis[d][f]);
+            CHECK(ev_send_pictures(alone[d], &r, &p) == 0);
+        }
+    }
+    for (unsigned f = 0; f < FRAMES; f++) {
+        EvContext *to[N_DIS];
+        EvPicture pics[N_DIS];
+        const EvPicture *dis[N_DIS];
+        const EvPicture r = picture(frames_ref[f]);
+        for (unsigned d = 0; d < N_DIS; d++) {
+            pics[d] = picture(frames_dis[d][f]);
+            to[d] = f < dis_frames[d] ? sent[d] : NULL;
+            dis[d] = &pics[d];
+        }
+        CHECK(ev_send_pictures_multi(to, N_DIS, &r, dis) == 0);
+
+        /* borrow from every context still going, then learn (as a reader would) that a
+         * distorted has ended: its pair is given back after the submit */
+        EvContext *borrow[N_DIS], *submit[N_DIS];
+        EvPicture ref_slot, dis_slot[N_DIS];
+        for (unsigned d = 0; d < N_DIS; d++) /* at f == dis_frames[d] it finds out */
+            borrow[d] = f <= dis_frames[d] ? lent[d] : NULL;
+        CHECK(ev_borrow_pictures_multi(borrow, N_DIS, W, H, 8, EV_PIX_420, &ref_slot,
+                                       dis_slot) == 0);
+        memcpy((void *)ref_slot.data[0], frames_ref[f], FRAME_BYTES); /* planes packed */
+        for (unsigned d = 0; d < N_DIS; d++) {
+            submit[d] = f < dis_frames[d] ? lent[d] : NULL;
+            if (submit[d])
+                memcpy((void *)dis_slot[d].data[0], frames_dis[d][f], FRAME_BYTES);
+        }
+        CHECK(ev_submit_pictures_multi(submit, N_DIS, &ref_slot) == 0);
+        for (unsigned d = 0; d < N_DIS; d++)
+            if (borrow[d] && !submit[d])
+                ev_return_pictures(borrow[d]);
+    }
+    for (unsigned d = 0; d < N_DIS; d++) {
+        CHECK(ev_flush(alone[d]) == 0);
+        CHECK(ev_flush(sent[d]) == 0);
+        CHECK(ev_flush(lent[d]) == 0);
+        CHECK(ev_frame_count(alone[d]) == dis_frames[d]);
+        check_same(sent[d], alone[d]);
+        check_same(lent[d], alone[d]);
+        ev_close(&alone[d]);
+        ev_close(&sent[d]);
+        ev_close(&lent[d]);
+    }
+}
+
+static void test_refusals(void)
+{
+    EvContext *none[2] = { NULL, NULL };
+    EvPicture r, d[2];
+    CHECK(ev_borrow_pictures_multi(none, 2, W, H, 8, EV_PIX_420, &r, d) == -EINVAL);
+    EvContext *c[1] = { open_context(1) };
+    const EvPicture ref = picture(frames_ref[0]);
+    CHECK(ev_submit_pictures_multi(c, 1, &ref) == -EINVAL); /* nothing borrowed */
+    CHECK(ev_borrow_pictures_multi(c, 1, W, H, 8, EV_PIX_420, &r, d) == 0);
+    const EvPicture small = { W / 2, H, 8, EV_PIX_420, { frames_ref[0], frames_ref[0],
+                              frames_ref[0] }, { W, W, W } };
+    CHECK(ev_submit_pictures_multi(c, 1, &small) == -EINVAL); /* not the borrowed size */
+    CHECK(ev_frame_count(c[0]) == 0);
+    CHECK(ev_borrow_pictures_multi(c, 1, W, H, 8, EV_PIX_420, &r, d) == 0); /* given back */
+    ev_return_pictures_multi(c, 1);
+    CHECK(ev_flush(c[0]) == 0);
+    ev_close(&c[0]);
+}
+
+int main(void)
+{
+    make_frames();
+    test_multi(1);
+    test_multi(3);
+    test_refusals();
+    printf("unit_multi: %u checks passed, %u failed\n", check_passed, check_failed);
+    return check_failed ? 1 : 0;
+}
