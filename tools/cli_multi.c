@@ -8,6 +8,7 @@
 
 #include "cli_multi.h"
 #include "cli_output.h"
+#include "cli_reader.h"
 #include "cli_run.h"
 
 static const char *app = "exactvmaf";
@@ -18,6 +19,8 @@ typedef struct Scoring {
     EvVideo *video;
     EvContext *ctx;
     CliOutput out;
+    SideReader reader;  /* its reading thread (more than one --threads), when side */
+    int side;
     unsigned frames;    /* pairs pushed */
     int active;         /* its stream has not ended */
 } Scoring;
@@ -119,22 +122,30 @@ static int push_frame(const CliSettings *s, EvVideo *ref, Scoring *sc, unsigned 
     if (ev_borrow_pictures_multi(lent, n_dis, fmt->width, fmt->height, fmt->bitdepth,
                                  fmt->layout, &ref_pic, dis))
         return -1; /* the logger said why */
+    /* every distorted on its reading thread (if any) while this one reads the reference; even
+     * past the reference's end, as a single run does, to say which ended */
+    for (unsigned i = 0; i < n_dis; i++)
+        if (lent[i] && sc[i].side)
+            side_reader_request(&sc[i].reader, &dis[i]);
     const int ra = ev_video_read_into(ref, &ref_pic);
+    int rb[CLI_MAX_ITEMS];
+    for (unsigned i = 0; i < n_dis; i++)
+        if (lent[i])
+            rb[i] = sc[i].side ? side_reader_wait(&sc[i].reader)
+                               : ev_video_read_into(sc[i].video, &dis[i]);
     EvVideo *failed = ra < 0 ? ref : NULL;
     unsigned active = 0, longer = 0;
     for (unsigned i = 0; i < n_dis && !failed; i++) {
         to[i] = NULL;
         if (!lent[i])
             continue;
-        /* read even past the reference's end, as a single run does, to say which ended */
-        const int rb = ev_video_read_into(sc[i].video, &dis[i]);
-        if (rb < 0) {
+        if (rb[i] < 0) {
             failed = sc[i].video;
             break;
         }
-        if (!ra || !rb) {
+        if (!ra || !rb[i]) {
             sc[i].active = 0;
-            longer += rb;
+            longer += rb[i];
             if (ra && !s->quiet)
                 fprintf(stderr, "%s: warning: %s ends after %u frames; scoring %u frames\n",
                         app, sc[i].path, sc[i].frames, sc[i].frames);
@@ -170,6 +181,8 @@ static int score_all(const CliSettings *s, EvVideo *ref, Scoring *sc, unsigned n
     double last = start;
     EvVideoFormat fmt;
     ev_video_format(ref, &fmt);
+    for (unsigned i = 0; i < n_dis && s->threads != 1; i++)
+        sc[i].side = !side_reader_start(&sc[i].reader, sc[i].video);
     unsigned n = 0;
     int r = 1;
     while (!s->frame_cnt || n < s->frame_cnt) {
@@ -181,6 +194,11 @@ static int score_all(const CliSettings *s, EvVideo *ref, Scoring *sc, unsigned n
             last = cli_now();
         }
     }
+    for (unsigned i = 0; i < n_dis; i++)
+        if (sc[i].side) {
+            side_reader_stop(&sc[i].reader);
+            sc[i].side = 0;
+        }
     if (r < 0)
         return -1;
     for (unsigned i = 0; i < n_dis; i++)
