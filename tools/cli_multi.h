@@ -5,9 +5,10 @@
  *
  * Outputs, one per distorted, named from NAME, the distorted's file name without its folder and
  * its last extension ("enc/a.mp4.y4m": "a.mp4"; standard input: "stdin"):
- *  - -o containing "{}": a pattern, every "{}" replaced by NAME ("out/{}_vmaf.json");
- *  - else -o an existing folder, or a path ending in "/": FOLDER/NAME.xml (.json, .csv, .sub
- *    after the layout flag);
+ *  - -o containing "{}": a pattern, every "{}" replaced by NAME ("out/{}_vmaf.json"), also
+ *    with a single -d (which is then scored here);
+ *  - else, with several -d, -o an existing folder, or a path ending in "/": FOLDER/NAME.xml
+ *    (.json, .csv, .sub after the layout flag; with one -d a folder stays refused);
  *  - anything else (a plain file, "-") is refused: it cannot hold several results.
  * Two distorted whose outputs would be the same path are refused, and every output is checked
  * as a single run checks its one (not an input, folder there, writable) before any input is

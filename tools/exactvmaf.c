@@ -356,5 +356,7 @@ int main(int argc, char **argv)
         cli_list_models(stdout);
     if (s.list)
         return 0;
-    return s.n_dis > 1 ? cli_run_multi(&s) : run(&s);
+    /* an -o pattern ({}) is one even for one distorted */
+    const int pattern = s.out_path && strstr(s.out_path, "{}");
+    return s.n_dis > 1 || pattern ? cli_run_multi(&s) : run(&s);
 }

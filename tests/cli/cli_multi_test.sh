@@ -113,6 +113,10 @@ for n in a b; do
     same_values "$tmp/single_$n.xml" "$tmp/out/${n}_vmaf.xml"
 done
 
+# A pattern is one also for a single distorted.
+"$bin" -r "$ref" -d "${encs[1]}" -n --feature psnr --json -q -o "$tmp/out/one_{}.json" 2>/dev/null
+check "a pattern with one distorted: one_b.json written" [ -s "$tmp/out/one_b.json" ]
+
 # 4. Refusals, before any input is read (a missing reference is not reached), nothing written.
 refused() {  # NAME "WORDS" ARGS...: exit != 0, one stderr line with the words, out/ untouched
   local name=$1 words=$2
