@@ -139,5 +139,6 @@ static int cmp_first_key(const void *a, const void *b)
 
 void ev_collector_finish(EvCollector *const c)
 {
-    qsort(c->feat, c->n_feat, sizeof(*c->feat), cmp_first_key);
+    if (c->n_feat) /* a flush before any frame has none, and no array (qsort wants one) */
+        qsort(c->feat, c->n_feat, sizeof(*c->feat), cmp_first_key);
 }
