@@ -16,6 +16,8 @@ extern const EvExtractorClass ev_fex_float_ansnr;
 extern const EvExtractorClass ev_fex_float_psnr;
 extern const EvExtractorClass ev_fex_float_ssim;
 extern const EvExtractorClass ev_fex_float_ms_ssim;
+extern const EvExtractorClass ev_fex_ciede;
+extern const EvExtractorClass ev_fex_psnr_hvs;
 
 #define EV_EXTRACTOR_LIST                                                                      \
     EV_EXTRACTOR(ev_fex_float_moment)                                                          \
@@ -29,7 +31,9 @@ extern const EvExtractorClass ev_fex_float_ms_ssim;
     EV_EXTRACTOR(ev_fex_float_ansnr)                                                           \
     EV_EXTRACTOR(ev_fex_float_ssim)                                                            \
     EV_EXTRACTOR(ev_fex_float_ms_ssim)                                                         \
-    EV_EXTRACTOR(ev_fex_float_psnr)
+    EV_EXTRACTOR(ev_fex_float_psnr)                                                            \
+    EV_EXTRACTOR(ev_fex_ciede)                                                                 \
+    EV_EXTRACTOR(ev_fex_psnr_hvs)
 
 /* CUDA twins (built with EXACTVMAF_CUDA): same names as their CPU references. */
 #ifdef EV_HAVE_CUDA
