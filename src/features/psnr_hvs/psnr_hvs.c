@@ -24,16 +24,8 @@ static int psnr_hvs_init(void *state, const void *opts, const EvPicInfo *info,
                info->bpc, PSNR_HVS_MAX_BPC);
         return -EINVAL;
     }
-    /* libvmaf scores a plane without a single 8x8 block as 0 / 0 (NaN): refused here */
-    unsigned cw, ch;
-    ev_plane_size(info->width, info->height, info->layout, 1, &cw, &ch);
-    if (cw < PSNR_HVS_BLOCK || ch < PSNR_HVS_BLOCK) {
-        ev_log(log, EV_LOG_ERROR,
-               "psnr_hvs: frame %ux%u is too small: its %ux%u chroma planes need at least %dx%d "
-               "(one 8x8 block)",
-               info->width, info->height, cw, ch, PSNR_HVS_BLOCK, PSNR_HVS_BLOCK);
-        return -EINVAL;
-    }
+    /* A plane without a single 8x8 block (chroma under 8x8) is scored as libvmaf scores it:
+     * 0 coefficients, 0 / 0, NaN (positive after the dB negation), not refused. */
     s->bpc = info->bpc;
     for (int p = 0; p < 3; p++)
         for (int k = 0; k < 64; k++)
