@@ -174,9 +174,39 @@ static void test_float_steps(void)
     CHECK(isinf(psnr_hvs_db(0.0)) && psnr_hvs_db(0.1) == 10.0);
 }
 
+/* The two-block forms the extractor runs equal the one-block spec, bit for bit. */
+static void test_pair_forms(void)
+{
+    uint32_t x = 77;
+    float mask[64];
+    for (int k = 0; k < 64; k++)
+        mask[k] = psnr_hvs_mask_weight(csf[0][k]);
+    for (int round = 0; round < 200; round++) {
+        int32_t a[64], b[64];
+        const int range = round % 3 == 0 ? 4096 : round % 3 == 1 ? 256 : 3;
+        for (int k = 0; k < 64; k++) {
+            x = x * 1103515245u + 12345u;
+            a[k] = (int32_t)((x >> 8) % (uint32_t)range);
+            x = x * 1103515245u + 12345u;
+            b[k] = round % 5 == 0 ? 9 : (int32_t)((x >> 8) % (uint32_t)range);
+        }
+        const int32_t *const pair[2] = { a, b };
+        float ratio[2], energy[2];
+        psnr_hvs_variance_ratio2(pair, ratio);
+        CHECK_FBITS(ratio[0], check_fbits(psnr_hvs_variance_ratio(a)));
+        CHECK_FBITS(ratio[1], check_fbits(psnr_hvs_variance_ratio(b)));
+        psnr_hvs_fdct8x8(a);
+        psnr_hvs_fdct8x8(b);
+        psnr_hvs_ac_energy2(pair, mask, energy);
+        CHECK_FBITS(energy[0], check_fbits(psnr_hvs_ac_energy(a, mask)));
+        CHECK_FBITS(energy[1], check_fbits(psnr_hvs_ac_energy(b, mask)));
+    }
+}
+
 int main(void)
 {
     test_integer_steps();
+    test_pair_forms();
     test_float_steps();
     test_netflix_frames();
     return check_report("psnr_hvs_math");

@@ -62,12 +62,14 @@ static double plane_score(const PsnrHvsState *s, const EvPic *ref, const EvPic *
             int32_t bs[64], bd[64];
             load_block(ref, p, (unsigned)x, (unsigned)y, bs);
             load_block(dis, p, (unsigned)x, (unsigned)y, bd);
-            const float ratio_s = psnr_hvs_variance_ratio(bs);
-            const float ratio_d = psnr_hvs_variance_ratio(bd);
+            const int32_t *const pair[2] = { bs, bd };
+            float ratio[2], energy[2];
+            psnr_hvs_variance_ratio2(pair, ratio);
             psnr_hvs_fdct8x8(bs);
             psnr_hvs_fdct8x8(bd);
-            const float th_s = psnr_hvs_threshold(psnr_hvs_ac_energy(bs, mask), ratio_s);
-            const float th_d = psnr_hvs_threshold(psnr_hvs_ac_energy(bd, mask), ratio_d);
+            psnr_hvs_ac_energy2(pair, mask, energy);
+            const float th_s = psnr_hvs_threshold(energy[0], ratio[0]);
+            const float th_d = psnr_hvs_threshold(energy[1], ratio[1]);
             sum = psnr_hvs_block_error(sum, bs, bd, th_d > th_s ? th_d : th_s, mask, csf);
             n_coeffs += 64;
         }

@@ -162,6 +162,56 @@ EV_HD float psnr_hvs_ac_energy(const int32_t dct[64], const float mask[64])
     return e;
 }
 
+/*
+ * The same two functions for the reference and distorted blocks at once: each block keeps its
+ * own sums in its own order (the lane loops only interleave the two independent chains), so
+ * the results are psnr_hvs_variance_ratio's and psnr_hvs_ac_energy's bits.
+ */
+EV_HD void psnr_hvs_variance_ratio2(const int32_t *const px[2], float ratio[2])
+{
+    float gmean[2] = { 0, 0 }, means[2][4] = { { 0, 0, 0, 0 }, { 0, 0, 0, 0 } };
+    for (int i = 0; i < 8; i++)
+        for (int j = 0; j < 8; j++)
+            for (int b = 0; b < 2; b++) {
+                gmean[b] += (float)px[b][i * 8 + j];
+                means[b][psnr_hvs_quadrant(i, j)] += (float)px[b][i * 8 + j];
+            }
+    for (int b = 0; b < 2; b++) {
+        gmean[b] /= 64.f;
+        for (int q = 0; q < 4; q++)
+            means[b][q] /= 16.f;
+    }
+    float gvar[2] = { 0, 0 }, vars[2][4] = { { 0, 0, 0, 0 }, { 0, 0, 0, 0 } };
+    for (int i = 0; i < 8; i++)
+        for (int j = 0; j < 8; j++)
+            for (int b = 0; b < 2; b++) {
+                const int q = psnr_hvs_quadrant(i, j);
+                const float v = (float)px[b][i * 8 + j];
+                const float dg = v - gmean[b], dq = v - means[b][q];
+                gvar[b] += dg * dg;
+                vars[b][q] += dq * dq;
+            }
+    for (int b = 0; b < 2; b++) {
+        gvar[b] *= 1 / 63.f * 64;
+        for (int q = 0; q < 4; q++)
+            vars[b][q] *= 1 / 15.f * 16;
+        if (gvar[b] > 0)
+            gvar[b] = (vars[b][0] + vars[b][1] + vars[b][2] + vars[b][3]) / gvar[b];
+        ratio[b] = gvar[b];
+    }
+}
+
+EV_HD void psnr_hvs_ac_energy2(const int32_t *const dct[2], const float mask[64],
+                               float energy[2])
+{
+    float e[2] = { 0, 0 };
+    for (int k = 1; k < 64; k++)
+        for (int b = 0; b < 2; b++)
+            e[b] += (float)(dct[b][k] * dct[b][k]) * mask[k];
+    energy[0] = e[0];
+    energy[1] = e[1];
+}
+
 /* The block's masking threshold: sqrt in double of the float product, / 32, as float. */
 EV_HD float psnr_hvs_threshold(const float energy, const float ratio)
 {
@@ -171,17 +221,19 @@ EV_HD float psnr_hvs_threshold(const float energy, const float ratio)
 /*
  * Adds the block's 64 CSF-weighted squared errors to the plane's running float sum and
  * returns it: AC differences under the threshold / weight count as 0, the rest minus it.
+ * (err < t ? 0 : err - t) is written max(err - t, +0): for finite floats err - t is negative
+ * exactly when err < t and +0 when they are equal, so the bits are the same, and it compiles
+ * to maxss instead of an unpredictable branch.
  */
 EV_HD float psnr_hvs_block_error(float sum, const int32_t ds[64], const int32_t dd[64],
                                  const float threshold, const float mask[64],
                                  const float csf[64])
 {
-    for (int k = 0; k < 64; k++) {
-        float err = (float)abs(ds[k] - dd[k]);
-        if (k != 0) {
-            const float t = threshold / mask[k];
-            err = err < t ? 0 : err - t;
-        }
+    const float dc = (float)abs(ds[0] - dd[0]) * csf[0];
+    sum += dc * dc;
+    for (int k = 1; k < 64; k++) {
+        const float over = (float)abs(ds[k] - dd[k]) - threshold / mask[k];
+        const float err = over > 0.0f ? over : 0.0f;
         sum += (err * csf[k]) * (err * csf[k]);
     }
     return sum;
