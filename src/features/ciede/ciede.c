@@ -81,12 +81,14 @@ static int ciede_init(void *state, const void *opts, const EvPicInfo *info, cons
     if (s->layout == EV_PIX_444)
         return 0;
     /* the last read must stay inside the chroma plane; past it libvmaf reads the next plane
-     * or outside its buffer (odd 4:2:0 heights, 4:2:2 frames of one or two rows...) */
+     * or outside its buffer (odd 4:2:0 heights; odd 4:2:0 widths whose chroma width is a
+     * multiple of 32; 4:2:2 frames of one row...), and its value then depends on memory it
+     * never wrote (it changes with MALLOC_PERTURB_) */
     const size_t last = s->nf_stride ? chroma_offset(s, s->h - 1, s->w - 1) : 0;
     if (!s->chroma_w || !s->chroma_h || last / s->nf_stride >= s->chroma_h) {
         ev_log(log, EV_LOG_ERROR,
                "ciede: frame %ux%u %s is unsupported: libvmaf's chroma upsampling reads past "
-               "its %ux%u chroma planes (as at odd 4:2:0 heights)",
+               "its %ux%u chroma planes, into memory it never wrote",
                s->w, s->h, s->layout == EV_PIX_420 ? "4:2:0" : "4:2:2", s->chroma_w,
                s->chroma_h);
         return -EINVAL;
