@@ -6,6 +6,14 @@ set(EV_BUILTIN_MODELS
   vmaf_4k_v0.6.1
   vmaf_4k_v0.6.1neg
   vmaf_b_v0.6.3
+  vmaf_v1.0.16_3d0h
+  vmaf_v1.0.16_3d0h_2160
+  vmaf_v1.0.16_5d0h
+  vmaf_v1.0.16_1d5h_2160
+  vmaf_v1.0.16_hfr_3d0h
+  vmaf_v1.0.16_hfr_3d0h_2160
+  vmaf_v1.0.16_hfr_5d0h
+  vmaf_v1.0.16_hfr_1d5h_2160
   vmaf_float_v0.6.1
   vmaf_float_v0.6.1neg
   vmaf_float_4k_v0.6.1

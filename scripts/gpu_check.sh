@@ -73,7 +73,7 @@ step_gate() {
 }
 
 step_search() {
-  "$parity" --vmaf-search "${SEARCH_FRAMES:-1000000}" --threads 16 --twin-threads 16 \
+  "$parity" --vmaf-search "${SEARCH_FRAMES:-1000000}" --threads 16 --twin-threads 16 --verbose \
     --seed "${SEARCH_SEED:-20261201}" >"$logs/search.txt" 2>&1
   local rc=$?
   note "vmaf search: rc $rc: $(tail -1 "$logs/search.txt")"

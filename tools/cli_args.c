@@ -11,7 +11,7 @@
 enum {
     ARG_XML = 256, ARG_JSON, ARG_CSV, ARG_SUB, ARG_THREADS, ARG_FEATURE, ARG_SUBSAMPLE,
     ARG_CPUMASK, ARG_GPUMASK, ARG_AOM_CTC, ARG_NFLX_CTC, ARG_FRAME_CNT, ARG_FRAME_SKIP_REF,
-    ARG_FRAME_SKIP_DIST, ARG_PRECISION, ARG_HELP, ARG_LIST, ARG_BACKEND, ARG_GPU,
+    ARG_FRAME_SKIP_DIST, ARG_PRECISION, ARG_HELP, ARG_LIST, ARG_BACKEND, ARG_GPU, ARG_LIST_MODELS,
 };
 
 static const struct option long_opts[] = {
@@ -31,41 +31,65 @@ static const struct option long_opts[] = {
     { "version", 0, NULL, 'v' },          { "quiet", 0, NULL, 'q' },
     { "help", 0, NULL, ARG_HELP },        { "list_features", 0, NULL, ARG_LIST },
     { "backend", 1, NULL, ARG_BACKEND },  { "gpu", 1, NULL, ARG_GPU },
+    { "list_models", 0, NULL, ARG_LIST_MODELS },
     { NULL, 0, NULL, 0 },
 };
 
 void cli_usage(FILE *f, const char *app)
 {
     fprintf(f,
-            "Usage: %s -r REF -d DIS [options]\n\n"
-            " --reference/-r $path:        reference .y4m or .yuv (- = stdin)\n"
-            " --distorted/-d $path:        distorted .y4m or .yuv (- = stdin)\n"
-            " --width/-w $unsigned:        width (raw .yuv)\n"
-            " --height/-h $unsigned:       height (raw .yuv)\n"
-            " --pixel_format/-p $string:   pixel format 420/422/444 (raw .yuv)\n"
-            " --bitdepth/-b $unsigned:     bit depth 8..16 (raw .yuv)\n"
-            " --model/-m $params:          model, colon-delimited (version=, path=, name=)\n"
-            " --feature $name[=k=v:...]:   add a feature extractor with options\n"
-            " --output/-o $path:           output file\n"
-            " --xml | --json | --csv | --sub  output layout (default XML)\n"
-            " --precision $N|max:          digits after the point (default: Netflix's %%.6f),\n"
-            "                              max = %%.17g, every double exactly\n"
-            " --threads $unsigned:         worker threads (default: one per core)\n"
-            " --subsample $unsigned:       compute scores only every N frames\n"
-            " --frame_cnt $unsigned:       maximum number of frames to process\n"
+            "Usage: %s -r REF -d DIS [options]\n"
+            "Scores DIS against REF with Netflix's VMAF (default model vmaf_v0.6.1) and any\n"
+            "--feature; the results equal Netflix libvmaf's bit for bit (--version says which).\n"
+            "\n"
+            "Input (a file starting with YUV4MPEG2 is read as y4m whatever its name):\n"
+            " --reference/-r $path:        reference .y4m or raw .yuv; - reads standard input\n"
+            " --distorted/-d $path:        distorted .y4m or raw .yuv; - reads standard input\n"
+            "                              (only one of the two can be -)\n"
+            " --width/-w $unsigned:        raw .yuv width   } all four for raw input, for both\n"
+            " --height/-h $unsigned:       raw .yuv height  } files; odd sizes use ffmpeg's\n"
+            " --pixel_format/-p 420|422|444  raw layout     } layout (chroma rounded up)\n"
+            " --bitdepth/-b 8..16:         raw bit depth    } (16-bit samples little-endian)\n"
+            " --frame_cnt $unsigned:       score at most N frames (0 = all)\n"
             " --frame_skip_ref $unsigned:  skip the first N frames of the reference\n"
             " --frame_skip_dist $unsigned: skip the first N frames of the distorted\n"
-            " --backend cpu|cuda|auto:     where to compute (default auto: CUDA when a device\n"
-            "                              exists and every extractor has a CUDA twin)\n"
+            " --subsample $unsigned:       score every Nth frame (0 or 1 = every frame)\n"
+            "\n"
+            "What to compute:\n"
+            " --model/-m $params:          a model, colon-separated: version=NAME (see\n"
+            "                              --list_models) or path=FILE.json; name=OUT (default\n"
+            "                              vmaf); enable_transform; disable_clip; and\n"
+            "                              EXTRACTOR.OPTION=VALUE; repeat for several models\n"
+            " --feature $name[=k=v:...]:   add an extractor with options (see --list_features)\n"
+            " --no_prediction/-n:          no score: the --feature extractors and the\n"
+            "                              extractors of each --model only\n"
+            "\n"
+            "Output:\n"
+            " --output/-o $path:           write the results there; - = standard output;\n"
+            "                              none: only the pooled score on a terminal. Checked\n"
+            "                              before scoring; nothing is written if scoring fails;\n"
+            "                              an input file is never overwritten\n"
+            " --xml | --json | --csv | --sub  layout (default XML), byte for byte Netflix's\n"
+            " --precision $N|max:          %%.Nf for every value (0..17), or max = %%.17g (every\n"
+            "                              double exactly); default Netflix's %%.6f\n"
+            " --quiet/-q:                  no progress line and no warnings (errors still)\n"
+            "\n"
+            "Where to compute:\n"
+            " --threads $unsigned:         threads; 0 (default) = one per core; results are\n"
+            "                              the same bits for every count\n"
+            " --backend cpu|cuda|auto:     default auto: CUDA when a device exists and every\n"
+            "                              extractor has a CUDA twin, else the CPU\n"
             " --gpu $unsigned:             CUDA device ordinal (default 0)\n"
-            " --cpumask $bitmask:          CPU instruction sets not to use: 1 SSE2, 2 SSSE3, 4 SSE4.1,\n"
-            "                               8 AVX2, 16 AVX-512, 32 AVX-512 ICL (8: the C reference;\n"
-            "                               the scores are the same bits for every mask)\n"
-            " --gpumask $bitmask:          restrict GPU use (accepted; CPU only yet)\n"
-            " --no_prediction/-n:          features only, no model\n"
-            " --quiet/-q:                  no progress line on a terminal\n"
-            " --list_features:             list the extractors and their options\n"
-            " --version/-v:                print the version and exit\n",
+            " --cpumask $bitmask:          CPU instruction sets not to use: 1 SSE2, 2 SSSE3,\n"
+            "                              4 SSE4.1, 8 AVX2, 16 AVX-512, 32 AVX-512 ICL (8: the C\n"
+            "                              reference; the same bits for every mask)\n"
+            " --gpumask $bitmask:          accepted for Netflix compatibility; no effect\n"
+            "\n"
+            "Information:\n"
+            " --list_features:             the extractors, their options, defaults and ranges\n"
+            " --list_models:               the built-in models\n"
+            " --version/-v:                version, the Netflix libvmaf matched, backends, SIMD\n"
+            " --help:                      this text\n",
             app);
 }
 
@@ -190,6 +214,7 @@ static int parse_one(CliSettings *s, int opt, const char *arg, char *err, size_t
     case 'v': s->version = 1; return 0;
     case ARG_HELP: s->version = 2; return 0;
     case ARG_LIST: s->list = 1; return 0;
+    case ARG_LIST_MODELS: s->list = 2; return 0;
     }
     return fail(err, n, "unknown option (see --help)");
 }

@@ -8,6 +8,8 @@
 #include <unistd.h>
 
 #include "cli_args.h"
+#include "cli_info.h"
+#include "cli_output.h"
 #include "cli_reader.h"
 #include "exactvmaf/exactvmaf.h"
 #include "exactvmaf/video.h"
@@ -32,6 +34,23 @@ static const char *layout_name(EvPixelLayout l)
     return l == EV_PIX_420 ? "4:2:0" : l == EV_PIX_422 ? "4:2:2" : "4:4:4";
 }
 
+/* One warning line per y4m tag the two inputs disagree on (both must have it). */
+static void warn_tag_mismatch(const CliSettings *s, const EvVideo *ref, const EvVideo *dis)
+{
+    EvVideoTags a, b;
+    ev_video_tags(ref, &a);
+    ev_video_tags(dis, &b);
+    if (a.fps_den && b.fps_den &&
+        (unsigned long long)a.fps_num * b.fps_den != (unsigned long long)b.fps_num * a.fps_den)
+        fprintf(stderr, "%s: warning: %s is %u:%u fps but %s is %u:%u fps: frames are paired by "
+                        "index\n", app, s->ref_path, a.fps_num, a.fps_den, s->dis_path,
+                b.fps_num, b.fps_den);
+    const char ia = a.interlace == 'p' ? 0 : a.interlace, ib = b.interlace == 'p' ? 0 : b.interlace;
+    if (ia != ib)
+        fprintf(stderr, "%s: warning: %s is %s but %s is %s\n", app, s->ref_path,
+                ia ? "interlaced" : "progressive", s->dis_path, ib ? "interlaced" : "progressive");
+}
+
 static int open_inputs(const CliSettings *s, EvVideo **ref, EvVideo **dis)
 {
     char err[512];
@@ -51,7 +70,23 @@ static int open_inputs(const CliSettings *s, EvVideo **ref, EvVideo **dis)
                 b.width, b.height, b.bitdepth, layout_name(b.layout));
         return -1;
     }
+    if (!s->quiet)
+        warn_tag_mismatch(s, *ref, *dis);
     return 0;
+}
+
+/* Frames the run will score, when both counts are known (regular files); -1 otherwise. */
+static long long expected_frames(const CliSettings *s, const EvVideo *ref, const EvVideo *dis)
+{
+    unsigned long long a, b;
+    if (ev_video_frame_count(ref, &a) || ev_video_frame_count(dis, &b))
+        return -1;
+    a = a > s->frame_skip_ref ? a - s->frame_skip_ref : 0;
+    b = b > s->frame_skip_dist ? b - s->frame_skip_dist : 0;
+    unsigned long long n = a < b ? a : b;
+    if (s->frame_cnt && n > s->frame_cnt)
+        n = s->frame_cnt;
+    return (long long)n;
 }
 
 static int skip_frames(EvVideo *v, unsigned n, const char *path)
@@ -83,11 +118,26 @@ static int use_features(EvContext *ctx, const CliSettings *s)
     return 0;
 }
 
-static void show_progress(unsigned frames, double start, int final)
+/* "\r12/300 frames (4.0%), 25.31 fps, ETA 0:11" with a known total, else "\r12 frames, 25.31
+ * fps"; spaces clear what a longer previous line left. */
+static void show_progress(unsigned frames, long long total, double start, int final)
 {
     const double dt = now_seconds() - start;
-    fprintf(stderr, "\r%u frames, %.2f fps%s", frames, dt > 0 ? frames / dt : 0.0,
-            final ? "\n" : "");
+    const double fps = dt > 0 ? frames / dt : 0.0;
+    if (total > 0) {
+        const double left = fps > 0 && total > frames ? (total - frames) / fps : 0.0;
+        const unsigned secs = left > 359999 ? 359999 : (unsigned)(left + 0.5);
+        char eta[32];
+        if (secs >= 3600)
+            snprintf(eta, sizeof(eta), "%u:%02u:%02u", secs / 3600, secs / 60 % 60, secs % 60);
+        else
+            snprintf(eta, sizeof(eta), "%u:%02u", secs / 60, secs % 60);
+        fprintf(stderr, "\r%u/%lld frames (%.1f%%), %.2f fps, ETA %s   %s", frames, total,
+                100.0 * frames / (double)total, fps, eta, final ? "\n" : "");
+    } else {
+        fprintf(stderr, "\r%u frames, %.2f fps   %s", frames, fps, final ? "\n" : "");
+    }
+    fflush(stderr);
 }
 
 /* Read one pair straight into a borrowed frame slot of the library (no copy). @return 1 a pair
@@ -116,7 +166,7 @@ static int read_pair(EvContext *ctx, const CliSettings *s, EvVideo *ref, EvVideo
     }
     if (!ra || !rb) {
         ev_return_pictures(ctx);
-        if (ra || rb)
+        if ((ra || rb) && !s->quiet)
             fprintf(stderr, "%s: warning: %s ends after %u frames; scoring %u frames\n", app,
                     ra ? s->dis_path : s->ref_path, n, n);
         return 0;
@@ -126,7 +176,7 @@ static int read_pair(EvContext *ctx, const CliSettings *s, EvVideo *ref, EvVideo
 
 /* Read pairs and push them; stops at the shorter stream (with a warning) or --frame_cnt. */
 static int score_frames(EvContext *ctx, const CliSettings *s, EvVideo *ref, EvVideo *dis,
-                        double *fps)
+                        const long long total, double *fps)
 {
     const int progress = !s->quiet && isatty(STDERR_FILENO);
     const double start = now_seconds();
@@ -144,7 +194,7 @@ static int score_frames(EvContext *ctx, const CliSettings *s, EvVideo *ref, EvVi
             break;
         n++;
         if (progress && now_seconds() - last > 0.5) {
-            show_progress(n, start, 0);
+            show_progress(n, total, start, 0);
             last = now_seconds();
         }
     }
@@ -159,41 +209,21 @@ static int score_frames(EvContext *ctx, const CliSettings *s, EvVideo *ref, EvVi
     const double dt = now_seconds() - start;
     *fps = dt > 0 ? n / dt : 0.0;
     if (progress)
-        show_progress(n, start, 1);
+        show_progress(n, total, start, 1);
     return 0;
 }
 
-/* Write to a temporary file beside the target and rename it, so a failed run never leaves a
- * partial file where a result is expected. Devices and pipes are written directly. */
-static int write_results(const EvContext *ctx, const CliSettings *s, double fps)
+static int write_results(const EvContext *ctx, const CliSettings *s, const CliOutput *out,
+                         double fps)
 {
     EvOutputOptions o;
     ev_default_output_options(&o);
     o.format = s->format;
     o.precision = s->precision;
     o.fps = fps;
-    /* a new or regular file goes through a temporary; a link, device or pipe is written
-     * in place (renaming over /dev/stdout would replace the link) */
-    struct stat st;
-    const int exists = !lstat(s->out_path, &st);
-    const int direct = !strcmp(s->out_path, "-") || (exists && !S_ISREG(st.st_mode));
-    char tmp[4096];
-    snprintf(tmp, sizeof(tmp), "%s.partial", s->out_path);
-    FILE *f = !strcmp(s->out_path, "-") ? stdout : fopen(direct ? s->out_path : tmp, "w");
-    if (!f)
-        return fprintf(stderr, "%s: %s: cannot write: %s\n", app, direct ? s->out_path : tmp,
-                       strerror(errno)), -1;
-    int err = ev_write_output(ctx, f, &o);
-    if (f != stdout && fclose(f))
-        err = -EIO;
-    if (!err && !direct && rename(tmp, s->out_path))
-        err = -errno;
-    if (err) {
-        if (!direct)
-            remove(tmp);
-        return fprintf(stderr, "%s: %s: write failed: %s\n", app, s->out_path, strerror(-err)),
-               -1;
-    }
+    char err[4400];
+    if (cli_output_write(out, ctx, &o, err, sizeof(err)))
+        return fprintf(stderr, "%s: %s\n", app, err), -1;
     return 0;
 }
 
@@ -243,18 +273,17 @@ static void print_model_scores(const EvContext *ctx, const CliSettings *s)
         }
 }
 
-static void list_features(void)
-{
-    const char *const *names = ev_extractor_names();
-    for (unsigned i = 0; names[i]; i++)
-        printf("%s\n", names[i]);
-}
-
 static int run(const CliSettings *s)
 {
     EvVideo *ref = NULL, *dis = NULL;
     EvContext *ctx = NULL;
     int rc = 1;
+    CliOutput out;
+    char err[4400];
+    if (cli_output_check(s, &out, err, sizeof(err))) {
+        fprintf(stderr, "%s: %s\n", app, err);
+        return 1; /* before any input is read */
+    }
     if (open_inputs(s, &ref, &dis))
         goto done;
     EvSettings es;
@@ -262,6 +291,7 @@ static int run(const CliSettings *s)
     es.n_threads = s->threads;
     es.n_subsample = s->subsample;
     es.log = log_line;
+    es.log_level = s->quiet ? EV_LOG_ERROR : EV_LOG_WARNING; /* -q: no warnings */
     es.backend = s->backend;
     es.gpu_index = (int)s->gpu;
     es.cpu_mask = s->cpumask;
@@ -275,11 +305,11 @@ static int run(const CliSettings *s)
         skip_frames(dis, s->frame_skip_dist, s->dis_path))
         goto done;
     double fps = 0;
-    if (score_frames(ctx, s, ref, dis, &fps))
+    if (score_frames(ctx, s, ref, dis, expected_frames(s, ref, dis), &fps))
         goto done;
     if (!s->no_prediction && isatty(STDERR_FILENO) && (!s->quiet || !s->out_path))
         print_model_scores(ctx, s);
-    if (s->out_path && write_results(ctx, s, fps))
+    if (s->out_path && write_results(ctx, s, &out, fps))
         goto done;
     rc = 0;
 done:
@@ -298,20 +328,18 @@ int main(int argc, char **argv)
         return 1;
     }
     if (s.version == 1) {
-        const int gpus = ev_gpu_count();
-        printf("exactvmaf %s (CUDA %s", ev_version(), gpus < 0 ? "not built" : "built");
-        if (gpus >= 0)
-            printf(", %d device%s", gpus, gpus == 1 ? "" : "s");
-        printf(")\n");
+        cli_version(stdout, app);
         return 0;
     }
     if (s.version == 2) {
         cli_usage(stdout, app);
         return 0;
     }
-    if (s.list) {
-        list_features();
+    if (s.list == 1)
+        cli_list_features(stdout);
+    if (s.list == 2)
+        cli_list_models(stdout);
+    if (s.list)
         return 0;
-    }
     return run(&s);
 }

@@ -45,6 +45,16 @@ EV_API const char *ev_version(void);
 /** (major << 16) | (minor << 8) | patch of the library actually linked. */
 EV_API unsigned ev_version_api(void);
 
+/** The Netflix libvmaf release and commit whose results this library reproduces bit for bit:
+ *  "3.2.0" and "f85a853692a8c730d0270cd733c8bb30b5b93b7c". Static storage. */
+EV_API const char *ev_netflix_version(void);
+EV_API const char *ev_netflix_commit(void);
+
+/** CPU instruction-set levels, as EvSettings.cpu_mask numbers them (1 SSE2, 2 SSSE3, 4 SSE4.1,
+ *  8 AVX2, 16 AVX-512, 32 AVX-512 Ice Lake): those this build has kernels for (built = 1; the
+ *  C reference is always there), or those this CPU and OS support (built = 0). */
+EV_API unsigned ev_simd_levels(int built);
+
 /** CUDA devices usable by this process: -1 when the library was built without CUDA, else the
  *  count (0 when no device or driver is present). */
 EV_API int ev_gpu_count(void);
@@ -136,6 +146,23 @@ EV_API int ev_use_feature(EvContext *c, const char *extractor, const char *optio
 
 /** Names of the extractors this build provides, NULL-terminated, static storage. */
 EV_API const char *const *ev_extractor_names(void);
+
+/** One option of an extractor, from its option table. Strings have static storage. */
+typedef struct EvOptionInfo {
+    const char *name;       /**< the key, as in ev_use_feature()'s options */
+    const char *alias;      /**< its short form in output-name suffixes, or NULL */
+    const char *help;       /**< one line */
+    const char *type;       /**< "bool", "int" or "double" */
+    double def, min, max;   /**< default and accepted range (bools: 0..1) */
+    int renames;            /**< 1: a non-default value adds a suffix to the output names */
+} EvOptionInfo;
+
+/** The i-th option (from 0) of an extractor. @return 0; -ENOENT unknown extractor; -ERANGE when
+ *  i is past its last option. */
+EV_API int ev_extractor_option(const char *extractor, unsigned i, EvOptionInfo *info);
+
+/** 1 when this build has a CUDA twin of the extractor, else 0. */
+EV_API int ev_extractor_has_twin(const char *extractor);
 
 /**
  * Push one reference/distorted pair. The samples are copied before the call returns, so the

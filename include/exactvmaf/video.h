@@ -26,8 +26,10 @@ typedef struct EvVideoFormat {
 typedef struct EvVideo EvVideo; /* opaque */
 
 /**
- * Open a video. path "-" reads standard input. raw != NULL: the file is raw planar YUV of that
- * format (unless its name ends in ".y4m"); raw == NULL: the file must be y4m.
+ * Open a video. path "-" reads standard input. A stream that starts with "YUV4MPEG2" is read as
+ * y4m whatever its name and raw; otherwise raw != NULL: raw planar YUV of that format (odd
+ * chroma sizes rounded up, as ffmpeg writes them: a frame is w*h + 2*ceil(w/2)*ceil(h/2)
+ * samples in 4:2:0); raw == NULL: an error (not y4m).
  * On failure *out is NULL and err (if not NULL) holds one line naming path and the problem.
  * @return 0, -ENOENT (cannot open), -EINVAL (bad header, size, format), -ENOMEM.
  */
@@ -54,6 +56,18 @@ EV_API int ev_video_read_into(EvVideo *v, const EvPicture *dst);
 
 /** Read and discard n frames. @return 0; -ENODATA if the stream ended first; or an error. */
 EV_API int ev_video_skip(EvVideo *v, unsigned n);
+
+/** Frames in the video, when known before reading: a regular raw file (its size), a regular y4m
+ *  file whose FRAME lines carry no parameters. @return 0 and *n; -ENODATA unknown (a pipe). */
+EV_API int ev_video_frame_count(const EvVideo *v, unsigned long long *n);
+
+/** The y4m header's frame rate and interlacing tags (zeros when absent, and for raw video). */
+typedef struct EvVideoTags {
+    unsigned fps_num, fps_den;  /**< F<num>:<den>; 0:0 when absent */
+    char interlace;             /**< I<letter>: 'p', 't', 'b', 'm' or '?'; 0 when absent */
+} EvVideoTags;
+
+EV_API void ev_video_tags(const EvVideo *v, EvVideoTags *t);
 
 /** The last error, one line naming the file; "" if none. */
 EV_API const char *ev_video_error(const EvVideo *v);

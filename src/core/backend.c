@@ -31,8 +31,10 @@ int ev_select_backend(EvContext *const c)
             ev_log(&c->log, EV_LOG_ERROR, "backend cuda: %s", why);
             return err;
         }
-        /* a build without CUDA has nothing to choose: no line for that */
-        if (err != -ENOSYS || ev_gpu_count() >= 0)
+        /* Nothing to say where there is nothing to choose: a build without CUDA, or a machine
+         * without a device or driver. A device that the registrations cannot use is worth a
+         * line. */
+        if (ev_gpu_count() > 0)
             ev_log(&c->log, EV_LOG_WARNING, "using the CPU backend: %s", why);
         return 0;
     }

@@ -34,7 +34,14 @@ typedef enum EvOptionType {
     EV_OPT_BOOL,    /* stored as int (0/1); accepts true/false */
     EV_OPT_INT,     /* stored as int */
     EV_OPT_DOUBLE,  /* stored as double */
+    EV_OPT_CHOICE,  /* one of the class's EvChoices for it, stored as its index (int); def is
+                       the default's index. libvmaf's string options with a fixed set of values;
+                       names print the string */
+    EV_OPT_STRING,  /* stored as char[EV_OPT_STRING_SIZE], NUL-terminated, taken verbatim;
+                       its default is the class's str_defaults[(int)def] ("" if none) */
 } EvOptionType;
+
+#define EV_OPT_STRING_SIZE 256
 
 enum {
     /* The option changes the extractor's output names when it differs from its default
@@ -51,6 +58,12 @@ typedef struct EvOption {
     double def, min, max;   /* default and accepted range (bools: 0..1) */
     unsigned flags;
 } EvOption;
+
+/* The accepted strings of an EV_OPT_CHOICE option. */
+typedef struct EvChoices {
+    const char *option;             /* the option's name */
+    const char *const *values;      /* NULL-terminated */
+} EvChoices;
 
 enum {
     EV_FEX_SEQUENTIAL = 1 << 0,   /* frames in order, on one thread; may keep state */
@@ -71,6 +84,9 @@ typedef struct EvExtractorClass {
     const char *name;             /* Netflix's extractor name, e.g. "psnr" */
     unsigned flags;               /* EV_FEX_* */
     const EvOption *options;      /* terminated by an entry with name == NULL; may be NULL */
+    const EvChoices *choices;     /* of its EV_OPT_CHOICE options, terminated by option == NULL;
+                                     may be NULL when it has none */
+    const char *const *str_defaults; /* defaults of EV_OPT_STRING options (by their def) */
     size_t opts_size;             /* sizeof the options struct */
     size_t state_size;            /* sizeof the shared state, zeroed before init */
     /* Check the geometry and set up state. Log one line and return -EINVAL when the frame is

@@ -17,10 +17,24 @@ static const void *opt_cptr(const void *opts, const EvOption *o)
     return (const char *)opts + o->offset;
 }
 
+static const char *opt_def_str(const EvExtractorClass *cls, const EvOption *o)
+{
+    const char *d = cls->str_defaults ? cls->str_defaults[(int)o->def] : NULL;
+    return d ? d : "";
+}
+
+static size_t opt_size(const EvOption *o)
+{
+    return o->type == EV_OPT_DOUBLE ? sizeof(double)
+           : o->type == EV_OPT_STRING ? EV_OPT_STRING_SIZE : sizeof(int);
+}
+
 void ev_options_defaults(const EvExtractorClass *const cls, void *const opts)
 {
     for (const EvOption *o = cls->options; o && o->name; o++) {
-        if (o->type == EV_OPT_DOUBLE)
+        if (o->type == EV_OPT_STRING)
+            snprintf(opt_ptr(opts, o), EV_OPT_STRING_SIZE, "%s", opt_def_str(cls, o));
+        else if (o->type == EV_OPT_DOUBLE)
             *(double *)opt_ptr(opts, o) = o->def;
         else
             *(int *)opt_ptr(opts, o) = (int)o->def;
@@ -29,13 +43,17 @@ void ev_options_defaults(const EvExtractorClass *const cls, void *const opts)
 
 static int option_equal(const EvOption *o, const void *a, const void *b)
 {
+    if (o->type == EV_OPT_STRING)
+        return !strcmp(opt_cptr(a, o), opt_cptr(b, o));
     if (o->type == EV_OPT_DOUBLE)
         return *(const double *)opt_cptr(a, o) == *(const double *)opt_cptr(b, o);
     return *(const int *)opt_cptr(a, o) == *(const int *)opt_cptr(b, o);
 }
 
-static int option_is_default(const EvOption *o, const void *opts)
+static int option_is_default(const EvExtractorClass *cls, const EvOption *o, const void *opts)
 {
+    if (o->type == EV_OPT_STRING)
+        return !strcmp(opt_cptr(opts, o), opt_def_str(cls, o));
     if (o->type == EV_OPT_DOUBLE)
         return *(const double *)opt_cptr(opts, o) == o->def;
     return *(const int *)opt_cptr(opts, o) == (int)o->def;
@@ -53,15 +71,14 @@ int ev_options_merge(const EvExtractorClass *const cls, void *const dst, const v
                      const EvLog *const log)
 {
     for (const EvOption *o = cls->options; o && o->name; o++) {
-        if (option_is_default(o, src) || option_equal(o, dst, src))
+        if (option_is_default(cls, o, src) || option_equal(o, dst, src))
             continue;
-        if (!option_is_default(o, dst)) {
+        if (!option_is_default(cls, o, dst)) {
             ev_log(log, EV_LOG_ERROR, "%s is used twice with different values of %s", cls->name,
                    o->name);
             return -EINVAL;
         }
-        memcpy(opt_ptr(dst, o), opt_cptr(src, o), o->type == EV_OPT_DOUBLE ? sizeof(double)
-                                                                             : sizeof(int));
+        memcpy(opt_ptr(dst, o), opt_cptr(src, o), opt_size(o));
     }
     return 0;
 }
@@ -99,9 +116,39 @@ static int parse_int(const char *val, int *out)
     return 0;
 }
 
+/* The accepted strings of choice option o (a class without them accepts none). */
+static const char *const *choices_of(const EvExtractorClass *cls, const EvOption *o)
+{
+    static const char *const none[] = { NULL };
+    for (const EvChoices *c = cls->choices; c && c->option; c++)
+        if (!strcmp(c->option, o->name))
+            return c->values;
+    return none;
+}
+
+static int set_choice(const EvExtractorClass *cls, const EvOption *o, void *opts,
+                      const char *val, const EvLog *log)
+{
+    const char *const *values = choices_of(cls, o);
+    char known[256] = "";
+    for (int i = 0; values[i]; i++) {
+        if (!strcmp(val, values[i])) {
+            *(int *)opt_ptr(opts, o) = i;
+            return 0;
+        }
+        snprintf(known + strlen(known), sizeof(known) - strlen(known), "%s%s", i ? ", " : "",
+                 values[i]);
+    }
+    ev_log(log, EV_LOG_ERROR, "%s: option %s must be one of [%s], not \"%s\"", cls->name,
+           o->name, known, val);
+    return -EINVAL;
+}
+
 static int set_option(const EvExtractorClass *cls, const EvOption *o, void *opts,
                       const char *val, const EvLog *log)
 {
+    if (o->type == EV_OPT_CHOICE)
+        return set_choice(cls, o, opts, val, log);
     if (o->type == EV_OPT_BOOL) {
         if (strcmp(val, "true") && strcmp(val, "false")) {
             ev_log(log, EV_LOG_ERROR, "%s: option %s must be true or false, not \"%s\"",
@@ -109,6 +156,15 @@ static int set_option(const EvExtractorClass *cls, const EvOption *o, void *opts
             return -EINVAL;
         }
         *(int *)opt_ptr(opts, o) = !strcmp(val, "true");
+        return 0;
+    }
+    if (o->type == EV_OPT_STRING) {
+        if (strlen(val) >= EV_OPT_STRING_SIZE) {
+            ev_log(log, EV_LOG_ERROR, "%s: option %s is longer than %d characters", cls->name,
+                   o->name, EV_OPT_STRING_SIZE - 1);
+            return -EINVAL;
+        }
+        snprintf(opt_ptr(opts, o), EV_OPT_STRING_SIZE, "%s", val);
         return 0;
     }
     double d;
@@ -189,7 +245,7 @@ void ev_options_feature_name(char *buf, const size_t size, const char *base,
     for (const EvOption *o = cls->options; o && o->name && n < 64; o++) {
         if (!(o->flags & EV_OPT_FEATURE_PARAM))
             continue;
-        if (!option_is_default(o, opts))
+        if (!option_is_default(cls, o, opts))
             changed[n++] = o;
     }
     qsort(changed, n, sizeof(changed[0]), cmp_option_name);
@@ -199,6 +255,12 @@ void ev_options_feature_name(char *buf, const size_t size, const char *base,
         const char *key = o->alias ? o->alias : o->name;
         if (o->type == EV_OPT_BOOL)
             len += (size_t)snprintf(buf + len, size - len, "_%s", key);
+        else if (o->type == EV_OPT_CHOICE)
+            len += (size_t)snprintf(buf + len, size - len, "_%s_%s", key,
+                                    choices_of(cls, o)[*(const int *)opt_cptr(opts, o)]);
+        else if (o->type == EV_OPT_STRING)
+            len += (size_t)snprintf(buf + len, size - len, "_%s_%s", key,
+                                    (const char *)opt_cptr(opts, o));
         else if (o->type == EV_OPT_INT)
             len += (size_t)snprintf(buf + len, size - len, "_%s_%d", key,
                                     *(const int *)opt_cptr(opts, o));

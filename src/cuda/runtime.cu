@@ -42,8 +42,19 @@ extern "C" int ev_cuda_probe(int index, char *why, size_t why_size)
     const cudaError_t e = cudaGetDeviceCount(&n);
     if (e != cudaSuccess || n == 0) {
         cudaGetLastError();
-        snprintf(why, why_size, "no CUDA device (%s)",
-                 e != cudaSuccess ? cudaGetErrorString(e) : "none found");
+        /* the runtime reports a missing driver as an "insufficient" one: tell them apart */
+        int driver = 0, runtime = 0;
+        cudaDriverGetVersion(&driver);
+        cudaRuntimeGetVersion(&runtime);
+        if (!driver)
+            snprintf(why, why_size, "no CUDA device: no NVIDIA driver is installed");
+        else if (e == cudaErrorInsufficientDriver)
+            snprintf(why, why_size, "the NVIDIA driver (CUDA %d.%d) is older than this build's "
+                     "CUDA runtime (%d.%d)", driver / 1000, driver % 1000 / 10, runtime / 1000,
+                     runtime % 1000 / 10);
+        else
+            snprintf(why, why_size, "no CUDA device (%s)",
+                     e != cudaSuccess ? cudaGetErrorString(e) : "none found");
         return -ENODEV;
     }
     if (index < 0 || index >= n) {

@@ -16,6 +16,9 @@ extern const EvExtractorClass ev_fex_float_ansnr;
 extern const EvExtractorClass ev_fex_float_psnr;
 extern const EvExtractorClass ev_fex_float_ssim;
 extern const EvExtractorClass ev_fex_float_ms_ssim;
+extern const EvExtractorClass ev_fex_speed_chroma;
+extern const EvExtractorClass ev_fex_speed_temporal;
+extern const EvExtractorClass ev_fex_cambi;
 extern const EvExtractorClass ev_fex_ciede;
 extern const EvExtractorClass ev_fex_psnr_hvs;
 
@@ -32,6 +35,9 @@ extern const EvExtractorClass ev_fex_psnr_hvs;
     EV_EXTRACTOR(ev_fex_float_ssim)                                                            \
     EV_EXTRACTOR(ev_fex_float_ms_ssim)                                                         \
     EV_EXTRACTOR(ev_fex_float_psnr)                                                            \
+    EV_EXTRACTOR(ev_fex_speed_chroma)                                                          \
+    EV_EXTRACTOR(ev_fex_speed_temporal)                                                        \
+    EV_EXTRACTOR(ev_fex_cambi)                                                                 \
     EV_EXTRACTOR(ev_fex_ciede)                                                                 \
     EV_EXTRACTOR(ev_fex_psnr_hvs)
 

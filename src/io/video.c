@@ -4,7 +4,6 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -38,12 +37,6 @@ const char *ev_layout_name(const EvPixelLayout layout)
 static unsigned bytes_per_sample(const EvVideo *v)
 {
     return v->fmt.bitdepth > 8 ? 2 : 1;
-}
-
-static int ends_with_y4m(const char *path)
-{
-    const size_t n = strlen(path);
-    return n >= 4 && !strcasecmp(path + n - 4, ".y4m");
 }
 
 /* Our own FILE, also for "-": a dup of fd 0, so that closing the reader leaves stdin open and
@@ -97,7 +90,7 @@ static int set_geometry(EvVideo *v)
     v->frame_bytes = 0;
     for (unsigned p = 0; p < 3; p++) {
         ev_plane_size(fmt->width, fmt->height, fmt->layout, p, &v->file_w[p], &v->file_h[p]);
-        if (v->is_y4m && p) { /* y4m stores odd chroma sizes rounded up */
+        if (p) { /* y4m and raw files (ffmpeg's layout) store odd chroma sizes rounded up */
             v->file_w[p] = fmt->layout == EV_PIX_444 ? fmt->width : (fmt->width + 1) >> 1;
             v->file_h[p] = fmt->layout == EV_PIX_420 ? (fmt->height + 1) >> 1 : fmt->height;
         }
@@ -124,10 +117,43 @@ static int check_raw_size(EvVideo *v, const struct stat *st)
     if (left)
         return ev_video_fail(v, -EINVAL,
                              "size %llu bytes is not a whole number of %zu-byte frames (%ux%u "
-                             "%u-bit %s): %llu bytes left over",
+                             "%u-bit %s, chroma planes %ux%u as ffmpeg writes them): %llu bytes "
+                             "left over",
                              size, v->frame_bytes, fmt->width, fmt->height, fmt->bitdepth,
-                             ev_layout_name(fmt->layout), left);
+                             ev_layout_name(fmt->layout), v->file_w[1], v->file_h[1], left);
+    v->n_frames = size / v->frame_bytes;
+    v->n_frames_known = 1;
     return 0;
+}
+
+/* y4m or raw, by the stream's first bytes: "YUV4MPEG2" is y4m whatever the name or the raw
+ * format given. The bytes read stay in v->head for the parser or the first raw frame. */
+static int detect_y4m(EvVideo *v, const char *path, const EvVideoFormat *raw)
+{
+    v->head_len = fread(v->head, 1, Y4M_HEAD_BYTES, v->f);
+    if (ferror(v->f))
+        return ev_video_fail(v, -EIO, "read error: %s", strerror(errno));
+    if (v->head_len == Y4M_HEAD_BYTES && !memcmp(v->head, "YUV4MPEG2", Y4M_HEAD_BYTES))
+        return 1;
+    if (!raw) /* the y4m parser says what is wrong with the header */
+        return 1;
+    (void)path;
+    return 0;
+}
+
+/* A regular y4m file whose FRAME lines are all bare ("FRAME\n", as ffmpeg writes them) holds
+ * (size - header) / (frame + 6) frames; any other size leaves the count unknown. */
+static void count_y4m_frames(EvVideo *v, const struct stat *st)
+{
+    const long header = ftell(v->f);
+    if (header < 0 || (unsigned long long)st->st_size < (unsigned long long)header)
+        return;
+    const unsigned long long body = (unsigned long long)st->st_size - (unsigned long long)header;
+    const unsigned long long per = v->frame_bytes + 6;
+    if (body % per == 0) {
+        v->n_frames = body / per;
+        v->n_frames_known = 1;
+    }
 }
 
 static int setup(EvVideo *v, const char *path, const EvVideoFormat *raw)
@@ -136,7 +162,10 @@ static int setup(EvVideo *v, const char *path, const EvVideoFormat *raw)
     int ret = open_stream(v, path, &st);
     if (ret)
         return ret;
-    v->is_y4m = !raw || ends_with_y4m(path);
+    ret = detect_y4m(v, path, raw);
+    if (ret < 0)
+        return ret;
+    v->is_y4m = ret;
     ret = v->is_y4m ? ev_y4m_read_header(v) : check_raw_format(v, raw);
     if (ret)
         return ret;
@@ -145,6 +174,8 @@ static int setup(EvVideo *v, const char *path, const EvVideoFormat *raw)
         return ret;
     if (!v->is_y4m && strcmp(path, "-") && S_ISREG(st.st_mode))
         return check_raw_size(v, &st);
+    if (v->is_y4m && S_ISREG(st.st_mode))
+        count_y4m_frames(v, &st);
     return 0;
 }
 
@@ -196,12 +227,23 @@ void ev_video_format(const EvVideo *const v, EvVideoFormat *const fmt)
 /* Read one frame's planes, plane p into dst[p] with rows of the file's size (contiguous).
  * @return 1, 0 (raw: end of stream before the frame's first byte), or a negative code. y4m
  * calls this after a FRAME line, so there no byte at all is a truncation. */
+static size_t read_bytes(EvVideo *v, uint8_t *dst, const size_t want)
+{
+    size_t got = 0;
+    if (v->head_pos < v->head_len) { /* a raw stream's first bytes, read to detect y4m */
+        got = v->head_len - v->head_pos < want ? v->head_len - v->head_pos : want;
+        memcpy(dst, v->head + v->head_pos, got);
+        v->head_pos += got;
+    }
+    return got + (got < want ? fread(dst + got, 1, want - got, v->f) : 0);
+}
+
 static int read_planes_to(EvVideo *v, uint8_t *const dst[3])
 {
     size_t total = 0;
     for (unsigned p = 0; p < 3; p++) {
         const size_t want = (size_t)v->file_w[p] * v->file_h[p] * bytes_per_sample(v);
-        const size_t got = fread(dst[p], 1, want, v->f);
+        const size_t got = read_bytes(v, dst[p], want);
         total += got;
         if (got < want)
             break;
@@ -324,6 +366,20 @@ int ev_video_skip(EvVideo *const v, const unsigned n)
                                  v->next_frame);
     }
     return 0;
+}
+
+int ev_video_frame_count(const EvVideo *const v, unsigned long long *const n)
+{
+    if (!v || !n || !v->n_frames_known)
+        return -ENODATA;
+    *n = v->n_frames;
+    return 0;
+}
+
+void ev_video_tags(const EvVideo *const v, EvVideoTags *const t)
+{
+    if (v && t)
+        *t = v->tags;
 }
 
 const char *ev_video_error(const EvVideo *const v)

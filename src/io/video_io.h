@@ -12,6 +12,8 @@
 
 /* Largest width or height accepted, from a y4m header or a caller's raw format. */
 #define EV_VIDEO_MAX_DIM 32768u
+/* "YUV4MPEG2": the bytes read at open to tell a y4m stream from raw */
+#define Y4M_HEAD_BYTES 9u
 
 struct EvVideo {
     FILE *f;                /* our own stream, also for "-" (over a dup of fd 0) */
@@ -27,6 +29,13 @@ struct EvVideo {
     uint8_t *frame;         /* one frame, allocated at open */
     unsigned next_frame;    /* index of the frame the next read returns, from 0 */
     int status;             /* 0, or the negative code of a failure that ends reading */
+    /* The first bytes, read to tell y4m from raw: the y4m parser starts from them; a raw
+     * stream's first frame reads them before the rest (a pipe cannot seek back). */
+    uint8_t head[Y4M_HEAD_BYTES];
+    size_t head_len, head_pos;
+    unsigned long long n_frames;    /* frames in a regular file, when n_frames_known */
+    int n_frames_known;
+    EvVideoTags tags;               /* y4m F and I tags */
     char err[4608];
 };
 

@@ -80,8 +80,9 @@ static int parse_colour_space(const char *s, size_t n, EvVideoFormat *fmt)
 }
 
 /* One header tag (its first byte is the tag letter). Only W, H and C change how the frames are
- * read. F, A, I, X and unknown letters are ignored, as Netflix ignores unknown ones; interlaced
- * (I t/b/m) frames are read as the progressive planes they are stored as. */
+ * read. F and I are kept (ev_video_tags) but change nothing; A, X and unknown letters are
+ * ignored, as Netflix ignores unknown ones; interlaced (I t/b/m) frames are read as the
+ * progressive planes they are stored as. */
 static int parse_tag(EvVideo *v, const char *tag, size_t n, int *got_w, int *got_h)
 {
     const int shown = n > 40 ? 40 : (int)n;
@@ -101,6 +102,14 @@ static int parse_tag(EvVideo *v, const char *tag, size_t n, int *got_w, int *got
     case 'C':
         if (parse_colour_space(tag + 1, n - 1, &v->fmt))
             return ev_video_fail(v, -EINVAL, "unsupported y4m colour space %.*s", shown, tag);
+        return 0;
+    case 'F': /* kept for the caller's comparisons; a malformed rate is left unknown */
+        if (sscanf(tag + 1, "%u:%u", &v->tags.fps_num, &v->tags.fps_den) != 2 ||
+            !v->tags.fps_den || !v->tags.fps_num)
+            v->tags.fps_num = v->tags.fps_den = 0;
+        return 0;
+    case 'I':
+        v->tags.interlace = n == 2 && strchr("ptbm?", tag[1]) ? tag[1] : '?';
         return 0;
     default:
         return 0;
@@ -134,8 +143,13 @@ static int parse_tags(EvVideo *v, const char *line, size_t len)
 
 int ev_y4m_read_header(EvVideo *v)
 {
+    /* the magic's bytes were read at open (v->head), then the byte after them */
     char magic[Y4M_MAGIC_LEN + 1];
-    const size_t got = fread(magic, 1, sizeof(magic), v->f);
+    memcpy(magic, v->head, v->head_len);
+    size_t got = v->head_len;
+    v->head_pos = v->head_len;
+    if (got == Y4M_MAGIC_LEN)
+        got += fread(magic + got, 1, 1, v->f);
     if (ferror(v->f))
         return ev_video_fail(v, -EIO, "read error: %s", strerror(errno));
     if (got == 0)

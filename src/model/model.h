@@ -60,6 +60,11 @@ typedef struct EvModel {
     int clip;                  /* score_clip given and not disabled */
     double clip_min, clip_max;
     EvScoreTransform transform;
+    /* v1 models' chroma_correction_parameter: a frame whose speed_chroma feature is 0 takes
+     * it from adm3 instead (ev_model_predict). guided / guiding index those two features. */
+    int chroma_correction;
+    double chroma_parameter;
+    unsigned chroma_guided, chroma_guiding;
     EvSvm svm;
 } EvModel;
 

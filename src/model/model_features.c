@@ -41,11 +41,19 @@ static const EvFeatureSource sources[] = {
     { "VMAF_feature_motion2_score", "float_motion", "motion2" },
     { "VMAF_feature_motion3_score", "float_motion", "motion3" },
     { "float_ansnr", "float_ansnr", "float_ansnr" },
+    /* VMAF v1: CAMBI and SpEED */
+    { "Cambi_feature_cambi_score", "cambi", "cambi" },
+    { "Speed_chroma_feature_speed_chroma_u_score", "speed_chroma", "speed_chroma_u" },
+    { "Speed_chroma_feature_speed_chroma_v_score", "speed_chroma", "speed_chroma_v" },
+    { "Speed_chroma_feature_speed_chroma_uv_score", "speed_chroma", "speed_chroma_uv" },
+    { "Speed_temporal_feature_speed_temporal_score", "speed_temporal", "speed_temporal" },
     /* PSNR and moments */
     { "psnr_y", "psnr", "psnr_y" },
     { "psnr_cb", "psnr", "psnr_cb" },
     { "psnr_cr", "psnr", "psnr_cr" },
     { "float_psnr", "float_psnr", "float_psnr" },
+    /* CAMBI: extractor "cambi" */
+    { "Cambi_feature_cambi_score", "cambi", "cambi" },
 };
 
 const EvFeatureSource *ev_feature_source(const char *const feature)

@@ -65,10 +65,41 @@ static int parse_kind(const JsonSrc *s, const json_t *md, EvModel *m)
     if (strcmp(norm, "linear_rescale") && strcmp(norm, "none"))
         return bad_field(s, "norm_type", "must be \"linear_rescale\" or \"none\"");
     m->linear_rescale = !strcmp(norm, "linear_rescale");
-    if (json_object_get(md, "chroma_correction_parameter"))
-        return bad_field(s, "chroma_correction_parameter",
-                         "not supported (v1 models need speed_chroma, not built yet)");
     return 0;
+}
+
+/* The one feature whose name holds part (libvmaf matches by substring); its index in *at. */
+static int find_one_feature(const JsonSrc *s, const EvModel *m, const char *part, unsigned *at)
+{
+    unsigned found = 0;
+    for (unsigned i = 0; i < m->n_features; i++)
+        if (strstr(m->feature[i].name, part)) {
+            *at = i;
+            found++;
+        }
+    if (found != 1)
+        return bad_field(s, "chroma_correction_parameter",
+                         "needs exactly one feature named with \"%s\" (the model has %u)", part,
+                         found);
+    return 0;
+}
+
+/* chroma_correction_parameter (v1 models): a non-zero number, and one adm3 feature to correct
+ * one speed_chroma feature from. libvmaf computes no score at all when it is 0, and leaves a
+ * model with no or several such features undefined; both are refused here. */
+static int parse_chroma_correction(const JsonSrc *s, const json_t *md, EvModel *m)
+{
+    const json_t *v = json_object_get(md, "chroma_correction_parameter");
+    if (!v)
+        return 0;
+    if (!json_is_number(v) || json_number_value(v) == 0.0)
+        return bad_field(s, "chroma_correction_parameter", "must be a non-zero number");
+    m->chroma_correction = 1;
+    m->chroma_parameter = json_number_value(v);
+    int err = find_one_feature(s, m, "speed_chroma", &m->chroma_guided);
+    if (!err)
+        err = find_one_feature(s, m, "adm3", &m->chroma_guiding);
+    return err;
 }
 
 static int parse_names(const JsonSrc *s, const json_t *md, EvModel *m)
@@ -287,6 +318,8 @@ static int parse_model(const JsonSrc *s, const json_t *root, EvModel *m)
         err = parse_rescale_list(s, md, "slopes", m, 1);
     if (!err && m->linear_rescale)
         err = parse_rescale_list(s, md, "intercepts", m, 0);
+    if (!err)
+        err = parse_chroma_correction(s, md, m);
     if (!err)
         err = parse_clip(s, md, m);
     if (!err)

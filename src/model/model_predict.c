@@ -80,12 +80,38 @@ double ev_model_clip(const EvModel *const m, double y)
     return y > m->clip_max ? m->clip_max : y;
 }
 
+static double normalise(const EvModel *m, unsigned i, double v)
+{
+    return m->linear_rescale ? m->feature[i].slope * v + m->feature[i].intercept : v;
+}
+
+/* The inverse, as libvmaf computes it from the normalised value (not the raw one). */
+static double denormalise(const EvModel *m, unsigned i, double v)
+{
+    return m->linear_rescale ? (v - m->feature[i].intercept) / m->feature[i].slope : v;
+}
+
+/* v1 models: when the normalised speed_chroma feature, taken back to its scale, is exactly 0
+ * (no chroma score, e.g. planes too small for its scaling), it is replaced by
+ * parameter - parameter * adm3 (adm3 also taken back from its normalised value), normalised.
+ * libvmaf: post_process_feature_from_another() in predict.c. */
+static void correct_chroma(const EvModel *m, double *x)
+{
+    const unsigned guided = m->chroma_guided, guiding = m->chroma_guiding;
+    if (denormalise(m, guided, x[guided]) != 0.0)
+        return;
+    const double adm3 = denormalise(m, guiding, x[guiding]);
+    const double cp = m->chroma_parameter;
+    x[guided] = normalise(m, guided, (-cp * adm3) + cp);
+}
+
 double ev_model_predict(const EvModel *const m, const double *const raw, const int raw_score)
 {
     double x[EV_MODEL_MAX_FEATURES] = { 0 };
     for (unsigned i = 0; i < m->n_features; i++)
-        x[i] = m->linear_rescale ? m->feature[i].slope * raw[i] + m->feature[i].intercept
-                                 : raw[i];
+        x[i] = normalise(m, i, raw[i]);
+    if (m->chroma_correction)
+        correct_chroma(m, x);
     double y = ev_svm_predict(&m->svm, x);
     if (m->linear_rescale)
         y = (y - m->intercept) / m->slope;

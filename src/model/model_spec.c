@@ -1,4 +1,5 @@
 /* Parsing of "version=vmaf_v0.6.1:name=x:disable_clip:adm.adm_enhn_gain_limit=1.2". */
+#include <ctype.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -53,6 +54,20 @@ static int add_overload(EvModelSpec *s, char *key, const char *val, const EvLog 
     return 0;
 }
 
+/* A score name goes into every layout as is: an XML attribute name, a JSON key, a CSV column.
+ * Letters, digits, '_', '-' and '.', starting with a letter or '_', are safe in all of them. */
+static int check_name(const char *name, const EvLog *log)
+{
+    int ok = isalpha((unsigned char)name[0]) || name[0] == '_';
+    for (const char *p = name; ok && *p; p++)
+        ok = isalnum((unsigned char)*p) || *p == '_' || *p == '-' || *p == '.';
+    if (!ok)
+        ev_log(log, EV_LOG_ERROR, "model: name=\"%s\" would break the XML, JSON or CSV output: "
+                                  "use letters, digits, '_', '-' and '.', starting with a "
+                                  "letter or '_'", name);
+    return ok ? 0 : -EINVAL;
+}
+
 static int parse_item(EvModelSpec *s, char *item, const EvLog *log)
 {
     char *val = strchr(item, '=');
@@ -69,7 +84,7 @@ static int parse_item(EvModelSpec *s, char *item, const EvLog *log)
     else if (!strcmp(item, "path"))
         s->path = val;
     else if (!strcmp(item, "name"))
-        s->name = val;
+        return check_name(s->name = val, log);
     else if (!strcmp(item, "disable_clip"))
         return set_flag(s, item, val, EV_MODEL_DISABLE_CLIP, log);
     else if (!strcmp(item, "enable_transform"))

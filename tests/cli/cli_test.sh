@@ -144,7 +144,7 @@ expect_error model_missing "nope.json" -r "$ref" -d "$dis" --model path="$tmp/no
 expect_error model_malformed "broken.json line 2" -r "$ref" -d "$dis" --model path="$tmp/broken.json"
 expect_error model_overload "adm nosuch_option" -r "$ref" -d "$dis" --model version=vmaf_v0.6.1:adm.nosuch_option=1
 
-# A missing output directory is an error, after scoring, with no partial file.
+# A missing output directory is an error (found before scoring: cli_user_test.sh), no partial file.
 "$bin" -r "$ref" -d "$dis" --feature psnr -o "$tmp/nodir/x.xml" 2>"$tmp/stderr"
 rc=$?
 [ $rc -ne 0 ] && grep -q "nodir/x.xml" "$tmp/stderr" && [ ! -e "$tmp/nodir" ] && ok ||

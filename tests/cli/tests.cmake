@@ -3,3 +3,6 @@ add_test(NAME cli_behaviour
          COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/cli_test.sh $<TARGET_FILE:exactvmaf_cli> ${PROJECT_SOURCE_DIR}
                  ${EV_SHARED_DIR})
 set_tests_properties(cli_behaviour PROPERTIES LABELS cli)
+add_test(NAME cli_user
+         COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/cli_user_test.sh $<TARGET_FILE:exactvmaf_cli> ${PROJECT_SOURCE_DIR})
+set_tests_properties(cli_user PROPERTIES LABELS cli)

@@ -184,26 +184,28 @@ static void test_float_math(void)
 static void test_rcp(void)
 {
     const float ds[] = { 1.0f, 3.0f, 1.2345f, 1.9999999f, 0.001f, 65504.0f, 1e-30f, 1.5e30f };
-    for (unsigned i = 0; i < sizeof(ds) / sizeof(ds[0]); i++) {
-        const float r = fadm_rcp(ds[i]);
-        CHECK(fabs((double)r * ds[i] - 1.0) < 1.0 / (1 << 21));
-        CHECK_BITS(fadm_rcp(ds[i] * 4.0f), r * 0.25f);
-        CHECK_BITS(fadm_rcp(-ds[i]), -r);
+    const uint16_t *const tables[2] = { adm_rcp_table, adm_rcp_table_intel };
+    for (unsigned i = 0; i < 2 * sizeof(ds) / sizeof(ds[0]); i++) {
+        const uint16_t *const tab = tables[i & 1];
+        const float r = fadm_rcp(ds[i >> 1], tab);
+        CHECK(fabs((double)r * ds[i >> 1] - 1.0) < 1.0 / (1 << 21));
+        CHECK_BITS(fadm_rcp(ds[i >> 1] * 4.0f, tab), r * 0.25f);
+        CHECK_BITS(fadm_rcp(-ds[i >> 1], tab), -r);
     }
     float r, a;
-    fadm_decouple_coef(4.0f, 6.0f, 0, 100.0, &r, &a);     /* k clamps to 1: r = o */
+    fadm_decouple_coef(4.0f, 6.0f, 0, 100.0, adm_rcp_table, &r, &a);     /* k clamps to 1: r = o */
     CHECK_BITS(r, 4.0);
     CHECK_BITS(a, 2.0);
-    fadm_decouple_coef(4.0f, 6.0f, 1, 100.0, &r, &a);     /* gain: min(400, 6) */
+    fadm_decouple_coef(4.0f, 6.0f, 1, 100.0, adm_rcp_table, &r, &a);     /* gain: min(400, 6) */
     CHECK_BITS(r, 6.0);
     CHECK_BITS(a, 0.0);
-    fadm_decouple_coef(4.0f, -6.0f, 1, 100.0, &r, &a);    /* k clamps to 0 */
+    fadm_decouple_coef(4.0f, -6.0f, 1, 100.0, adm_rcp_table, &r, &a);    /* k clamps to 0 */
     CHECK_BITS(r, 0.0);
     CHECK_BITS(a, -6.0);
-    fadm_decouple_coef(0.0f, 6.0f, 1, 100.0, &r, &a);     /* o = 0: k = 1, r = 0 */
+    fadm_decouple_coef(0.0f, 6.0f, 1, 100.0, adm_rcp_table, &r, &a);     /* o = 0: k = 1, r = 0 */
     CHECK_BITS(r, 0.0);
     CHECK_BITS(a, 6.0);
-    fadm_decouple_coef(-3.0f, -2.0f, 1, 100.0, &r, &a);   /* max(r * 100, t) = t */
+    fadm_decouple_coef(-3.0f, -2.0f, 1, 100.0, adm_rcp_table, &r, &a);   /* max(r * 100, t) = t */
     CHECK_BITS(r, -2.0);
     CHECK_BITS(a, 0.0);
 }

@@ -5,13 +5,15 @@
  * The samples: special inputs (zeros, subnormals, the flush boundaries at exponents 252/253,
  * infinities, NaNs with payloads), one input of each of the 256 exponents, and one input for
  * each of the 4096 table entries at a pseudo-random sign, normal exponent and low mantissa bits.
- * On an AMD x86-64 CPU the samples and 2^20 more inputs are also compared with _mm_rcp_ss. */
+ * The same inputs pin Intel's table (adm_rcp_intel_samples.h, recorded on an Intel Xeon). On an
+ * AMD or Intel x86-64 CPU the samples and 2^20 more inputs are also compared with _mm_rcp_ss. */
 #include <math.h>
 #include <stdint.h>
 #include <string.h>
 
 #include "features/adm/adm_rcp.h"
 #include "features/adm/float_adm_math.h"
+#include "unit/adm_rcp_intel_samples.h"
 #include "unit/check.h"
 
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
@@ -1522,47 +1524,80 @@ static float fbits(const uint32_t u)
     return f;
 }
 
-static void test_samples(void)
+/* Every sample of one vendor's table: the raw rule and the float entry point. */
+static void check_samples(const char *vendor, const uint16_t *table, const uint32_t (*want)[2],
+                          const size_t n)
 {
     unsigned bad = 0;
-    for (size_t i = 0; i < COUNT(samples); i++) {
-        const uint32_t got = adm_rcp_estimate_bits(samples[i][0]);
-        if (got != samples[i][1] && bad++ < 10)
-            printf("adm_rcp_estimate_bits(0x%08" PRIx32 ") = 0x%08" PRIx32 ", want 0x%08" PRIx32
-                   "\n", samples[i][0], got, samples[i][1]);
+    for (size_t i = 0; i < n; i++) {
+        const uint32_t got = adm_rcp_rule_bits(want[i][0], table);
+        if (got != want[i][1] && bad++ < 10)
+            printf("%s: adm_rcp_rule_bits(0x%08" PRIx32 ") = 0x%08" PRIx32 ", want 0x%08" PRIx32
+                   "\n", vendor, want[i][0], got, want[i][1]);
     }
     CHECK(bad == 0);
-    CHECK(COUNT(samples) > 4096 + 256);
+    CHECK(n > 4096 + 256);
     /* the float entry point: the same bits (NaN payloads included) */
-    for (size_t i = 0; i < COUNT(samples); i += 7) {
-        const float r = adm_rcp_estimate(fbits(samples[i][0]));
+    for (size_t i = 0; i < n; i += 7) {
+        const float r = adm_rcp_estimate_with(fbits(want[i][0]), table);
         uint32_t u;
         memcpy(&u, &r, sizeof(u));
-        CHECK(u == samples[i][1]);
+        CHECK(u == want[i][1]);
     }
+}
+
+static void test_samples(void)
+{
+    check_samples("amd", adm_rcp_table, samples, COUNT(samples));
+    check_samples("intel", adm_rcp_table_intel, intel_samples, COUNT(intel_samples));
+    CHECK(COUNT(intel_samples) == COUNT(samples));
+    /* the AMD wrapper is the AMD table; the vendor switch picks each table */
+    for (size_t i = 0; i < COUNT(samples); i += 3)
+        CHECK(adm_rcp_estimate_bits(samples[i][0]) == samples[i][1]);
+    CHECK(adm_rcp_vendor_table(ADM_RCP_AMD) == adm_rcp_table);
+    CHECK(adm_rcp_vendor_table(ADM_RCP_INTEL) == adm_rcp_table_intel);
+    /* the vendors differ where documented: rcpss(1.5) */
+    CHECK(adm_rcp_rule_bits(0x3fc00000u, adm_rcp_table) == 0x3f2aa800u);
+    CHECK(adm_rcp_rule_bits(0x3fc00000u, adm_rcp_table_intel) == 0x3f2aa000u);
 }
 
 static void test_newton(void)
 {
     for (size_t i = 0; i < COUNT(newton); i++)
-        CHECK_BITS(fadm_rcp(fbits(newton[i][0])), fbits(newton[i][1]));
+        CHECK_BITS(fadm_rcp(fbits(newton[i][0]), adm_rcp_table), fbits(newton[i][1]));
+    CHECK(COUNT(intel_newton) == COUNT(newton));
+    for (size_t i = 0; i < COUNT(intel_newton); i++)
+        CHECK_BITS(fadm_rcp(fbits(intel_newton[i][0]), adm_rcp_table_intel),
+                   fbits(intel_newton[i][1]));
 }
 
 /* Properties any rcpss must have (Intel documents |rel err| <= 1.5 * 2^-12): the table is
  * non-increasing, and each entry is within the bound over its whole 2^11-input interval. */
-static void test_table_shape(void)
+static void check_table_shape(const uint16_t *t)
 {
     unsigned bad = 0;
     for (uint32_t i = 0; i < 4096; i++) {
-        if (i && adm_rcp_table[i] > adm_rcp_table[i - 1])
+        if (i && t[i] > t[i - 1])
             bad++;
-        const double r = (1.0 + adm_rcp_table[i] / 4096.0) / 2.0;
+        const double r = (1.0 + t[i] / 4096.0) / 2.0;
         const double lo = 1.0 + i / 4096.0, hi = 1.0 + (i + 1) / 4096.0;   /* x in [lo, hi) */
         if (fabs(r * lo - 1.0) > 1.5 / 4096.0 || fabs(r * hi - 1.0) > 1.5 / 4096.0)
             bad++;
     }
     CHECK(bad == 0);
+}
+
+static void test_table_shape(void)
+{
+    check_table_shape(adm_rcp_table);
+    check_table_shape(adm_rcp_table_intel);
     CHECK(adm_rcp_table[0] == 0xffe && adm_rcp_table[2048] == 0x555 && adm_rcp_table[4095] == 0);
+    CHECK(adm_rcp_table_intel[0] == 0xffe && adm_rcp_table_intel[2048] == 0x554 &&
+          adm_rcp_table_intel[4095] == 1);
+    unsigned differ = 0;
+    for (uint32_t i = 0; i < 4096; i++)
+        differ += adm_rcp_table[i] != adm_rcp_table_intel[i];
+    CHECK(differ == 2115); /* measured: adm_rcp.h */
 }
 
 #ifdef RCP_TEST_X86
@@ -1574,7 +1609,7 @@ static uint32_t hw_rcp_bits(const uint32_t u)
     return v;
 }
 
-/* Only on AMD: Intel's rcpss differs on purpose (that is why the emulation exists). */
+/* On AMD against AMD's table, on Intel against Intel's; other vendors are not compared. */
 static void test_hardware(void)
 {
     unsigned a = 0, b = 0, c = 0, d = 0;
@@ -1584,16 +1619,19 @@ static void test_hardware(void)
     memcpy(vendor, &b, 4);
     memcpy(vendor + 4, &d, 4);
     memcpy(vendor + 8, &c, 4);
-    if (strcmp(vendor, "AuthenticAMD")) {
+    const int amd = !strcmp(vendor, "AuthenticAMD"), intel = !strcmp(vendor, "GenuineIntel");
+    if (!amd && !intel) {
         printf("adm_rcp: %s CPU, not comparing with its rcpss\n", vendor);
         return;
     }
+    const uint16_t *const table = amd ? adm_rcp_table : adm_rcp_table_intel;
+    const uint32_t(*const want_samples)[2] = amd ? samples : intel_samples;
     unsigned bad = 0;
     for (size_t i = 0; i < COUNT(samples); i++)
-        bad += hw_rcp_bits(samples[i][0]) != samples[i][1];
+        bad += hw_rcp_bits(want_samples[i][0]) != want_samples[i][1];
     for (uint32_t i = 0; i < (1u << 20); i++) {
         const uint32_t u = check_hash32(i ^ 0x5bd1e995u);
-        const uint32_t want = hw_rcp_bits(u), got = adm_rcp_estimate_bits(u);
+        const uint32_t want = hw_rcp_bits(u), got = adm_rcp_rule_bits(u, table);
         if (got != want && bad++ < 10)
             printf("adm_rcp_estimate_bits(0x%08" PRIx32 ") = 0x%08" PRIx32 ", rcpss 0x%08" PRIx32
                    "\n", u, got, want);

@@ -162,7 +162,7 @@ static void test_raw_roundtrip(void)
                 const EvVideoFormat f = { sizes[s][0], sizes[s][1], depths[d], layouts[l] };
                 Bytes b = { 0 };
                 for (unsigned i = 0; i < 3; i++)
-                    put_frame(&b, &f, i, 0);
+                    put_frame(&b, &f, i, 1); /* odd chroma rounded up, as ffmpeg writes raw */
                 const char *path = write_fixture("rt.yuv", b.p, b.len);
                 free(b.p);
                 const int n = read_all(path, &f, &f);
@@ -245,6 +245,53 @@ static void test_y4m_by_name(void)
     CHECK(read_all(path, NULL, &f) == 0);
 }
 
+static void expect_open_error(const char *path, const EvVideoFormat *raw, int code,
+                              const char *words);
+
+/* The stream's magic decides, not its name; raw odd sizes are ffmpeg's (ceil) layout; frame
+ * counts of regular files; the F and I tags. */
+static void test_detection(void)
+{
+    const EvVideoFormat f = { 5, 3, 8, EV_PIX_420 };
+    Bytes b = { 0 };
+    for (unsigned i = 0; i < 3; i++)
+        put_frame(&b, &f, i, 1);
+    /* a raw file named .y4m, with the raw format given: raw */
+    const char *path = write_fixture("raw_named.y4m", b.p, b.len);
+    CHECK(read_all(path, &f, &f) == 3);
+    char err[1024];
+    EvVideo *v = NULL;
+    unsigned long long n = 0;
+    CHECK(ev_video_open(&v, path, &f, err, sizeof(err)) == 0);
+    CHECK(ev_video_frame_count(v, &n) == 0 && n == 3);
+    EvVideoTags t = { 1, 1, 'x' };
+    ev_video_tags(v, &t);
+    CHECK(t.fps_num == 0 && t.fps_den == 0 && t.interlace == 0);
+    ev_video_close(&v);
+    free(b.p);
+    /* the floor layout of 5x3 (15 + 2 * 2 bytes) is refused, naming the ceil frame size */
+    b = (Bytes){ 0 };
+    for (unsigned i = 0; i < 3; i++)
+        put_frame(&b, &f, i, 0);
+    expect_open_error(write_fixture("floor.yuv", b.p, b.len), &f, -EINVAL,
+                      "not a whole number of 27-byte frames (5x3 8-bit 4:2:0, chroma planes 3x2");
+    free(b.p);
+    /* y4m named .yuv with a raw format: y4m, and its tags and count */
+    const EvVideoFormat g = { 4, 2, 10, EV_PIX_422 };
+    path = y4m_fixture("tagged.yuv", "YUV4MPEG2 W4 H2 F30000:1001 It C422p10\n", &g, 2);
+    CHECK(read_all(path, &f, &g) == 2);
+    CHECK(ev_video_open(&v, path, &f, err, sizeof(err)) == 0);
+    ev_video_tags(v, &t);
+    CHECK(t.fps_num == 30000 && t.fps_den == 1001 && t.interlace == 't');
+    /* the fixture's odd frames carry FRAME parameters: the count is unknown */
+    CHECK(ev_video_frame_count(v, &n) == -ENODATA);
+    ev_video_close(&v);
+    path = y4m_fixture("one.y4m", "YUV4MPEG2 W4 H2 F25:1 C422p10\n", &g, 1);
+    CHECK(ev_video_open(&v, path, NULL, err, sizeof(err)) == 0);
+    CHECK(ev_video_frame_count(v, &n) == 0 && n == 1);
+    ev_video_close(&v);
+}
+
 /* ---------------------------------------------------------------------------------------- */
 /* Errors                                                                                    */
 
@@ -296,7 +343,8 @@ static void test_open_errors(void)
     free(big);
     CHECK(ev_video_open(&v, path, &f, err, sizeof(err)) == -EINVAL);
     snprintf(want, sizeof(want), "%s: size 1000001 bytes is not a whole number of 279936-byte "
-                                 "frames (576x324 8-bit 4:2:0): 160193 bytes left over", path);
+                                 "frames (576x324 8-bit 4:2:0, chroma planes 288x162 as ffmpeg "
+                                 "writes them): 160193 bytes left over", path);
     CHECK(!strcmp(err, want));
     expect_open_error(write_fixture("empty.yuv", "", 0), &f, -EINVAL, "no frames (empty file)");
 
@@ -563,7 +611,8 @@ static void test_corpus(void)
     const EvVideoFormat wrong = { 576, 324, 8, EV_PIX_422 };
     expect_open_error(path, &wrong, -EINVAL,
                       "size 1679616 bytes is not a whole number of 373248-byte frames (576x324 "
-                      "8-bit 4:2:2): 186624 bytes left over");
+                      "8-bit 4:2:2, chroma planes 288x324 as ffmpeg writes them): 186624 bytes "
+                      "left over");
 }
 
 /* Compare frame by frame: ev_video_read of one reader against ev_video_read_into of another,
@@ -648,6 +697,7 @@ int main(void)
     test_y4m_tags();
     test_y4m_by_name();
     test_open_errors();
+    test_detection();
     test_y4m_header_errors();
     test_y4m_read_errors();
     test_stdin();

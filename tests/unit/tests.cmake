@@ -13,5 +13,7 @@ ev_add_test(unit_adm_math SOURCES ${CMAKE_CURRENT_LIST_DIR}/adm_math_test.c LABE
 ev_add_test(unit_adm_rcp SOURCES ${CMAKE_CURRENT_LIST_DIR}/adm_rcp_test.c LABELS unit)
 ev_add_test(unit_ssim_exact_sum SOURCES ${CMAKE_CURRENT_LIST_DIR}/ssim_exact_sum_test.c LABELS unit)
 ev_add_test(unit_twin_steps SOURCES ${CMAKE_CURRENT_LIST_DIR}/twin_steps_test.c LABELS unit)
+ev_add_test(unit_speed_math SOURCES ${CMAKE_CURRENT_LIST_DIR}/speed_math_test.c LABELS unit)
+ev_add_test(unit_cambi_math SOURCES ${CMAKE_CURRENT_LIST_DIR}/cambi_math_test.c LABELS unit)
 ev_add_test(unit_ciede_math SOURCES ${CMAKE_CURRENT_LIST_DIR}/ciede_math_test.c LABELS unit)
 ev_add_test(unit_psnr_hvs_math SOURCES ${CMAKE_CURRENT_LIST_DIR}/psnr_hvs_math_test.c LABELS unit)

@@ -314,7 +314,7 @@ int main(int argc, char **argv)
     }
     if (a.vmaf_frames) {
         const VmafSearch vs = { a.threads, a.twin_threads ? a.twin_threads : a.threads,
-                                a.twin_backend, a.vmaf_frames, a.seed };
+                                a.twin_backend, a.vmaf_frames, a.seed, verbose };
         const int rc = vmaf_search(&vs);
         return rc < 0 ? 2 : rc;
     }

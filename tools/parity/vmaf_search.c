@@ -219,6 +219,9 @@ int vmaf_search(const VmafSearch *vs)
         err = run_batch(vs, &b, &s, done, &bad, &values);
         done += n;
         batches++;
+        if (vs->progress) /* a run cut short by a time limit still says how far it got */
+            printf("batch %lu: %ux%u %u-bit layout %d, %lu frames so far, %lu differ\n", batches,
+                   b.w, b.h, b.bpc, (int)b.layout, done, bad);
     }
     printf("vmaf search seed %" PRIu32 ": %lu frames in %lu batches, %lu values compared, "
            "%lu frames differ\n", vs->seed, done, batches, values, bad);

@@ -11,6 +11,7 @@ typedef struct VmafSearch {
     int twin_backend;       /* an EvBackend: CUDA, or CPU to test the search itself */
     unsigned long frames;
     uint32_t seed;
+    int progress;           /* a line per batch (--verbose) */
 } VmafSearch;
 
 /* 0 when every value of every frame is identical, 1 when one differs, < 0 on an error. */

@@ -1,6 +1,7 @@
 /* float_adm: float ADM of libvmaf (feature/float_adm.c, adm.c, adm_tools.c, extractor
  * "float_adm"): options, init, and the per-frame outputs in Netflix's order and names. Its
- * division uses AMD's rcpss estimate, emulated, on every CPU (see float_adm_math.h). */
+ * division uses AMD's (or, with rcp_estimate=1, Intel's) rcpss estimate, emulated, on every CPU
+ * (see float_adm_math.h). */
 #include <errno.h>
 #include <stdlib.h>
 
@@ -17,6 +18,10 @@ static const EvOption float_adm_options[] = {
     { "adm_enhn_gain_limit", "egl", "enhancement gain limit, >= 1; 1 disables the gain",
       EV_OPT_DOUBLE, offsetof(FadmOpts, enhn_gain_limit), 100.0, 1.0, 100.0,
       EV_OPT_FEATURE_PARAM },
+    /* exactvmaf's own: Netflix's float_adm takes rcpss from the CPU it runs on (adm_rcp.h) */
+    { "rcp_estimate", NULL,
+      "whose rcpss reciprocal estimate: 0 AMD (the golden; Netflix on AMD), 1 Intel (Netflix on "
+      "Intel)", EV_OPT_INT, offsetof(FadmOpts, rcp_estimate), 0, 0, 1, 0 },
     { 0 },
 };
 

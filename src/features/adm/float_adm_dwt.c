@@ -108,13 +108,14 @@ void fadm_decouple(const FadmState *s, const FadmWork *wk, const int w, const in
     const AdmRect rc = adm_rect_csf(w, h);
     const FadmBands *o = &wk->ref, *t = &wk->dis, *r = &wk->r, *a = &wk->a;
     const double egl = s->opts.enhn_gain_limit;
+    const uint16_t *const rcp = adm_rcp_vendor_table(s->opts.rcp_estimate);
     for (int i = rc.top; i < rc.bottom; i++) {
         for (int j = rc.left; j < rc.right; j++) {
             const size_t x = (size_t)i * w + j;
             const int flag = fadm_angle_flag(o->h[x], o->v[x], t->h[x], t->v[x], s->cos_1deg_sq);
-            fadm_decouple_coef(o->h[x], t->h[x], flag, egl, &r->h[x], &a->h[x]);
-            fadm_decouple_coef(o->v[x], t->v[x], flag, egl, &r->v[x], &a->v[x]);
-            fadm_decouple_coef(o->d[x], t->d[x], flag, egl, &r->d[x], &a->d[x]);
+            fadm_decouple_coef(o->h[x], t->h[x], flag, egl, rcp, &r->h[x], &a->h[x]);
+            fadm_decouple_coef(o->v[x], t->v[x], flag, egl, rcp, &r->v[x], &a->v[x]);
+            fadm_decouple_coef(o->d[x], t->d[x], flag, egl, rcp, &r->d[x], &a->d[x]);
         }
     }
 }

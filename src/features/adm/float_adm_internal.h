@@ -11,6 +11,7 @@
 typedef struct FadmOpts {
     int debug;
     double enhn_gain_limit;
+    int rcp_estimate;           /* ADM_RCP_AMD (default) or ADM_RCP_INTEL: whose rcpss */
 } FadmOpts;
 
 typedef struct FadmState {

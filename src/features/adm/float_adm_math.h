@@ -8,10 +8,11 @@
  * SSE rcpss estimate refined by one Newton step. rcpss is not specified by IEEE and differs
  * between vendors, so Netflix's float_adm bits depend on the CPU that runs libvmaf: the golden
  * (shared/golden) was made on AMD; on an Intel Xeon 455 of its 2912 float_adm values differ
- * (rcpss(1.5) is 0x3f2aa800 on AMD, 0x3f2aa000 on Intel). exactvmaf defines the estimate as
- * AMD's: adm_rcp_estimate (adm_rcp.h) reproduces AMD's rcpss in portable code, table-driven,
- * equal to it for all 2^32 inputs, so float_adm gives the golden's bits on every CPU and on a
- * GPU. No intrinsics here: the estimate never comes from the running CPU.
+ * (rcpss(1.5) is 0x3f2aa800 on AMD, 0x3f2aa000 on Intel). exactvmaf takes the estimate from a
+ * vendor's table (adm_rcp.h), equal to that vendor's rcpss for all 2^32 inputs: AMD's by
+ * default, so float_adm gives the golden's bits on every CPU and on a GPU, or Intel's
+ * (rcp_estimate=1), Netflix's bits as run on Intel. No intrinsics here: the estimate never
+ * comes from the running CPU.
  */
 #ifndef EV_FEATURES_FLOAT_ADM_MATH_H
 #define EV_FEATURES_FLOAT_ADM_MATH_H
@@ -56,11 +57,12 @@ EV_HD float fadm_taps_hi(const float s0, const float s1, const float s2, const f
     return fadm_taps(FADM_HI0, FADM_HI1, FADM_HI2, FADM_HI3, s0, s1, s2, s3);
 }
 
-/* 1/d as libvmaf's x86-64 build computes it (adm_tools.c rcp_s): xi = rcpss(d), AMD's estimate
- * on every CPU, then one Newton step xi + xi * (1 - d * xi) in float, not contracted. */
-EV_HD float fadm_rcp(const float d)
+/* 1/d as libvmaf's x86-64 build computes it (adm_tools.c rcp_s): xi = rcpss(d), the estimate of
+ * the vendor whose table is given (adm_rcp_vendor_table), then one Newton step
+ * xi + xi * (1 - d * xi) in float, not contracted. */
+EV_HD float fadm_rcp(const float d, const uint16_t *const rcp_table)
 {
-    const float xi = adm_rcp_estimate(d);
+    const float xi = adm_rcp_estimate_with(d, rcp_table);
     return xi + xi * (1.0f - d * xi);
 }
 
@@ -74,12 +76,12 @@ EV_HD int fadm_angle_flag(const float oh, const float ov, const float th, const 
     return ot_dp >= 0.0f && ot_dp * ot_dp >= cos_1deg_sq * o_mag_sq * t_mag_sq;
 }
 
-/* One band of one coefficient: k = t/(o + 1e-30) clamped to [0, 1], r = k*o, the gain limit in
+/* One band of one coefficient (rcp_table: see fadm_rcp): k = t/(o + 1e-30) clamped to [0, 1], r = k*o, the gain limit in
  * double (the second step tests the first's result, as the reference's two ifs do), a = t - r. */
 EV_HD void fadm_decouple_coef(const float o, const float t, const int flag, const double egl,
-                              float *r, float *a)
+                              const uint16_t *const rcp_table, float *r, float *a)
 {
-    float k = t * fadm_rcp(o + (float)1e-30);
+    float k = t * fadm_rcp(o + (float)1e-30, rcp_table);
     k = k < 0.0f ? 0.0f : (k > 1.0f ? 1.0f : k);
     const float rst0 = k * o;
     const double g0 = rst0 * egl;

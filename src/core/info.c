@@ -1,0 +1,60 @@
+/* What the library is (exactvmaf.h): the Netflix release it matches, its SIMD levels, and the
+ * options of every extractor, read from the extractors' own option tables. */
+#include <errno.h>
+#include <string.h>
+
+#include "core/cpu.h"
+#include "core/extractor.h"
+#include "exactvmaf/exactvmaf.h"
+
+const char *ev_netflix_version(void)
+{
+    return "3.2.0";
+}
+
+const char *ev_netflix_commit(void)
+{
+    return "f85a853692a8c730d0270cd733c8bb30b5b93b7c";
+}
+
+unsigned ev_simd_levels(const int built)
+{
+    if (!built)
+        return ev_cpu_detect();
+#if EV_ARCH_X86_64
+    /* the per-ISA kernel files (cmake/simd.cmake) are always compiled on x86-64 */
+    return EV_CPU_AVX2 | EV_CPU_AVX512 | EV_CPU_AVX512ICL;
+#else
+    return 0;
+#endif
+}
+
+static const char *type_name(const EvOptionType t)
+{
+    return t == EV_OPT_BOOL ? "bool" : t == EV_OPT_INT ? "int" : "double";
+}
+
+int ev_extractor_option(const char *const extractor, const unsigned i, EvOptionInfo *const info)
+{
+    if (!extractor || !info)
+        return -EINVAL;
+    const EvExtractorClass *const cls = ev_find_extractor(extractor);
+    if (!cls)
+        return -ENOENT;
+    for (unsigned k = 0; cls->options && cls->options[k].name; k++) {
+        if (k != i)
+            continue;
+        const EvOption *const o = &cls->options[k];
+        *info = (EvOptionInfo){ .name = o->name, .alias = o->alias, .help = o->help,
+                                .type = type_name(o->type), .def = o->def, .min = o->min,
+                                .max = o->max,
+                                .renames = !!(o->flags & EV_OPT_FEATURE_PARAM) };
+        return 0;
+    }
+    return -ERANGE;
+}
+
+int ev_extractor_has_twin(const char *const extractor)
+{
+    return extractor && ev_find_twin(extractor) ? 1 : 0;
+}

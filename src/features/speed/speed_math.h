@@ -1,0 +1,177 @@
+/*
+ * SpEED-QA arithmetic of libvmaf (feature/speed.c, feature/vif_tools.c, scalar C), one step per
+ * function, shared by the C reference (speed_*.c) and a later CUDA twin. The types are the
+ * reference's: floats, except where it widens to double (its double constants and options,
+ * libm calls, the covariance sums); each function says where a value is rounded.
+ *
+ * libm. The bits depend on these glibc calls (golden: glibc 2.36 x86-64), all on the host:
+ *  - log2 (double): the entropy of every block and eigenvalue (speed_entropy_arg ->
+ *    speed_entropy_add), the base entropy, the variance weights of the score
+ *    (speed_weight_arg). Per frame: 25 x blocks + 2 x blocks calls, so a twin runs them on the
+ *    host with these functions' arguments, or proves its log2 equal on them.
+ *  - log2(2 pi e): a constant the reference's compiler folds (GCC, correctly rounded);
+ *    SPEED_LOG2_2PIE holds it, and unit_speed_math checks it against glibc's log2 at run time.
+ *  - exp, sqrt: the Gaussian taps (speed_gaussian_tap), once at init.
+ *  - sqrt (double, of a float): the norms and Givens rotations of the eigen and QR solvers
+ *    (speed_linalg.c); correctly rounded everywhere.
+ *  - floor, ceil: exact. sin: the lanczos4 prescale weights, tabulated once at init.
+ */
+#ifndef EV_FEATURES_SPEED_MATH_H
+#define EV_FEATURES_SPEED_MATH_H
+
+#include <math.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/hd.h"
+
+#ifndef M_PI
+#define M_PI 3.14159265358979323846
+#endif
+#ifndef M_E
+#define M_E 2.7182818284590452354
+#endif
+
+enum { SPEED_BLOCK = 5, SPEED_BLOCK_ELEMS = 25, SPEED_SCALES = 4 };
+
+/* log2(2 * M_PI * M_E) as GCC folds it (correctly rounded; glibc agrees) */
+#define SPEED_LOG2_2PIE 0x1.06073a671183dp+2
+
+/* The filters' border rule (vif_filter1d_s): reflect without repeating the edge. */
+EV_HD int speed_mirror(const int i, const int n)
+{
+    return i < 0 ? -i : (i >= n ? 2 * n - i - 2 : i);
+}
+
+/* One tap of a separable filter: float product, float sum (no fused multiply-add). */
+EV_HD float speed_tap(const float acc, const float tap, const float v)
+{
+    return acc + tap * v;
+}
+
+/* The Gaussian density at integer offset x (get_gaussian_pdf): exponent in double, the
+ * density and its scale rounded to float, their quotient in float. Host only (exp). */
+static inline float speed_gaussian_tap(const int x, const float sigma)
+{
+    const float d = (float)x;
+    const float num = (float)exp(-0.5 * d / sigma * d / sigma);
+    const float den = (float)(1 / (sigma * sqrt(2 * M_PI)));
+    return num / den;
+}
+
+/* One term of a covariance sum (compute_cov_kernel_scalar): samples and means widened to
+ * double, the centred product added to the running double sum in raster order. */
+EV_HD double speed_cov_add(const double acc, const double centred_x, const double centred_y)
+{
+    return acc + centred_x * centred_y;
+}
+
+EV_HD double speed_centre(const float v, const float mean)
+{
+    return (double)v - (double)mean;
+}
+
+/* A covariance: the double sum divided by the element count, rounded to float. */
+EV_HD float speed_cov_value(const double sum, const size_t n)
+{
+    return (float)(sum / (double)n);
+}
+
+/* A mean (compute_mean): the float sum divided by the count converted to float. */
+EV_HD float speed_mean_value(const float sum, const size_t n)
+{
+    return sum / (float)n;
+}
+
+/* Step 5 of est_params: the solution times the independent term over the block's 25
+ * elements, all float. */
+EV_HD float speed_weighted(const float x, const float y)
+{
+    return (x * y) / (float)SPEED_BLOCK_ELEMS;
+}
+
+/* The eigenvalue used for the entropy: negative ones count as 0. */
+EV_HD float speed_clamp_eigen(const float l)
+{
+    return l < 0 ? 0 : l;
+}
+
+/* update_entropy: log2's argument L x S + sigma_nn in float ... */
+EV_HD float speed_entropy_arg(const float l, const float s, const float sigma_nn)
+{
+    return l * s + sigma_nn;
+}
+
+/* ... and the block's entropy += log2(arg) + log2(2 pi e), summed in double, kept in float. */
+EV_HD float speed_entropy_add(const float entropy, const double log2_arg)
+{
+    return (float)((double)entropy + (log2_arg + SPEED_LOG2_2PIE));
+}
+
+/* The base entropy (get_speed_score): 25 x (log2((1 + floor) x sigma) + log2(2 pi e)), the
+ * product (1 + floor) x sigma in float, the rest in double, rounded to float. log2_arg is
+ * log2 of speed_base_arg(). */
+EV_HD float speed_base_arg(const float nn_floor, const float sigma_nn)
+{
+    return (1 + nn_floor) * sigma_nn;
+}
+
+EV_HD float speed_base_entropy(const double log2_arg)
+{
+    return (float)((double)SPEED_BLOCK_ELEMS * (log2_arg + SPEED_LOG2_2PIE));
+}
+
+/* The argument of log2 that weighs block i's entropy (speed_weight_var_mode 0..6), of the
+ * reference (dis = 0) or the distorted (dis = 1) image. rv, dv: the two variances. Modes 0-2
+ * add in float; 3-6 in double. */
+EV_HD double speed_weight_arg(const int mode, const int dis, const float rv, const float dv)
+{
+    switch (mode) {
+    case 0: return (double)(1 + (dis ? dv : rv));
+    case 1: return (double)(1 + rv);
+    case 2: return (double)(1 + dv);
+    case 3: return 1 + (rv + dv) / 2.0;
+    case 4: return dis ? 1 + (rv + dv) / 2.0 : (double)(1 + rv);
+    case 5: return dis ? 1 + (0.75 * rv + 0.25 * dv) : (double)(1 + rv);
+    default: return dis ? 1 + (0.25 * rv + 0.75 * dv) : (double)(1 + rv);
+    }
+}
+
+/* entropy x log2(weight arg): double product rounded to float. */
+EV_HD float speed_spatial(const float entropy, const double log2_weight)
+{
+    return (float)(entropy * log2_weight);
+}
+
+/* One block's contribution to the score: 0 when both entropies are below the base entropy,
+ * else |spatial_ref - spatial_dis| (float). */
+EV_HD int speed_block_visible(const float ref_entropy, const float dis_entropy,
+                              const float base)
+{
+    return !(ref_entropy < base && dis_entropy < base);
+}
+
+EV_HD float speed_score_add(const float score, const float spatial_ref, const float spatial_dis)
+{
+    return score + fabsf(spatial_ref - spatial_dis);
+}
+
+/* The frame's score: the float sum over the block count converted to float. */
+EV_HD float speed_score_value(const float sum, const size_t n_blocks)
+{
+    return sum / (float)n_blocks;
+}
+
+/* speed_chroma's uv score: the two float scores summed in float, halved in double. */
+EV_HD float speed_uv_mean(const float u, const float v)
+{
+    return (float)((u + v) / 2.0);
+}
+
+/* An output clipped at speed_max_val (double), as the reference's MIN on a float score. */
+EV_HD double speed_clip(const float score, const double max_val)
+{
+    return (double)score < max_val ? (double)score : max_val;
+}
+
+#endif

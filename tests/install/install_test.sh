@@ -1,0 +1,108 @@
+#!/usr/bin/env bash
+# cmake --install into an empty prefix, then use only what it installed:
+#  - the files, the soname, and that nothing but the API (ev_*) is global in either library;
+#  - a program built with `pkg-config --cflags --libs exactvmaf` (shared) and one linked with
+#    the static library (`pkg-config --static`), and the same program through
+#    find_package(exactvmaf) (both targets): each must print the installed CLI's scores of the
+#    sample pair, every frame and the pooled mean, to the last bit (%.17g).
+# usage: install_test.sh BUILD_DIR SOURCE_DIR
+set -uo pipefail
+build=$(cd "$1" && pwd) src=$(cd "$2" && pwd)
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+prefix=$tmp/prefix
+fails=0
+bad() { echo "FAIL: $*"; fails=$((fails + 1)); }
+
+cmake --install "$build" --prefix "$prefix" >"$tmp/install.log" 2>&1 || { cat "$tmp/install.log"; exit 1; }
+libdir=$prefix/lib
+[ -d "$prefix/lib64" ] && [ ! -d "$libdir" ] && libdir=$prefix/lib64
+for f in "$libdir/libexactvmaf.so.0.1.0" "$libdir/libexactvmaf.so.0" "$libdir/libexactvmaf.so" \
+         "$libdir/libexactvmaf.a" "$prefix/include/exactvmaf/exactvmaf.h" \
+         "$prefix/include/exactvmaf/video.h" "$prefix/bin/exactvmaf" \
+         "$libdir/pkgconfig/exactvmaf.pc" "$libdir/cmake/exactvmaf/exactvmafConfig.cmake" \
+         "$libdir/cmake/exactvmaf/exactvmafConfigVersion.cmake"; do
+  [ -e "$f" ] || bad "not installed: ${f#"$prefix"/}"
+done
+soname=$(readelf -d "$libdir/libexactvmaf.so.0.1.0" | sed -n 's/.*SONAME.*\[\(.*\)\]/\1/p')
+[ "$soname" = libexactvmaf.so.0 ] || bad "soname is '$soname', not libexactvmaf.so.0"
+
+# Global symbols other than the API: none in the shared library's dynamic table, none in the
+# static library (nm: defined symbols, global or weak).
+leaks=$(nm -D --defined-only "$libdir/libexactvmaf.so" | awk 'NF == 3 && $3 !~ /^ev_/ {print $3}')
+[ -z "$leaks" ] || bad "libexactvmaf.so exports: $(echo $leaks | head -c 300)"
+leaks=$(nm -g --defined-only "$libdir/libexactvmaf.a" | awk 'NF == 3 && $3 !~ /^ev_/ {print $3}')
+[ -z "$leaks" ] || bad "libexactvmaf.a has global: $(echo $leaks | head -c 300)"
+n_api=$(nm -D --defined-only "$libdir/libexactvmaf.so" | grep -c ' ev_')
+[ "$n_api" -gt 20 ] || bad "only $n_api API functions exported"
+
+# What the installed CLI says of the sample pair (model vmaf_v0.6.1), at full precision.
+ref=$src/testdata/sample_ref.y4m dis=$src/testdata/sample_dis.y4m
+"$prefix/bin/exactvmaf" -r "$ref" -d "$dis" --model version=vmaf_v0.6.1 --threads 2 \
+  --precision max --json -q -o "$tmp/cli.json" 2>/dev/null || bad "the installed CLI failed"
+python3 - "$tmp/cli.json" >"$tmp/want.txt" <<'PY' || bad "reading the CLI's JSON"
+import json, sys
+d = json.load(open(sys.argv[1]))
+for f in d["frames"]:
+    print("frame %d vmaf %s" % (f["frameNum"], repr(f["metrics"]["vmaf"])))
+print("mean vmaf %s" % repr(d["pooled_metrics"]["vmaf"]["mean"]))
+PY
+# repr() is the shortest round trip; print the program's %.17g the same way
+canon() { python3 -c 'import sys
+for l in sys.stdin:
+    a = l.split(); a[-1] = repr(float(a[-1])); print(" ".join(a))'; }
+
+check_run() { # name binary
+  if ! "$2" "$ref" "$dis" vmaf_v0.6.1 >"$tmp/$1.raw" 2>"$tmp/$1.err"; then
+    bad "$1: the program failed: $(head -3 "$tmp/$1.err")"; return
+  fi
+  canon <"$tmp/$1.raw" >"$tmp/$1.txt"
+  if cmp -s "$tmp/want.txt" "$tmp/$1.txt"; then
+    echo "ok: $1 gives the CLI's $(wc -l <"$tmp/want.txt") values"
+  else
+    bad "$1 differs from the CLI:"; diff "$tmp/want.txt" "$tmp/$1.txt" | head -5
+  fi
+}
+
+export PKG_CONFIG_PATH=$libdir/pkgconfig
+cc=${CC:-cc}
+if ! pkg-config --exists exactvmaf; then
+  bad "pkg-config does not find exactvmaf.pc"
+else
+  # shared: exactly what pkg-config says, nothing else
+  # shellcheck disable=SC2046
+  $cc -std=c11 -o "$tmp/score_pc" "$src/tests/install/score_pair.c" \
+    $(pkg-config --cflags --libs exactvmaf) 2>"$tmp/cc.log" || bad "pkg-config build: $(head -5 "$tmp/cc.log")"
+  if [ -x "$tmp/score_pc" ]; then
+    ldd "$tmp/score_pc" | grep -q "libexactvmaf.so.0 => $libdir" ||
+      LD_LIBRARY_PATH=$libdir ldd "$tmp/score_pc" | grep -q "libexactvmaf.so.0 => $libdir" ||
+      bad "score_pc does not load the installed libexactvmaf.so.0"
+    LD_LIBRARY_PATH=$libdir check_run pkg-config-shared "$tmp/score_pc"
+  fi
+  # static: the archive, plus pkg-config --static's private libraries
+  static_libs=$(pkg-config --static --libs exactvmaf | sed 's/-lexactvmaf\b/-l:libexactvmaf.a/')
+  # shellcheck disable=SC2086
+  $cc -std=c11 -o "$tmp/score_pc_static" "$src/tests/install/score_pair.c" \
+    $(pkg-config --cflags exactvmaf) $static_libs 2>"$tmp/cc2.log" ||
+    bad "pkg-config --static build: $(head -5 "$tmp/cc2.log")"
+  if [ -x "$tmp/score_pc_static" ]; then
+    ldd "$tmp/score_pc_static" | grep -q libexactvmaf && bad "the static build loads libexactvmaf.so"
+    check_run pkg-config-static "$tmp/score_pc_static"
+  fi
+fi
+
+# find_package(exactvmaf): both imported targets
+mkdir -p "$tmp/consumer"
+cp "$src/tests/install/consumer.cmake" "$tmp/consumer/CMakeLists.txt"
+cp "$src/tests/install/score_pair.c" "$tmp/consumer/"
+if cmake -S "$tmp/consumer" -B "$tmp/consumer/build" -DCMAKE_PREFIX_PATH="$prefix" \
+     >"$tmp/consumer.log" 2>&1 && cmake --build "$tmp/consumer/build" >>"$tmp/consumer.log" 2>&1; then
+  LD_LIBRARY_PATH=$libdir check_run find_package-shared "$tmp/consumer/build/score_shared"
+  check_run find_package-static "$tmp/consumer/build/score_static"
+else
+  bad "find_package consumer: $(tail -5 "$tmp/consumer.log")"
+fi
+
+"$prefix/bin/exactvmaf" --version >/dev/null 2>&1 || bad "the installed CLI's --version fails"
+[ $fails -eq 0 ] && echo "install: all checks passed" || echo "install: $fails failed"
+[ $fails -eq 0 ]

@@ -1,0 +1,28 @@
+/* The CLI's output file: checked before anything is read or scored, written atomically after. */
+#ifndef EV_TOOLS_CLI_OUTPUT_H
+#define EV_TOOLS_CLI_OUTPUT_H
+
+#include <sys/types.h>
+
+#include "cli_args.h"
+
+typedef struct CliOutput {
+    const char *path;   /* as the user gave it; "-" is standard output */
+    int direct;         /* write in place: stdout, a device, a pipe, a link, or a folder that
+                           takes no temporary file */
+    int exists;         /* a regular file is there: the replacement keeps its mode */
+    mode_t mode;
+} CliOutput;
+
+/* Check -o before any input is opened: not one of the inputs (also through stdin), its folder
+ * exists, and it can be written as fopen(path, "w") would. On a problem, writes one line to
+ * err naming the user's path and returns -1. */
+int cli_output_check(const CliSettings *s, CliOutput *o, char *err, size_t err_size);
+
+/* Write the results: through a temporary file beside the target, renamed over it (a failed
+ * run leaves no partial file, an existing file keeps its mode). @return 0, or -1 with one line
+ * in err. */
+int cli_output_write(const CliOutput *o, const EvContext *ctx, const EvOutputOptions *opts,
+                     char *err, size_t err_size);
+
+#endif
