@@ -212,6 +212,9 @@ static int flush(VmafContext *const vmaf)
     vmaf->flushed = 1;
     const int err = ev_flush(vmaf->ev);
     vmaf->t_end = clock();
+    if (!err) /* which engine scored: the one line that tells a CUDA run from a CPU one */
+        ev_log(&vmaf->log, EV_LOG_INFO, "exactvmaf: %u frames scored on %s", ev_frame_count(vmaf->ev),
+               ev_backend_name(vmaf->ev));
     return err;
 }
 
