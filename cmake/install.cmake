@@ -61,10 +61,14 @@ add_custom_target(exactvmaf_public_archive ALL DEPENDS ${EV_PUBLIC_ARCHIVE})
 # pkg-config and the CMake package
 set(EV_PC_PRIVATE_LIBS "-lm -lpthread")
 set(EV_PC_PRIVATE_REQUIRES "")
+# jansson as this build found it: through pkg-config, or a library path given to the build (a
+# machine without jansson installed); the CMake package links the same file
 if(TARGET PkgConfig::JANSSON)
   set(EV_PC_PRIVATE_REQUIRES "jansson")
+  set(EV_CMAKE_JANSSON "${JANSSON_LINK_LIBRARIES}")
 else()
-  string(APPEND EV_PC_PRIVATE_LIBS " -ljansson")
+  string(APPEND EV_PC_PRIVATE_LIBS " ${JANSSON_LIBRARY}")
+  set(EV_CMAKE_JANSSON "${JANSSON_LIBRARY}")
 endif()
 set(EV_CMAKE_CUDA_LIBS "")
 if(EV_WITH_CUDA)
