@@ -42,7 +42,8 @@ endif()
 
 # The installed static library: ld -r of every member, then every symbol but ev_* made local
 # (hidden ones and the C++ template instances of the CUDA host code alike), so that a program
-# linking it sees only the API.
+# linking it sees only the API. Kept too: DW.ref.__gxx_personality_v0, the hidden weak symbol
+# the compiler emits for C++ exception tables, which a static libstdc++ links against.
 set(EV_PUBLIC_ARCHIVE ${CMAKE_CURRENT_BINARY_DIR}/public/libexactvmaf.a)
 add_custom_command(
   OUTPUT ${EV_PUBLIC_ARCHIVE}
@@ -50,7 +51,7 @@ add_custom_command(
   COMMAND ${CMAKE_COMMAND} -E rm -f ${EV_PUBLIC_ARCHIVE}
   COMMAND ${CMAKE_LINKER} -r --whole-archive $<TARGET_FILE:exactvmaf>
           -o ${CMAKE_CURRENT_BINARY_DIR}/public/exactvmaf.o
-  COMMAND ${CMAKE_OBJCOPY} --localize-hidden -w --keep-global-symbol=ev_*
+  COMMAND ${CMAKE_OBJCOPY} -w --keep-global-symbol=ev_* --keep-global-symbol=DW.ref.*
           ${CMAKE_CURRENT_BINARY_DIR}/public/exactvmaf.o
   COMMAND ${CMAKE_AR} rcs ${EV_PUBLIC_ARCHIVE} ${CMAKE_CURRENT_BINARY_DIR}/public/exactvmaf.o
   DEPENDS exactvmaf
