@@ -25,11 +25,9 @@ static int spec_init(CvModelSpec *const s, const VmafModelConfig *const cfg, con
     if (!cfg || !value)
         return -EINVAL;
     const EvLog log = cv_stderr_log(VMAF_LOG_LEVEL_WARNING);
-    if (cfg->flags & VMAF_MODEL_FLAG_DISABLE_TRANSFORM) {
-        ev_log(&log, EV_LOG_ERROR, "VMAF_MODEL_FLAG_DISABLE_TRANSFORM is not supported by "
-                                   "exactvmaf's libvmaf compatibility library");
-        return -ENOSYS;
-    }
+    /* VMAF_MODEL_FLAG_DISABLE_TRANSFORM is accepted and, as in libvmaf 3.2.0, has no effect
+     * here: libvmaf reads only ENABLE_TRANSFORM when it loads a model, and applies DISABLE_*
+     * to its own bootstrap statistics only (predict.c), which exactvmaf computes the same way. */
     if (strchr(value, ':')) {
         ev_log(&log, EV_LOG_ERROR, "model %s \"%s\": a ':' in it is not supported", key, value);
         return -EINVAL;
