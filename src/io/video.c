@@ -246,9 +246,11 @@ void ev_video_format(const EvVideo *const v, EvVideoFormat *const fmt)
  * 0 a raw stream's clean end, or the truncation. The size is asked again (a growing file). */
 static int check_remaining(EvVideo *v)
 {
+    if (!v->regular)
+        return 1;
     struct stat st;
     const long pos = ftell(v->f);
-    if (!v->regular || pos < 0 || fstat(fileno(v->f), &st))
+    if (pos < 0 || fstat(fileno(v->f), &st))
         return 1;
     const unsigned long long at = (unsigned long long)pos - (v->head_len - v->head_pos);
     const unsigned long long size = (unsigned long long)st.st_size;
