@@ -42,7 +42,8 @@ endif()
 
 # The installed static library: ld -r of every member, then every symbol but ev_* made local
 # (hidden ones and the C++ template instances of the CUDA host code alike), so that a program
-# linking it sees only the API.
+# linking it sees only the API. Kept too: DW.ref.__gxx_personality_v0, the hidden weak symbol
+# the compiler emits for C++ exception tables, which a static libstdc++ links against.
 set(EV_PUBLIC_ARCHIVE ${CMAKE_CURRENT_BINARY_DIR}/public/libexactvmaf.a)
 add_custom_command(
   OUTPUT ${EV_PUBLIC_ARCHIVE}
@@ -50,7 +51,7 @@ add_custom_command(
   COMMAND ${CMAKE_COMMAND} -E rm -f ${EV_PUBLIC_ARCHIVE}
   COMMAND ${CMAKE_LINKER} -r --whole-archive $<TARGET_FILE:exactvmaf>
           -o ${CMAKE_CURRENT_BINARY_DIR}/public/exactvmaf.o
-  COMMAND ${CMAKE_OBJCOPY} --localize-hidden -w --keep-global-symbol=ev_*
+  COMMAND ${CMAKE_OBJCOPY} -w --keep-global-symbol=ev_* --keep-global-symbol=DW.ref.*
           ${CMAKE_CURRENT_BINARY_DIR}/public/exactvmaf.o
   COMMAND ${CMAKE_AR} rcs ${EV_PUBLIC_ARCHIVE} ${CMAKE_CURRENT_BINARY_DIR}/public/exactvmaf.o
   DEPENDS exactvmaf
@@ -61,10 +62,14 @@ add_custom_target(exactvmaf_public_archive ALL DEPENDS ${EV_PUBLIC_ARCHIVE})
 # pkg-config and the CMake package
 set(EV_PC_PRIVATE_LIBS "-lm -lpthread")
 set(EV_PC_PRIVATE_REQUIRES "")
+# jansson as this build found it: through pkg-config, or a library path given to the build (a
+# machine without jansson installed); the CMake package links the same file
 if(TARGET PkgConfig::JANSSON)
   set(EV_PC_PRIVATE_REQUIRES "jansson")
+  set(EV_CMAKE_JANSSON "${JANSSON_LINK_LIBRARIES}")
 else()
-  string(APPEND EV_PC_PRIVATE_LIBS " -ljansson")
+  string(APPEND EV_PC_PRIVATE_LIBS " ${JANSSON_LIBRARY}")
+  set(EV_CMAKE_JANSSON "${JANSSON_LIBRARY}")
 endif()
 set(EV_CMAKE_CUDA_LIBS "")
 if(EV_WITH_CUDA)

@@ -10,6 +10,9 @@
 #               model on every corpus pair, byte for byte (the "backends" object aside)
 #     repeat    REPEATS (100) runs of one pair, then 8 processes at once: identical output
 #     bench     bench_vmaf, bench_twins (kernels), bench/cli_feed.sh
+#     ffmpeg    FFMPEG (an ffmpeg built by tests/ffmpeg/build_ffmpeg.sh) on this build's
+#               libvmaf.so.3: vmaf_v0.6.1 of a 1080p clip on CUDA and on the CPU
+#               (CUDA_VISIBLE_DEVICES= hides the GPU), the logs' values compared, fps of each
 # Logs go to LOG_DIR (default build-gpu/logs), one file per step; the last lines of each
 # step's verdict are printed. CORPUS: the corpus directory (default ../shared/corpus).
 # JANSSON_DEBS: a directory of libjansson4 / libjansson-dev .deb files, unpacked (not
@@ -138,6 +141,36 @@ step_bench() {
   note "bench_vmaf: rc $?"; cat "$logs/bench_vmaf.txt"
   bench/cli_feed.sh "$build" >"$logs/cli_feed.txt" 2>&1
   note "cli_feed: rc $?"; cat "$logs/cli_feed.txt"
+}
+
+step_ffmpeg() {
+  local prefix=/tmp/ev-prefix clip=/tmp/ev-ffclip frames=${FF_FRAMES:-600} bad=0
+  rm -rf "$prefix"
+  cmake --install "$build" --prefix "$prefix" >"$logs/ffmpeg_install.txt" 2>&1 || return 1
+  mkdir -p "$clip"
+  for f in ref x264crf30; do
+    [ -s "$clip/$f.yuv" ] || "$build/bench/bench_clip" \
+      "$corpus/aitzgorri_1920x1080_yuv420p_$f.yuv" 1920 1080 1 "$frames" "$clip/$f.yuv"
+  done
+  for mode in cuda cpu; do
+    local hide=()
+    [ $mode = cpu ] && hide=(env CUDA_VISIBLE_DEVICES=)
+    local t0 t1
+    t0=$(date +%s.%N)
+    LD_LIBRARY_PATH=$prefix/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH} "${hide[@]}" "$FFMPEG" \
+      -nostdin -hide_banner -f rawvideo -pix_fmt yuv420p -s 1920x1080 -i "$clip/x264crf30.yuv" \
+      -f rawvideo -pix_fmt yuv420p -s 1920x1080 -i "$clip/ref.yuv" \
+      -lavfi "libvmaf=log_fmt=json:log_path=$logs/ffmpeg_$mode.json:n_threads=16" -f null - \
+      >"$logs/ffmpeg_$mode.txt" 2>&1 || bad=1
+    t1=$(date +%s.%N)
+    note "ffmpeg $mode: $(grep -o 'exactvmaf: .*' "$logs/ffmpeg_$mode.txt"), $(grep -o 'VMAF score: .*' "$logs/ffmpeg_$mode.txt"), $(awk -v n="$frames" -v a="$t0" -v b="$t1" 'BEGIN { printf "%.1f", n / (b - a) }') fps (whole run)"
+  done
+  if cmp -s <(strip_json "$logs/ffmpeg_cpu.json") <(strip_json "$logs/ffmpeg_cuda.json"); then
+    note "ffmpeg: the CUDA and CPU logs hold the same values ($frames frames)"
+  else
+    note "ffmpeg: the CUDA and CPU logs DIFFER"; bad=1
+  fi
+  [ $bad -eq 0 ]
 }
 
 for s in $steps; do

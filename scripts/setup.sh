@@ -5,7 +5,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 need=()
-for pkg in cmake gcc make pkg-config libjansson-dev; do
+for pkg in cmake gcc clang make pkg-config libjansson-dev; do # clang: scripts/fuzz.sh
   dpkg -s "$pkg" >/dev/null 2>&1 || need+=("$pkg")
 done
 if ((${#need[@]})); then

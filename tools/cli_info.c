@@ -24,8 +24,14 @@ static void list_options(FILE *f, const char *name)
     unsigned i = 0;
     for (; !ev_extractor_option(name, i, &o); i++) {
         fprintf(f, "    %s (%s, default ", o.name, o.type);
-        put_number(f, o.type, o.def);
-        if (strcmp(o.type, "bool")) {
+        if (o.def_text) {
+            fprintf(f, "\"%s\"", o.def_text);
+            for (unsigned k = 0; o.choices && o.choices[k]; k++)
+                fprintf(f, "%s%s", k ? "|" : "; one of ", o.choices[k]);
+        } else {
+            put_number(f, o.type, o.def);
+        }
+        if (!o.def_text && strcmp(o.type, "bool")) {
             fputs(", ", f);
             put_number(f, o.type, o.min);
             fputs("..", f);

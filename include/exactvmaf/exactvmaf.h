@@ -152,9 +152,12 @@ typedef struct EvOptionInfo {
     const char *name;       /**< the key, as in ev_use_feature()'s options */
     const char *alias;      /**< its short form in output-name suffixes, or NULL */
     const char *help;       /**< one line */
-    const char *type;       /**< "bool", "int" or "double" */
-    double def, min, max;   /**< default and accepted range (bools: 0..1) */
+    const char *type;       /**< "bool", "int", "double", "string" or "choice" */
+    double def, min, max;   /**< default and accepted range (bools: 0..1; not for strings
+                                 and choices) */
     int renames;            /**< 1: a non-default value adds a suffix to the output names */
+    const char *def_text;   /**< strings and choices: the default ("" for none), else NULL */
+    const char *const *choices; /**< choices: the accepted values, NULL-terminated, else NULL */
 } EvOptionInfo;
 
 /** The i-th option (from 0) of an extractor. @return 0; -ENOENT unknown extractor; -ERANGE when

@@ -58,7 +58,9 @@ EV_API int ev_video_read_into(EvVideo *v, const EvPicture *dst);
 EV_API int ev_video_skip(EvVideo *v, unsigned n);
 
 /** Frames in the video, when known before reading: a regular raw file (its size), a regular y4m
- *  file whose FRAME lines carry no parameters. @return 0 and *n; -ENODATA unknown (a pipe). */
+ *  file whose FRAME lines carry no parameters (its size; the count is withdrawn when the first
+ *  FRAME line, or a later one as it is read, has parameters). @return 0 and *n; -ENODATA
+ *  unknown (a pipe). */
 EV_API int ev_video_frame_count(const EvVideo *v, unsigned long long *n);
 
 /** The y4m header's frame rate and interlacing tags (zeros when absent, and for raw video). */

@@ -31,7 +31,36 @@ unsigned ev_simd_levels(const int built)
 
 static const char *type_name(const EvOptionType t)
 {
-    return t == EV_OPT_BOOL ? "bool" : t == EV_OPT_INT ? "int" : "double";
+    return t == EV_OPT_BOOL     ? "bool"
+           : t == EV_OPT_INT    ? "int"
+           : t == EV_OPT_STRING ? "string"
+           : t == EV_OPT_CHOICE ? "choice"
+                                : "double";
+}
+
+static const char *const *choices_of(const EvExtractorClass *cls, const EvOption *o)
+{
+    for (const EvChoices *c = cls->choices; c && c->option; c++)
+        if (!strcmp(c->option, o->name))
+            return c->values;
+    return NULL;
+}
+
+/* The default of a string or choice option as text; NULL for the numeric types. */
+static const char *default_text(const EvExtractorClass *cls, const EvOption *o)
+{
+    if (o->type == EV_OPT_STRING) {
+        const char *d = cls->str_defaults ? cls->str_defaults[(int)o->def] : NULL;
+        return d ? d : "";
+    }
+    if (o->type == EV_OPT_CHOICE) {
+        const char *const *v = choices_of(cls, o);
+        for (int k = 0; v && v[k]; k++)
+            if (k == (int)o->def)
+                return v[k];
+        return "";
+    }
+    return NULL;
 }
 
 int ev_extractor_option(const char *const extractor, const unsigned i, EvOptionInfo *const info)
@@ -48,7 +77,9 @@ int ev_extractor_option(const char *const extractor, const unsigned i, EvOptionI
         *info = (EvOptionInfo){ .name = o->name, .alias = o->alias, .help = o->help,
                                 .type = type_name(o->type), .def = o->def, .min = o->min,
                                 .max = o->max,
-                                .renames = !!(o->flags & EV_OPT_FEATURE_PARAM) };
+                                .renames = !!(o->flags & EV_OPT_FEATURE_PARAM),
+                                .def_text = default_text(cls, o),
+                                .choices = o->type == EV_OPT_CHOICE ? choices_of(cls, o) : NULL };
         return 0;
     }
     return -ERANGE;

@@ -19,6 +19,8 @@ extern const EvExtractorClass ev_fex_float_ms_ssim;
 extern const EvExtractorClass ev_fex_speed_chroma;
 extern const EvExtractorClass ev_fex_speed_temporal;
 extern const EvExtractorClass ev_fex_cambi;
+extern const EvExtractorClass ev_fex_ciede;
+extern const EvExtractorClass ev_fex_psnr_hvs;
 
 #define EV_EXTRACTOR_LIST                                                                      \
     EV_EXTRACTOR(ev_fex_float_moment)                                                          \
@@ -35,7 +37,9 @@ extern const EvExtractorClass ev_fex_cambi;
     EV_EXTRACTOR(ev_fex_float_psnr)                                                            \
     EV_EXTRACTOR(ev_fex_speed_chroma)                                                          \
     EV_EXTRACTOR(ev_fex_speed_temporal)                                                        \
-    EV_EXTRACTOR(ev_fex_cambi)
+    EV_EXTRACTOR(ev_fex_cambi)                                                                 \
+    EV_EXTRACTOR(ev_fex_ciede)                                                                 \
+    EV_EXTRACTOR(ev_fex_psnr_hvs)
 
 /* CUDA twins (built with EXACTVMAF_CUDA): same names as their CPU references. */
 #ifdef EV_HAVE_CUDA

@@ -82,8 +82,9 @@ static int check_raw_format(EvVideo *v, const EvVideoFormat *raw)
     return 0;
 }
 
-/* Plane sizes as stored, their offsets in the frame buffer, and the buffer itself. */
-static int set_geometry(EvVideo *v)
+/* Plane sizes as stored and their offsets in the frame buffer (allocated at the first read:
+ * alloc_frame). */
+static void set_geometry(EvVideo *v)
 {
     const EvVideoFormat *fmt = &v->fmt;
     size_t offset = 0;
@@ -100,7 +101,16 @@ static int set_geometry(EvVideo *v)
         offset += (bytes + PLANE_ALIGN - 1) / PLANE_ALIGN * PLANE_ALIGN;
         v->frame_bytes += bytes;
     }
-    v->frame = aligned_alloc(PLANE_ALIGN, offset);
+    v->frame_alloc = offset;
+}
+
+/* The reader's frame buffer, at the first read that needs it: never for a header that promises
+ * frames a regular file cannot hold (a 100-byte file saying 32768x32768 16-bit 4:4:4). */
+static int alloc_frame(EvVideo *v)
+{
+    if (v->frame)
+        return 0;
+    v->frame = aligned_alloc(PLANE_ALIGN, v->frame_alloc);
     if (!v->frame)
         return ev_video_fail(v, -ENOMEM, "out of memory for a %zu-byte frame", v->frame_bytes);
     return 0;
@@ -142,18 +152,26 @@ static int detect_y4m(EvVideo *v, const char *path, const EvVideoFormat *raw)
 }
 
 /* A regular y4m file whose FRAME lines are all bare ("FRAME\n", as ffmpeg writes them) holds
- * (size - header) / (frame + 6) frames; any other size leaves the count unknown. */
-static void count_y4m_frames(EvVideo *v, const struct stat *st)
+ * (size - header) / (frame + 6) frames; any other size, or a first FRAME line with parameters,
+ * leaves the count unknown (and a later one withdraws it: ev_y4m_read_marker). */
+static int count_y4m_frames(EvVideo *v, const struct stat *st)
 {
     const long header = ftell(v->f);
     if (header < 0 || (unsigned long long)st->st_size < (unsigned long long)header)
-        return;
+        return 0;
+    char mark[6];
+    const size_t got = fread(mark, 1, sizeof(mark), v->f);
+    if (fseek(v->f, header, SEEK_SET))
+        return ev_video_fail(v, -EIO, "seek error: %s", strerror(errno));
+    if (got == sizeof(mark) && memcmp(mark, "FRAME\n", sizeof(mark)))
+        return 0;
     const unsigned long long body = (unsigned long long)st->st_size - (unsigned long long)header;
     const unsigned long long per = v->frame_bytes + 6;
     if (body % per == 0) {
         v->n_frames = body / per;
         v->n_frames_known = 1;
     }
+    return 0;
 }
 
 static int setup(EvVideo *v, const char *path, const EvVideoFormat *raw)
@@ -169,13 +187,12 @@ static int setup(EvVideo *v, const char *path, const EvVideoFormat *raw)
     ret = v->is_y4m ? ev_y4m_read_header(v) : check_raw_format(v, raw);
     if (ret)
         return ret;
-    ret = set_geometry(v);
-    if (ret)
-        return ret;
+    set_geometry(v);
+    v->regular = S_ISREG(st.st_mode);
     if (!v->is_y4m && strcmp(path, "-") && S_ISREG(st.st_mode))
         return check_raw_size(v, &st);
     if (v->is_y4m && S_ISREG(st.st_mode))
-        count_y4m_frames(v, &st);
+        return count_y4m_frames(v, &st);
     return 0;
 }
 
@@ -224,6 +241,28 @@ void ev_video_format(const EvVideo *const v, EvVideoFormat *const fmt)
         *fmt = v->fmt;
 }
 
+/* A regular file too short for the next frame: 1 it holds the frame (or is not regular), else
+ * what read_planes_to would say after reading the rest, without reading it (or allocating it):
+ * 0 a raw stream's clean end, or the truncation. The size is asked again (a growing file). */
+static int check_remaining(EvVideo *v)
+{
+    if (!v->regular)
+        return 1;
+    struct stat st;
+    const long pos = ftell(v->f);
+    if (pos < 0 || fstat(fileno(v->f), &st))
+        return 1;
+    const unsigned long long at = (unsigned long long)pos - (v->head_len - v->head_pos);
+    const unsigned long long size = (unsigned long long)st.st_size;
+    const unsigned long long left = size > at ? size - at : 0;
+    if (left >= v->frame_bytes)
+        return 1;
+    if (left == 0 && !v->is_y4m)
+        return 0;
+    return ev_video_fail(v, -EINVAL, "frame %u is truncated: got %llu of %zu bytes",
+                         v->next_frame, left, v->frame_bytes);
+}
+
 /* Read one frame's planes, plane p into dst[p] with rows of the file's size (contiguous).
  * @return 1, 0 (raw: end of stream before the frame's first byte), or a negative code. y4m
  * calls this after a FRAME line, so there no byte at all is a truncation. */
@@ -240,6 +279,9 @@ static size_t read_bytes(EvVideo *v, uint8_t *dst, const size_t want)
 
 static int read_planes_to(EvVideo *v, uint8_t *const dst[3])
 {
+    const int room = check_remaining(v);
+    if (room <= 0)
+        return room;
     size_t total = 0;
     for (unsigned p = 0; p < 3; p++) {
         const size_t want = (size_t)v->file_w[p] * v->file_h[p] * bytes_per_sample(v);
@@ -260,6 +302,12 @@ static int read_planes_to(EvVideo *v, uint8_t *const dst[3])
 
 static int read_planes(EvVideo *v)
 {
+    int ret = check_remaining(v);
+    if (ret <= 0)
+        return ret;
+    ret = alloc_frame(v);
+    if (ret)
+        return ret;
     uint8_t *const dst[3] = { v->frame + v->plane_offset[0], v->frame + v->plane_offset[1],
                               v->frame + v->plane_offset[2] };
     return read_planes_to(v, dst);

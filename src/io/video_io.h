@@ -26,7 +26,9 @@ struct EvVideo {
     unsigned file_w[3], file_h[3];
     size_t plane_offset[3]; /* in frame, each a multiple of 64 */
     size_t frame_bytes;     /* sum of the file's plane bytes: what one frame reads */
-    uint8_t *frame;         /* one frame, allocated at open */
+    size_t frame_alloc;     /* bytes of frame: the planes at their offsets */
+    uint8_t *frame;         /* one frame, allocated at the first ev_video_read */
+    int regular;            /* a regular file: its size bounds what can be read */
     unsigned next_frame;    /* index of the frame the next read returns, from 0 */
     int status;             /* 0, or the negative code of a failure that ends reading */
     /* The first bytes, read to tell y4m from raw: the y4m parser starts from them; a raw

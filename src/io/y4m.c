@@ -196,6 +196,7 @@ int ev_y4m_read_marker(EvVideo *v)
         return ev_video_fail(v, -EINVAL, "frame %u: truncated FRAME marker", idx);
     if (mark[5] == '\n')
         return 1;
+    v->n_frames_known = 0; /* the count assumed bare FRAME lines (count_y4m_frames) */
     char params[Y4M_MAX_LINE]; /* frame parameters: read past, not used */
     size_t len = 0;
     const int ret = read_line(v->f, params, sizeof(params), &len);

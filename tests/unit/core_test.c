@@ -69,6 +69,10 @@ static void test_options(void)
     CHECK(ev_options_parse(&demo, &o, "gain=", &test_log) == -EINVAL);
     CHECK(ev_options_parse(&demo, &o, "gain", &test_log) == -EINVAL);
     CHECK(ev_options_parse(&demo, &o, "gain=abc", &test_log) == -EINVAL);
+    /* a message quoting the user's text stays one line (found by tests/fuzz/fuzz_options) */
+    CHECK(ev_options_parse(&demo, &o, "no\nsuch\r=1", &test_log) == -EINVAL);
+    CHECK(strstr(last_line, "\"no?such?\"") && !strchr(last_line, '\n') &&
+          !strchr(last_line, '\r'));
 }
 
 static void test_feature_names(void)

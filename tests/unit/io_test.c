@@ -5,7 +5,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "exactvmaf/video.h"
@@ -685,6 +687,89 @@ static void test_read_into(void)
     check_read_into(write_fixture("odd.y4m", file, sizeof(file)), NULL, 1);
 }
 
+/* ---------------------------------------------------------------------------------------- */
+/* Found by fuzzing (tests/fuzz)                                                              */
+
+#if defined(__SANITIZE_ADDRESS__)
+#define IO_TEST_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define IO_TEST_ASAN 1
+#endif
+#endif
+
+/* A header promising 6 GiB frames in a 60-byte file: the first read says the frame is
+ * truncated, without allocating the frame. Shown in a child whose address space is 1 GiB
+ * (not under ASan, whose shadow memory needs more): before the fix, open failed there for
+ * "out of memory for a 6442450944-byte frame". */
+static int huge_header_child(const char *path)
+{
+#ifndef IO_TEST_ASAN
+    const struct rlimit lim = { 1ul << 30, 1ul << 30 };
+    if (setrlimit(RLIMIT_AS, &lim))
+        return 2;
+#endif
+    char err[256];
+    EvVideo *v = NULL;
+    if (ev_video_open(&v, path, NULL, err, sizeof(err))) {
+        printf("huge header: open: %s\n", err);
+        return 1;
+    }
+    EvPicture pic;
+    const int ret = ev_video_read(v, &pic);
+    const int ok = ret == -EINVAL && strstr(ev_video_error(v),
+                                            "frame 0 is truncated: got 10 of 6442450944 bytes");
+    if (!ok)
+        printf("huge header: read %d: %s\n", ret, ev_video_error(v));
+    ev_video_close(&v);
+    return !ok;
+}
+
+static void test_huge_header(void)
+{
+    static const char file[] = "YUV4MPEG2 W32768 H32768 C444p16\nFRAME\n0123456789";
+    const char *path = write_fixture("huge.y4m", file, sizeof(file) - 1);
+    fflush(stdout);
+    const pid_t pid = fork();
+    if (pid == 0)
+        _exit(huge_header_child(path));
+    int status = 0;
+    CHECK(pid > 0 && waitpid(pid, &status, 0) == pid && WIFEXITED(status) &&
+          WEXITSTATUS(status) == 0);
+}
+
+/* The size of a regular y4m file counts its frames only when the FRAME lines are bare: here a
+ * size that two parameterised FRAME lines happen to give is also three bare frames' (before
+ * the fix, 3 was claimed and 2 read). W5 H2 4:2:2: frames of 22 bytes, 28 with "FRAME\n". */
+static void test_frame_count_params(void)
+{
+    static const char head[] = "YUV4MPEG2 W5 H2 C422\n";
+    static const char long_mark[] = "FRAME Ixxxxxxxxxxxxxxxxxxxxxxxxxx\n"; /* 34 = 6 + 28 */
+    const char *const orders[2][2] = { { long_mark, "FRAME\n" }, { "FRAME\n", long_mark } };
+    for (unsigned k = 0; k < 2; k++) {
+        Bytes b = { 0 };
+        put_str(&b, head);
+        for (unsigned f = 0; f < 2; f++) {
+            put_str(&b, orders[k][f]);
+            put(&b, "0123456789012345678901", 22);
+        }
+        CHECK(b.len == strlen(head) + 3 * 28);
+        const char *path = write_fixture("params.y4m", b.p, b.len);
+        free(b.p);
+        EvVideo *v = NULL;
+        unsigned long long n = 0;
+        CHECK(ev_video_open(&v, path, NULL, NULL, 0) == 0);
+        /* a first FRAME line with parameters: unknown; a bare one: 3, until the second line */
+        const int known = ev_video_frame_count(v, &n) == 0;
+        CHECK(k == 0 ? !known : known && n == 3);
+        EvPicture pic;
+        CHECK(ev_video_read(v, &pic) == 1 && ev_video_read(v, &pic) == 1);
+        CHECK(ev_video_read(v, &pic) == 0);
+        CHECK(ev_video_frame_count(v, &n) == -ENODATA);
+        ev_video_close(&v);
+    }
+}
+
 int main(void)
 {
     const char *base = getenv("TMPDIR");
@@ -705,6 +790,8 @@ int main(void)
     test_arguments();
     test_corpus();
     test_read_into();
+    test_huge_header();
+    test_frame_count_params();
     for (unsigned i = 0; i < n_created; i++)
         unlink(created[i]);
     rmdir(tmp_dir);

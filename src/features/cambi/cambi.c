@@ -11,29 +11,29 @@
 
 #define DEFAULT_TOPK 0.6
 
-#define OPT(name, alias, type, field, def, min, max, flags)                                     \
-    { name, alias, "", type, offsetof(CambiOpts, field), def, min, max, flags }
+#define OPT(name, alias, type, field, def, min, max, flags, help)                                     \
+    { name, alias, help, type, offsetof(CambiOpts, field), def, min, max, flags }
 #define FP EV_OPT_FEATURE_PARAM
 
 static const EvOption cambi_options[] = {
-    OPT("cambi_max_val", "cmxv", EV_OPT_DOUBLE, cambi_max_val, 1000.0, 0.0, 1000.0, FP),
-    OPT("enc_width", "encw", EV_OPT_INT, enc_width, 0, 180, 7680, FP),
-    OPT("enc_height", "ench", EV_OPT_INT, enc_height, 0, 150, 7680, FP),
-    OPT("enc_bitdepth", "encbd", EV_OPT_INT, enc_bitdepth, 0, 6, 16, FP),
-    OPT("src_width", "srcw", EV_OPT_INT, src_width, 0, 320, 7680, FP),
-    OPT("src_height", "srch", EV_OPT_INT, src_height, 0, 200, 4320, FP),
-    OPT("window_size", "ws", EV_OPT_INT, window_size, 65, 15, 127, FP),
-    OPT("topk", NULL, EV_OPT_DOUBLE, topk, DEFAULT_TOPK, 0.0001, 1.0, FP),
-    OPT("cambi_topk", "ctpk", EV_OPT_DOUBLE, cambi_topk, DEFAULT_TOPK, 0.0001, 1.0, FP),
-    OPT("tvi_threshold", "tvit", EV_OPT_DOUBLE, tvi_threshold, 0.019, 0.0001, 1.0, FP),
+    OPT("cambi_max_val", "cmxv", EV_OPT_DOUBLE, cambi_max_val, 1000.0, 0.0, 1000.0, FP, "largest CAMBI score; larger ones are clipped"),
+    OPT("enc_width", "encw", EV_OPT_INT, enc_width, 0, 180, 7680, FP, "width the video was encoded at (0: the input's)"),
+    OPT("enc_height", "ench", EV_OPT_INT, enc_height, 0, 150, 7680, FP, "height the video was encoded at (0: the input's)"),
+    OPT("enc_bitdepth", "encbd", EV_OPT_INT, enc_bitdepth, 0, 6, 16, FP, "bit depth the video was encoded at (0: the input's)"),
+    OPT("src_width", "srcw", EV_OPT_INT, src_width, 0, 320, 7680, FP, "source width for full_ref (0: the input's)"),
+    OPT("src_height", "srch", EV_OPT_INT, src_height, 0, 200, 4320, FP, "source height for full_ref (0: the input's)"),
+    OPT("window_size", "ws", EV_OPT_INT, window_size, 65, 15, 127, FP, "window size at 4K (scaled with the frame size)"),
+    OPT("topk", NULL, EV_OPT_DOUBLE, topk, DEFAULT_TOPK, 0.0001, 1.0, FP, "fraction of the worst pixels pooled"),
+    OPT("cambi_topk", "ctpk", EV_OPT_DOUBLE, cambi_topk, DEFAULT_TOPK, 0.0001, 1.0, FP, "fraction of the worst pixels pooled (overrides topk)"),
+    OPT("tvi_threshold", "tvit", EV_OPT_DOUBLE, tvi_threshold, 0.019, 0.0001, 1.0, FP, "visibility threshold of luminance steps"),
     OPT("cambi_vis_lum_threshold", "vlt", EV_OPT_DOUBLE, cambi_vis_lum_threshold, 0.0, 0.0,
-        300.0, FP),
-    OPT("max_log_contrast", "mlc", EV_OPT_INT, max_log_contrast, 2, 0, 5, FP),
-    OPT("heatmaps_path", NULL, EV_OPT_STRING, heatmaps_path, 0, 0, 0, 0),
-    OPT("full_ref", NULL, EV_OPT_BOOL, full_ref, 0, 0, 1, 0),
-    OPT("eotf", NULL, EV_OPT_STRING, eotf, 1, 0, 0, FP),
-    OPT("cambi_eotf", "ceot", EV_OPT_STRING, cambi_eotf, 1, 0, 0, FP),
-    OPT("cambi_high_res_speedup", "hrs", EV_OPT_INT, cambi_high_res_speedup, 0, 0, 2160, FP),
+        300.0, FP, "luminance (nits) below which banding is not counted"),
+    OPT("max_log_contrast", "mlc", EV_OPT_INT, max_log_contrast, 2, 0, 5, FP, "largest contrast, as a power of two, searched"),
+    OPT("heatmaps_path", NULL, EV_OPT_STRING, heatmaps_path, 0, 0, 0, 0, "folder to write per-scale 16-bit heatmaps to (none: no heatmaps)"),
+    OPT("full_ref", NULL, EV_OPT_BOOL, full_ref, 0, 0, 1, 0, "also score the reference and output their difference"),
+    OPT("eotf", NULL, EV_OPT_STRING, eotf, 1, 0, 0, FP, "transfer function: bt1886 or pq"),
+    OPT("cambi_eotf", "ceot", EV_OPT_STRING, cambi_eotf, 1, 0, 0, FP, "transfer function: bt1886 or pq (overrides eotf)"),
+    OPT("cambi_high_res_speedup", "hrs", EV_OPT_INT, cambi_high_res_speedup, 0, 0, 2160, FP, "from this resolution (1080, 1440, 2160) up, score at half size"),
     { 0 },
 };
 

@@ -417,8 +417,9 @@ NO_VECTORIZE static void flush_lanes(VifSums *sums, Lanes *acc, const uint16_t *
 /* The 16 samples src[j0 + o ..] from the aligned vectors a = [j0 - 16, j0), b = [j0, j0 + 16),
  * c = [j0 + 16, j0 + 32), o in [-16, 15]: vpalignr within 128-bit lanes, on the vectors made
  * of the right lane pairs. */
-/* vpalignr by n words (0..7); a switch where the build does not fold n (unoptimised) */
-#ifdef __OPTIMIZE__
+/* vpalignr by n words (0..7); a switch where the build does not fold n (unoptimised), and
+ * under clang, which wants the immediate constant before inlining (it folds the switch) */
+#if defined(__OPTIMIZE__) && !defined(__clang__)
 #define alignr16(hi, lo, n) _mm256_alignr_epi8(hi, lo, 2 * (n))
 #else
 INLINE __m256i alignr16(const __m256i hi, const __m256i lo, const int n)

@@ -618,8 +618,9 @@ EV_NO_VECTORIZE static void flush_lanes(VifSums *sums, VifLaneSums *acc, const u
 /* The 32 samples src[j0 + o ..] as a vector for an even o in [-16, 30], from the aligned vectors
  * a = [j0 - 32, j0), b = [j0, j0 + 32), c = [j0 + 32, j0 + 64): one valignd. */
 /* valignd by n dwords (0..15). Optimised builds see n as a constant (every call site's offset
- * is a literal once hfilter is inlined); unoptimised ones, which do not fold it, take a switch. */
-#ifdef __OPTIMIZE__
+ * is a literal once hfilter is inlined); unoptimised ones, which do not fold it, take a switch, as clang does (it wants the immediate
+ * constant before inlining, and folds the switch). */
+#if defined(__OPTIMIZE__) && !defined(__clang__)
 #define alignr32(hi, lo, n) _mm512_alignr_epi32(hi, lo, n)
 #else
 VIF_INLINE __m512i alignr32(const __m512i hi, const __m512i lo, const int n)

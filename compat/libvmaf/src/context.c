@@ -1,0 +1,453 @@
+/* VmafContext on an EvContext: registration, pictures, scores, pooling, output. */
+#include <errno.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "compat.h"
+#include "core/context.h"
+
+struct VmafContext {
+    EvContext *ev;
+    VmafConfiguration cfg;
+    EvLog log;
+    char **model_spec;      /* ev_use_model() specifications registered, in order */
+    char **model_name;
+    unsigned n_models;
+    unsigned pic_cnt;       /* pairs read */
+    int flushed;
+    clock_t t_begin, t_end; /* processor time from the first picture to the flush (fps) */
+    int have_prealloc;
+    VmafPictureConfiguration prealloc;
+};
+
+static const char *const cv_level_name[] = { "ERROR", "WARNING", "INFO", "DEBUG" };
+
+void cv_stderr_callback(void *const user, const EvLogLevel level, const char *const line)
+{
+    (void)user;
+    const unsigned l = (unsigned)level < 4 ? (unsigned)level : 3;
+    fprintf(stderr, "libvmaf %s %s\n", cv_level_name[l], line);
+}
+
+EvLog cv_stderr_log(const enum VmafLogLevel level)
+{
+    EvLog log = { NULL, NULL, EV_LOG_ERROR };
+    if (level > VMAF_LOG_LEVEL_NONE) {
+        log.cb = cv_stderr_callback;
+        log.level = (EvLogLevel)(level > VMAF_LOG_LEVEL_DEBUG ? 3 : level - 1);
+    }
+    return log;
+}
+
+const char *vmaf_version(void)
+{
+    return "3.2.0-exactvmaf-" CV_EXACTVMAF_VERSION;
+}
+
+int vmaf_init(VmafContext **const vmaf, const VmafConfiguration cfg)
+{
+    if (!vmaf)
+        return -EINVAL;
+    *vmaf = NULL;
+    VmafContext *v = calloc(1, sizeof(*v));
+    if (!v)
+        return -ENOMEM;
+    v->cfg = cfg;
+    v->log = cv_stderr_log(cfg.log_level);
+    EvSettings s;
+    ev_default_settings(&s);
+    s.n_threads = cfg.n_threads ? cfg.n_threads : 1; /* libvmaf's 0: the caller's thread */
+    s.n_subsample = cfg.n_subsample;
+    s.log = v->log.cb;
+    s.log_level = v->log.level;
+    s.backend = cfg.gpumask ? EV_BACKEND_CPU : EV_BACKEND_AUTO;
+    s.cpu_mask = (unsigned)cfg.cpumask;
+    const int err = ev_open(&v->ev, &s);
+    if (err) {
+        free(v);
+        return err;
+    }
+    *vmaf = v;
+    return 0;
+}
+
+int vmaf_close(VmafContext *const vmaf)
+{
+    if (!vmaf)
+        return -EINVAL;
+    ev_close(&vmaf->ev);
+    for (unsigned i = 0; i < vmaf->n_models; i++) {
+        free(vmaf->model_spec[i]);
+        free(vmaf->model_name[i]);
+    }
+    free(vmaf->model_spec);
+    free(vmaf->model_name);
+    free(vmaf);
+    return 0;
+}
+
+int vmaf_use_feature(VmafContext *const vmaf, const char *const feature_name,
+                     VmafFeatureDictionary *opts_dict)
+{
+    int err = -EINVAL;
+    if (vmaf && feature_name) {
+        char *opts = cv_dict_join(opts_dict, NULL);
+        err = opts ? ev_use_feature(vmaf->ev, feature_name, opts) : -ENOMEM;
+        free(opts);
+        if (err == -ENOENT)
+            err = -EINVAL; /* libvmaf's code for an unknown extractor */
+    }
+    if (opts_dict)
+        vmaf_feature_dictionary_free(&opts_dict);
+    return err;
+}
+
+static int registered(const VmafContext *const vmaf, const char *const name)
+{
+    for (unsigned i = 0; i < vmaf->n_models; i++)
+        if (!strcmp(vmaf->model_name[i], name))
+            return (int)i;
+    return -1;
+}
+
+/* ev_use_model() once per specification; a second registration of the same one (a bootstrap
+ * collection and its main model) adds nothing. */
+static int use_spec(VmafContext *const vmaf, const CvModelSpec *const spec)
+{
+    char *text = cv_spec_text(spec);
+    if (!text)
+        return -ENOMEM;
+    const int i = registered(vmaf, spec->name);
+    if (i >= 0 && !strcmp(vmaf->model_spec[i], text)) {
+        free(text);
+        return 0;
+    }
+    int err = ev_use_model(vmaf->ev, text);
+    if (err) {
+        free(text);
+        return err == -ENOENT ? -EINVAL : err;
+    }
+    char **s = realloc(vmaf->model_spec, (vmaf->n_models + 1) * sizeof(*s));
+    if (s)
+        vmaf->model_spec = s;
+    char **n = realloc(vmaf->model_name, (vmaf->n_models + 1) * sizeof(*n));
+    if (n)
+        vmaf->model_name = n;
+    char *name = strdup(spec->name);
+    if (!s || !n || !name) {
+        free(text);
+        free(name);
+        return -ENOMEM;
+    }
+    vmaf->model_spec[vmaf->n_models] = text;
+    vmaf->model_name[vmaf->n_models] = name;
+    vmaf->n_models++;
+    return 0;
+}
+
+int vmaf_use_features_from_model(VmafContext *const vmaf, VmafModel *const model)
+{
+    if (!vmaf || !model)
+        return -EINVAL;
+    return use_spec(vmaf, &model->spec);
+}
+
+int vmaf_use_features_from_model_collection(VmafContext *const vmaf,
+                                            VmafModelCollection *const model_collection)
+{
+    if (!vmaf || !model_collection)
+        return -EINVAL;
+    return use_spec(vmaf, &model_collection->spec);
+}
+
+int vmaf_import_feature_score(VmafContext *const vmaf, const char *const feature_name,
+                              const double value, const unsigned index)
+{
+    if (!vmaf || !feature_name || !*feature_name)
+        return -EINVAL;
+    /* written as if by an extractor registered after all others, at frame index */
+    EvSink sink = ev_sink(&vmaf->ev->collector, index, 0xFFFFu);
+    const int err = ev_sink_put(&sink, feature_name, index, value);
+    if (!err && vmaf->flushed)
+        ev_collector_finish(&vmaf->ev->collector); /* output order again */
+    return err;
+}
+
+static int layout_of(const enum VmafPixelFormat f, EvPixelLayout *const layout)
+{
+    switch (f) {
+    case VMAF_PIX_FMT_YUV420P: *layout = EV_PIX_420; return 0;
+    case VMAF_PIX_FMT_YUV422P: *layout = EV_PIX_422; return 0;
+    case VMAF_PIX_FMT_YUV444P: *layout = EV_PIX_444; return 0;
+    default: return -EINVAL;
+    }
+}
+
+static int to_ev_picture(const VmafContext *const vmaf, const VmafPicture *const p,
+                         EvPicture *const e)
+{
+    memset(e, 0, sizeof(*e));
+    if (layout_of(p->pix_fmt, &e->layout)) {
+        ev_log(&vmaf->log, EV_LOG_ERROR, "vmaf_read_pictures: pixel format %d is not supported "
+               "(yuv420p, yuv422p or yuv444p; exactvmaf has no yuv400p)", (int)p->pix_fmt);
+        return -EINVAL;
+    }
+    e->width = p->w[0];
+    e->height = p->h[0];
+    e->bitdepth = p->bpc;
+    for (unsigned i = 0; i < 3; i++) {
+        e->data[i] = p->data[i];
+        e->stride[i] = p->stride[i];
+    }
+    return 0;
+}
+
+static int flush(VmafContext *const vmaf)
+{
+    if (vmaf->flushed)
+        return -EINVAL;
+    vmaf->flushed = 1;
+    const int err = ev_flush(vmaf->ev);
+    vmaf->t_end = clock();
+    if (!err) /* which engine scored: the one line that tells a CUDA run from a CPU one */
+        ev_log(&vmaf->log, EV_LOG_INFO, "exactvmaf: %u frames scored on %s", ev_frame_count(vmaf->ev),
+               ev_backend_name(vmaf->ev));
+    return err;
+}
+
+int vmaf_read_pictures(VmafContext *const vmaf, VmafPicture *const ref, VmafPicture *const dist,
+                       const unsigned index)
+{
+    if (!vmaf)
+        return -EINVAL;
+    if (!ref && !dist)
+        return flush(vmaf);
+    int err = 0;
+    EvPicture a, b;
+    if (!ref || !dist || vmaf->flushed)
+        err = -EINVAL;
+    else if (index != vmaf->pic_cnt) {
+        ev_log(&vmaf->log, EV_LOG_ERROR, "vmaf_read_pictures: index %u out of order: exactvmaf "
+               "takes the pictures in order, %u expected", index, vmaf->pic_cnt);
+        err = -EINVAL;
+    } else if (!(err = to_ev_picture(vmaf, ref, &a)) && !(err = to_ev_picture(vmaf, dist, &b))) {
+        if (!vmaf->pic_cnt)
+            vmaf->t_begin = clock();
+        err = ev_send_pictures(vmaf->ev, &a, &b);
+        if (!err)
+            vmaf->pic_cnt++;
+    }
+    /* the pictures are consumed: libvmaf takes them over */
+    if (ref && ref->ref)
+        vmaf_picture_unref(ref);
+    if (dist && dist->ref)
+        vmaf_picture_unref(dist);
+    return err;
+}
+
+int vmaf_preallocate_pictures(VmafContext *const vmaf, const VmafPictureConfiguration cfg)
+{
+    if (!vmaf || !cfg.pic_cnt || !cfg.pic_params.w || !cfg.pic_params.h)
+        return -EINVAL;
+    vmaf->prealloc = cfg;
+    vmaf->have_prealloc = 1;
+    return 0;
+}
+
+int vmaf_fetch_preallocated_picture(VmafContext *const vmaf, VmafPicture *const pic)
+{
+    if (!vmaf || !pic || !vmaf->have_prealloc)
+        return -EINVAL;
+    const VmafPictureConfiguration *c = &vmaf->prealloc;
+    return vmaf_picture_alloc(pic, c->pic_params.pix_fmt, c->pic_params.bpc, c->pic_params.w,
+                              c->pic_params.h);
+}
+
+/* A value of the collector. Before the flush the workers may be writing: read under its lock. */
+static int get_score(VmafContext *const vmaf, const char *const name, const unsigned index,
+                     double *const score)
+{
+    EvCollector *col = &vmaf->ev->collector;
+    if (!vmaf->flushed)
+        pthread_mutex_lock(&col->lock);
+    const int err = ev_get_score(vmaf->ev, name, index, score);
+    if (!vmaf->flushed)
+        pthread_mutex_unlock(&col->lock);
+    return err ? -EINVAL : 0; /* libvmaf's code for a missing value */
+}
+
+int vmaf_feature_score_at_index(VmafContext *const vmaf, const char *const feature_name,
+                                double *const score, const unsigned index)
+{
+    if (!vmaf || !feature_name || !score)
+        return -EINVAL;
+    return get_score(vmaf, feature_name, index, score);
+}
+
+/* Model scores exist once the context has flushed (exactvmaf predicts them all then). */
+static int model_ready(VmafContext *const vmaf, const char *const name)
+{
+    if (registered(vmaf, name) < 0) {
+        ev_log(&vmaf->log, EV_LOG_ERROR, "model \"%s\" was not registered with "
+               "vmaf_use_features_from_model(): exactvmaf scores only registered models", name);
+        return -EINVAL;
+    }
+    if (!vmaf->flushed) {
+        ev_log(&vmaf->log, EV_LOG_ERROR, "model \"%s\": exactvmaf predicts the scores when the "
+               "context is flushed (vmaf_read_pictures(vmaf, NULL, NULL, 0))", name);
+        return -EINVAL;
+    }
+    return 0;
+}
+
+int vmaf_score_at_index(VmafContext *const vmaf, VmafModel *const model, double *const score,
+                        const unsigned index)
+{
+    if (!vmaf || !model || !score)
+        return -EINVAL;
+    const int err = model_ready(vmaf, model->spec.name);
+    return err ? err : get_score(vmaf, model->spec.name, index, score);
+}
+
+/* NAME<suffix> into buf. */
+static const char *suffixed(char *const buf, const size_t size, const char *const name,
+                            const char *const suffix)
+{
+    snprintf(buf, size, "%s%s", name, suffix);
+    return buf;
+}
+
+int vmaf_score_at_index_model_collection(VmafContext *const vmaf,
+                                         VmafModelCollection *const model_collection,
+                                         VmafModelCollectionScore *const score,
+                                         const unsigned index)
+{
+    if (!vmaf || !model_collection || !score)
+        return -EINVAL;
+    const char *name = model_collection->spec.name;
+    int err = model_ready(vmaf, name);
+    if (err)
+        return err;
+    char buf[512];
+    score->type = VMAF_MODEL_COLLECTION_SCORE_BOOTSTRAP;
+    err = get_score(vmaf, suffixed(buf, sizeof(buf), name, "_bagging"), index,
+                    &score->bootstrap.bagging_score);
+    err |= get_score(vmaf, suffixed(buf, sizeof(buf), name, "_stddev"), index,
+                     &score->bootstrap.stddev);
+    err |= get_score(vmaf, suffixed(buf, sizeof(buf), name, "_ci_p95_lo"), index,
+                     &score->bootstrap.ci.p95.lo);
+    err |= get_score(vmaf, suffixed(buf, sizeof(buf), name, "_ci_p95_hi"), index,
+                     &score->bootstrap.ci.p95.hi);
+    return err ? -EINVAL : 0;
+}
+
+/* libvmaf's pooling over index_low..index_high, every n_subsample-th index: running double
+ * sums in index order, min/max seeded at index_low. */
+int vmaf_feature_score_pooled(VmafContext *const vmaf, const char *const feature_name,
+                              const enum VmafPoolingMethod pool_method, double *const score,
+                              const unsigned index_low, const unsigned index_high)
+{
+    if (!vmaf || !feature_name || !score || index_low > index_high)
+        return -EINVAL;
+    if (pool_method <= VMAF_POOL_METHOD_UNKNOWN || pool_method >= VMAF_POOL_METHOD_NB)
+        return -EINVAL;
+    const unsigned step = vmaf->cfg.n_subsample;
+    unsigned cnt = 0;
+    double sum = 0.0, inv_sum = 0.0, lo = 0.0, hi = 0.0;
+    for (unsigned i = index_low;; i++) {
+        if (!(step > 1 && i % step)) {
+            double s;
+            const int err = get_score(vmaf, feature_name, i, &s);
+            if (err)
+                return err;
+            cnt++;
+            sum += s;
+            inv_sum += 1.0 / (s + 1.0);
+            if (i == index_low || s < lo)
+                lo = s;
+            if (i == index_low || s > hi)
+                hi = s;
+        }
+        if (i == index_high)
+            break;
+    }
+    switch (pool_method) {
+    case VMAF_POOL_METHOD_MIN: *score = lo; break;
+    case VMAF_POOL_METHOD_MAX: *score = hi; break;
+    case VMAF_POOL_METHOD_MEAN: *score = sum / cnt; break;
+    case VMAF_POOL_METHOD_HARMONIC_MEAN: *score = cnt / inv_sum - 1.0; break;
+    default: return -EINVAL;
+    }
+    return 0;
+}
+
+int vmaf_score_pooled(VmafContext *const vmaf, VmafModel *const model,
+                      const enum VmafPoolingMethod pool_method, double *const score,
+                      const unsigned index_low, const unsigned index_high)
+{
+    if (!vmaf || !model || !score)
+        return -EINVAL;
+    const int err = model_ready(vmaf, model->spec.name);
+    return err ? err
+               : vmaf_feature_score_pooled(vmaf, model->spec.name, pool_method, score, index_low,
+                                           index_high);
+}
+
+int vmaf_score_pooled_model_collection(VmafContext *const vmaf,
+                                       VmafModelCollection *const model_collection,
+                                       const enum VmafPoolingMethod pool_method,
+                                       VmafModelCollectionScore *const score,
+                                       const unsigned index_low, const unsigned index_high)
+{
+    if (!vmaf || !model_collection || !score)
+        return -EINVAL;
+    const char *name = model_collection->spec.name;
+    int err = model_ready(vmaf, name);
+    if (err)
+        return err;
+    char buf[512];
+    score->type = VMAF_MODEL_COLLECTION_SCORE_BOOTSTRAP;
+    err = vmaf_feature_score_pooled(vmaf, suffixed(buf, sizeof(buf), name, "_bagging"),
+                                    pool_method, &score->bootstrap.bagging_score, index_low,
+                                    index_high);
+    err |= vmaf_feature_score_pooled(vmaf, suffixed(buf, sizeof(buf), name, "_stddev"),
+                                     pool_method, &score->bootstrap.stddev, index_low,
+                                     index_high);
+    err |= vmaf_feature_score_pooled(vmaf, suffixed(buf, sizeof(buf), name, "_ci_p95_lo"),
+                                     pool_method, &score->bootstrap.ci.p95.lo, index_low,
+                                     index_high);
+    err |= vmaf_feature_score_pooled(vmaf, suffixed(buf, sizeof(buf), name, "_ci_p95_hi"),
+                                     pool_method, &score->bootstrap.ci.p95.hi, index_low,
+                                     index_high);
+    return err ? -EINVAL : 0;
+}
+
+int vmaf_write_output(VmafContext *const vmaf, const char *const output_path,
+                      const enum VmafOutputFormat fmt)
+{
+    if (!vmaf || !output_path)
+        return -EINVAL;
+    EvOutputOptions o;
+    ev_default_output_options(&o);
+    switch (fmt) {
+    case VMAF_OUTPUT_FORMAT_XML: o.format = EV_OUTPUT_XML; break;
+    case VMAF_OUTPUT_FORMAT_JSON: o.format = EV_OUTPUT_JSON; break;
+    case VMAF_OUTPUT_FORMAT_CSV: o.format = EV_OUTPUT_CSV; break;
+    case VMAF_OUTPUT_FORMAT_SUB: o.format = EV_OUTPUT_SUB; break;
+    default: return -EINVAL;
+    }
+    FILE *f = fopen(output_path, "w");
+    if (!f) {
+        ev_log(&vmaf->log, EV_LOG_ERROR, "could not open file: %s", output_path);
+        return -EINVAL;
+    }
+    /* libvmaf's fps: pictures per second of processor time, first picture to flush */
+    o.fps = vmaf->pic_cnt / ((double)(vmaf->t_end - vmaf->t_begin) / CLOCKS_PER_SEC);
+    int err = ev_write_output(vmaf->ev, f, &o);
+    if (fclose(f) && !err)
+        err = -EIO;
+    return err;
+}
