@@ -34,7 +34,7 @@ names=(a.mp4 b c)
 dargs=(-d "${encs[0]}" -d "${encs[1]}" -d "${encs[2]}")
 
 # Every extractor (the --list_features names) and every built-in model (--list_models).
-mapfile -t feats < <("$bin" --list_features | sed -n '3,$p' | grep -v '^ ')
+mapfile -t feats < <("$bin" --list_features | sed -n '3,$p' | grep -v '^ ' | sed 's/ (CUDA twin)$//')
 mapfile -t models < <("$bin" --list_models | sed -n '2,$p' | awk '{ print $1 }')
 check "some extractors listed (${#feats[@]})" [ "${#feats[@]}" -ge 10 ]
 check "some models listed (${#models[@]})" [ "${#models[@]}" -ge 5 ]
