@@ -44,7 +44,8 @@ cc=${CC:-cc}
 $cc -std=c11 -Wall -Werror -o "$tmp/score" "$src/tests/compat/score_libvmaf.c" \
   $(pkg-config --cflags --libs libvmaf) 2>"$tmp/cc.log" || { bad "pkg-config build: $(head -5 "$tmp/cc.log")"; exit 1; }
 export LD_LIBRARY_PATH=$libdir
-LD_LIBRARY_PATH=$libdir ldd "$tmp/score" | grep -q "libvmaf.so.3 => $libdir" ||
+loads=$(LD_LIBRARY_PATH=$libdir ldd "$tmp/score") # whole first: grep -q would cut the pipe
+grep -q "libvmaf.so.3 => $libdir" <<<"$loads" ||
   bad "the program does not load the installed libvmaf.so.3"
 
 # The sample pair against the installed CLI: values at full precision, then the writers.

@@ -18,8 +18,11 @@ cmake --install "$build" --prefix "$prefix" >"$work.install.log" 2>&1 ||
 pc=$(dirname "$(find "$prefix" -name libvmaf.pc | head -1)")
 [ -f "$pc/libvmaf.pc" ] || { echo "ffmpeg test: the install has no libvmaf.pc"; exit 1; }
 ffmpeg=$(PKG_CONFIG_PATH=$pc "$src/tests/ffmpeg/build_ffmpeg.sh" "$work" | tail -1)
-"$ffmpeg" -hide_banner -filters 2>/dev/null | grep -q ' libvmaf ' ||
+# (outputs taken whole first: grep -q quitting early would fail the pipe under pipefail)
+filters=$("$ffmpeg" -hide_banner -filters 2>/dev/null)
+grep -q ' libvmaf ' <<<"$filters" ||
   { echo "ffmpeg test: $ffmpeg has no libvmaf filter"; exit 1; }
-ldd "$ffmpeg" | grep -q "libvmaf.so.3 => $prefix" ||
+loads=$(ldd "$ffmpeg")
+grep -q "libvmaf.so.3 => $prefix" <<<"$loads" ||
   { echo "ffmpeg test: $ffmpeg does not load the installed libvmaf.so.3:"; ldd "$ffmpeg" | grep vmaf; exit 1; }
 exec "$src/tests/ffmpeg/ffmpeg_test.sh" "$ffmpeg" "$prefix/bin/exactvmaf" "$src" "$shared"

@@ -76,8 +76,9 @@ else
   $cc -std=c11 -o "$tmp/score_pc" "$src/tests/install/score_pair.c" \
     $(pkg-config --cflags --libs exactvmaf) 2>"$tmp/cc.log" || bad "pkg-config build: $(head -5 "$tmp/cc.log")"
   if [ -x "$tmp/score_pc" ]; then
-    ldd "$tmp/score_pc" | grep -q "libexactvmaf.so.0 => $libdir" ||
-      LD_LIBRARY_PATH=$libdir ldd "$tmp/score_pc" | grep -q "libexactvmaf.so.0 => $libdir" ||
+    # (ldd's output is taken whole first: grep -q quitting early would fail the pipe)
+    loads=$(ldd "$tmp/score_pc"; LD_LIBRARY_PATH=$libdir ldd "$tmp/score_pc")
+    grep -q "libexactvmaf.so.0 => $libdir" <<<"$loads" ||
       bad "score_pc does not load the installed libexactvmaf.so.0"
     LD_LIBRARY_PATH=$libdir check_run pkg-config-shared "$tmp/score_pc"
   fi
@@ -88,7 +89,8 @@ else
     $(pkg-config --cflags exactvmaf) $static_libs 2>"$tmp/cc2.log" ||
     bad "pkg-config --static build: $(head -5 "$tmp/cc2.log")"
   if [ -x "$tmp/score_pc_static" ]; then
-    ldd "$tmp/score_pc_static" | grep -q libexactvmaf && bad "the static build loads libexactvmaf.so"
+    loads=$(ldd "$tmp/score_pc_static")
+    grep -q libexactvmaf <<<"$loads" && bad "the static build loads libexactvmaf.so"
     check_run pkg-config-static "$tmp/score_pc_static"
   fi
 fi
