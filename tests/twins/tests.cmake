@@ -31,3 +31,10 @@ add_test(NAME twins_vmaf_search_self
 set_tests_properties(twins_vmaf_search_self PROPERTIES LABELS twins)
 add_test(NAME gpu_vmaf_search_quick COMMAND exactvmaf_parity --vmaf-search 20000)
 set_tests_properties(gpu_vmaf_search_quick PROPERTIES LABELS gpu SKIP_RETURN_CODE 77)
+
+# The same search through any extractors (--features): its logic CPU against CPU (CI).
+add_test(NAME twins_feature_search_self
+         COMMAND exactvmaf_parity --twin-backend cpu --vmaf-search 60 --threads 2
+                 --features "cambi;speed_chroma:speed_kernelscale=1.0;ciede" --min-size 216x216
+                 --max-size 400x300 --depths 8,10,12,16)
+set_tests_properties(twins_feature_search_self PROPERTIES LABELS twins)

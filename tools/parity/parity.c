@@ -8,12 +8,14 @@
  *                         [--only NAME] [--twin-backend cuda|cpu] [--plant-ulp] [--verbose]
  *        exactvmaf-parity --noise-search N --only NAME [--options SPEC] [--size WxH]
  *                         [--seed N] [--threads N] [--twin-threads N]
- *        exactvmaf-parity --vmaf-search N [--seed N] [--threads N] [--twin-threads N]
+ *        exactvmaf-parity --vmaf-search N [--features 'NAME[:OPTS];...'] [--min-size WxH]
+ *                         [--max-size WxH] [--depths 8,10,...] [--seed N] [--threads N]
+ *                         [--twin-threads N]
  *   --twin-backend cpu compares the CPU with itself (to test the gate without a GPU);
  *   --plant-ulp moves one twin value by one ULP: the gate must then fail;
  *   --noise-search streams N random 8-bit frames (default 64x64) through one extractor;
  *   --vmaf-search streams N random frames (every size up to 1080p, depth and layout) through
- *   vif, adm and motion (vmaf_search.c).
+ *   vif, adm and motion (vmaf_search.c), or through the extractors --features names.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -91,7 +93,8 @@ static const OptionSet option_sets[] = {
 };
 
 typedef struct GateArgs {
-    const char *corpus, *only, *options;
+    const char *corpus, *only, *options, *features;
+    unsigned min_w, min_h, max_w, max_h, depth_mask;
     uint32_t seed;
     unsigned search, threads, twin_threads, width, height;
     unsigned long noise_frames, vmaf_frames;
@@ -251,6 +254,21 @@ static int run_row(const GateArgs *a, const OptionSet *o, const Fixture *fx, uns
     return err;
 }
 
+/* "8,10,16" to a mask with bits 8, 10 and 16 set; only depths 8..16. */
+static int parse_depths(const char *v, unsigned *mask)
+{
+    *mask = 0;
+    for (const char *p = v; *p;) {
+        char *end;
+        const unsigned long d = strtoul(p, &end, 10);
+        if (end == p || d < 8 || d > 16 || (*end && *end != ','))
+            return -1;
+        *mask |= 1u << d;
+        p = *end ? end + 1 : end;
+    }
+    return *mask ? 0 : -1;
+}
+
 static int parse(int argc, char **argv, GateArgs *a)
 {
     *a = (GateArgs){ .seed = 20261130u, .threads = 4, .twin_backend = EV_BACKEND_CUDA,
@@ -275,7 +293,18 @@ static int parse(int argc, char **argv, GateArgs *a)
             a->noise_frames = strtoul(v, NULL, 0);
         else if (v && !strcmp(k, "--vmaf-search") && ++i)
             a->vmaf_frames = strtoul(v, NULL, 0);
-        else if (v && !strcmp(k, "--options") && ++i)
+        else if (v && !strcmp(k, "--features") && ++i)
+            a->features = v;
+        else if (v && !strcmp(k, "--min-size") && ++i) {
+            if (sscanf(v, "%ux%u", &a->min_w, &a->min_h) != 2)
+                return -1;
+        } else if (v && !strcmp(k, "--max-size") && ++i) {
+            if (sscanf(v, "%ux%u", &a->max_w, &a->max_h) != 2)
+                return -1;
+        } else if (v && !strcmp(k, "--depths") && ++i) {
+            if (parse_depths(v, &a->depth_mask))
+                return -1;
+        } else if (v && !strcmp(k, "--options") && ++i)
             a->options = v;
         else if (v && !strcmp(k, "--size") && ++i) {
             if (sscanf(v, "%ux%u", &a->width, &a->height) != 2)
@@ -302,8 +331,9 @@ int main(int argc, char **argv)
                         "[--plant-ulp]\n"
                         "       %s --noise-search N --only EXTRACTOR [--options SPEC] "
                         "[--size WxH] [--seed N] [--threads N] [--twin-threads N]\n"
-                        "       %s --vmaf-search N [--seed N] [--threads N] "
-                        "[--twin-threads N]\n",
+                        "       %s --vmaf-search N [--features 'NAME[:OPTS];...'] "
+                        "[--min-size WxH] [--max-size WxH] [--depths 8,10,...] [--seed N] "
+                        "[--threads N] [--twin-threads N]\n",
                 argv[0], argv[0], argv[0]);
         return 2;
     }
@@ -314,7 +344,8 @@ int main(int argc, char **argv)
     }
     if (a.vmaf_frames) {
         const VmafSearch vs = { a.threads, a.twin_threads ? a.twin_threads : a.threads,
-                                a.twin_backend, a.vmaf_frames, a.seed, verbose };
+                                a.twin_backend, a.vmaf_frames, a.seed, verbose, a.features,
+                                a.min_w, a.min_h, a.max_w, a.max_h, a.depth_mask };
         const int rc = vmaf_search(&vs);
         return rc < 0 ? 2 : rc;
     }

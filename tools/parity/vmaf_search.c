@@ -8,6 +8,8 @@
  * random offset, so frames cost no generation; the offsets make the frame kinds: independent
  * pictures, a distorted picture equal to the reference or close to it, a reference equal to
  * the previous one (no motion), panned by one sample, or cut to new content.
+ * --features replaces the v0.6.1 set by any extractors (and options), --min-size and
+ * --max-size bound the geometry drawn: the same search for every twin.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -38,7 +40,35 @@ typedef struct Batch {
     void *pool[3];              /* noise, noise + small noise, 0/max */
 } Batch;
 
-static EvContext *open_side(const Batch *b, EvBackend backend, unsigned threads)
+int search_use_features(EvContext *c, const char *features)
+{
+    char entry[512];
+    for (const char *p = features; *p;) {
+        const char *end = strchr(p, ';');
+        const size_t n = end ? (size_t)(end - p) : strlen(p);
+        if (n >= sizeof(entry))
+            return -EINVAL;
+        memcpy(entry, p, n);
+        entry[n] = 0;
+        p += n + (end != NULL);
+        if (!n)
+            continue;
+        char *opts = strchr(entry, ':');
+        if (opts)
+            *opts++ = 0;
+        const int err = strcmp(entry, "model") ? ev_use_feature(c, entry, opts ? opts : "")
+                                               : ev_use_model(c, opts ? opts : "");
+        if (err) {
+            fprintf(stderr, "exactvmaf-parity: --features: cannot use \"%s\" (%s)\n", entry,
+                    strerror(-err));
+            return err;
+        }
+    }
+    return 0;
+}
+
+static EvContext *open_side(const VmafSearch *vs, const Batch *b, EvBackend backend,
+                            unsigned threads)
 {
     EvSettings s;
     ev_default_settings(&s);
@@ -48,7 +78,9 @@ static EvContext *open_side(const Batch *b, EvBackend backend, unsigned threads)
     if (ev_open(&c, &s))
         return NULL;
     int err;
-    if (b->w >= 33 && b->h >= 33) {
+    if (vs->features) {
+        err = search_use_features(c, vs->features);
+    } else if (b->w >= 33 && b->h >= 33) {
         err = ev_use_model(c, "version=vmaf_v0.6.1");
         if (!err)
             err = ev_use_feature(c, "adm", "debug=true");
@@ -148,8 +180,9 @@ static int run_batch(const VmafSearch *vs, Batch *b, uint64_t *s, unsigned long 
                      unsigned long *bad, unsigned long *values)
 {
     int err = make_pools(b, s);
-    EvContext *cpu = err ? NULL : open_side(b, EV_BACKEND_CPU, vs->threads);
-    EvContext *twin = err ? NULL : open_side(b, (EvBackend)vs->twin_backend, vs->twin_threads);
+    EvContext *cpu = err ? NULL : open_side(vs, b, EV_BACKEND_CPU, vs->threads);
+    EvContext *twin =
+        err ? NULL : open_side(vs, b, (EvBackend)vs->twin_backend, vs->twin_threads);
     if (!err && (!cpu || !twin))
         err = -EINVAL;
     const size_t span = b->pool_samples - b->frame_samples;
@@ -194,16 +227,23 @@ int vmaf_search(const VmafSearch *vs)
 {
     uint64_t s = 0x2545f4914f6cdd1dull ^ ((uint64_t)vs->seed << 17) ^ vs->seed;
     unsigned long done = 0, bad = 0, values = 0, batches = 0;
+    const unsigned min_w = vs->min_w ? vs->min_w : 16, min_h = vs->min_h ? vs->min_h : 16;
+    const unsigned max_w = vs->max_w >= min_w ? vs->max_w : (min_w > 1920 ? min_w : 1920);
+    const unsigned max_h = vs->max_h >= min_h ? vs->max_h : (min_h > 1080 ? min_h : 1080);
     int err = 0;
     while (done < vs->frames && !err) {
         Batch b;
         memset(&b, 0, sizeof(b));
         const double u = unit(&s), v = unit(&s);
-        b.w = 16 + (unsigned)(u * u * u * u * 1905.0);
-        b.h = 16 + (unsigned)(v * v * v * v * 1065.0);
-        b.w = b.w > 1920 ? 1920 : b.w;
-        b.h = b.h > 1080 ? 1080 : b.h;
-        b.bpc = 8 + (unsigned)(next(&s) % 9);
+        b.w = min_w + (unsigned)(u * u * u * u * (double)(max_w - min_w + 1));
+        b.h = min_h + (unsigned)(v * v * v * v * (double)(max_h - min_h + 1));
+        b.w = b.w > max_w ? max_w : b.w;
+        b.h = b.h > max_h ? max_h : b.h;
+        unsigned depths[9], n_depths = 0;
+        for (unsigned d = 8; d <= 16; d++)
+            if (!vs->depth_mask || (vs->depth_mask >> d & 1))
+                depths[n_depths++] = d;
+        b.bpc = depths[next(&s) % n_depths];
         b.layout = (EvPixelLayout)(1 + next(&s) % 3);
         for (unsigned k = 0; k < 3; k++) {
             unsigned pw, ph;
@@ -223,7 +263,11 @@ int vmaf_search(const VmafSearch *vs)
             printf("batch %lu: %ux%u %u-bit layout %d, %lu frames so far, %lu differ\n", batches,
                    b.w, b.h, b.bpc, (int)b.layout, done, bad);
     }
-    printf("vmaf search seed %" PRIu32 ": %lu frames in %lu batches, %lu values compared, "
-           "%lu frames differ\n", vs->seed, done, batches, values, bad);
+    printf("%s search seed %" PRIu32 ": %lu frames in %lu batches, %lu values compared, "
+           "%lu frames differ\n", vs->features ? vs->features : "vmaf", vs->seed, done, batches, values, bad);
+    if (!err && !values) {
+        fprintf(stderr, "exactvmaf-parity: the search compared no values\n");
+        return -EINVAL;
+    }
     return err ? err : bad ? 1 : 0;
 }
