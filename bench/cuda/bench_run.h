@@ -127,6 +127,33 @@ static inline void bench_fill_depth(uint8_t *buf, size_t n, unsigned bpc, uint32
             buf[i + 1] &= (uint8_t)((1u << (bpc - 8)) - 1);
 }
 
+/* A scene rather than noise, for extractors whose work depends on content (cambi's banding,
+ * speed's variances): every plane of a packed 4:2:0 frame a smooth diagonal gradient over the
+ * whole range, quantised to bpc bits, plus noise of +-amp codes (amp 0: bands, no noise). */
+static inline void bench_fill_scene(uint8_t *buf, unsigned w, unsigned h, unsigned bpc,
+                                    unsigned amp, uint32_t seed)
+{
+    const unsigned max = (1u << bpc) - 1, bytes = bpc > 8 ? 2 : 1;
+    uint32_t x = seed;
+    for (unsigned p = 0; p < 3; p++) {
+        const unsigned pw = p ? (w + 1) / 2 : w, ph = p ? (h + 1) / 2 : h;
+        for (unsigned i = 0; i < ph; i++)
+            for (unsigned j = 0; j < pw; j++) {
+                x = x * 1664525u + 1013904223u;
+                const int noise = amp ? (int)(x >> 16) % (int)(2 * amp + 1) - (int)amp : 0;
+                int v = (int)((double)(i + j + p * 97) / (double)(pw + ph) * max) + noise;
+                v = v < 0 ? 0 : v > (int)max ? (int)max : v;
+                if (bytes == 1)
+                    *buf++ = (uint8_t)v;
+                else {
+                    const uint16_t u = (uint16_t)v;
+                    memcpy(buf, &u, 2);
+                    buf += 2;
+                }
+            }
+    }
+}
+
 static inline size_t bench_frame_bytes(unsigned w, unsigned h)
 {
     return (size_t)w * h + 2 * (size_t)((w + 1) / 2) * ((h + 1) / 2);
