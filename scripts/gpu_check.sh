@@ -6,8 +6,10 @@
 #     gate      the full parity gate: every twin x option set x fixture, and the corpus,
 #               one run per extractor (GATE_ONLY: a list of them)
 #     search    the VMAF search: SEARCH_FRAMES (default 1000000) random frames
-#     backends  --backend cuda against --backend cpu, --precision max JSON of every v0.6.x
-#               model on every corpus pair, byte for byte (the "backends" object aside)
+#     twinsearch  the same search for each twin family of TWIN_SEARCHES (default: every
+#               twin beyond vif/adm/motion), TWIN_SEARCH_FRAMES (default 1000000) each
+#     backends  --backend cuda against --backend cpu, --precision max JSON of every built-in
+#               model (MODELS) on every corpus pair, byte for byte (the "backends" object aside)
 #     repeat    REPEATS (100) runs of one pair, then 8 processes at once: identical output
 #     bench     bench_vmaf, bench_twins (kernels), bench/cli_feed.sh
 #     ffmpeg    FFMPEG (an ffmpeg built by tests/ffmpeg/build_ffmpeg.sh) on this build's
@@ -23,7 +25,7 @@ cd "$here"
 build=${BUILD_DIR:-build-gpu}
 logs=${LOG_DIR:-$build/logs}
 corpus=${CORPUS:-$here/../shared/corpus}
-steps=${*:-build test gate search backends repeat bench}
+steps=${*:-build test gate search twinsearch backends repeat bench}
 mkdir -p "$logs"
 status=0
 
@@ -65,7 +67,9 @@ step_test() {
 step_gate() {
   # one run per extractor (GATE_ONLY, default all of them), each with its own log
   local rc=0 x
-  for x in ${GATE_ONLY:-float_moment psnr float_psnr float_ssim float_ms_ssim vif adm motion model}; do
+  for x in ${GATE_ONLY:-float_moment psnr float_psnr float_ssim float_ms_ssim vif adm motion \
+             cambi speed_chroma speed_temporal float_vif float_adm float_motion float_ansnr \
+             ciede psnr_hvs model}; do
     "$parity" --corpus "$corpus" --threads "${GATE_THREADS:-16}" --only "$x" >"$logs/gate_$x.txt" 2>&1
     local r=$?
     note "gate $x: rc $r: $(tail -1 "$logs/gate_$x.txt")"
@@ -84,6 +88,33 @@ step_search() {
   return $rc
 }
 
+# One search per entry: features|min size|max size|depths (vmaf_search.c --features).
+default_twin_searches=(
+  "cambi|216x216|1920x1080|8,9,10,11,12,13,14,15,16"
+  "cambi:cambi_high_res_speedup=1080:cambi_vis_lum_threshold=0.06:cambi_max_val=17|216x216|3840x2160|8,10"
+  "speed_chroma;speed_temporal|32x32|1920x1080|8,9,10,11,12,13,14,15,16"
+  "speed_chroma:speed_kernelscale=1.0:speed_weight_var_mode=5|32x32|1920x1080|8,10"
+  "float_vif;float_adm;float_motion;float_ansnr|33x33|1920x1080|8,9,10,11,12,13,14,15,16"
+  "ciede|16x16|1920x1080|8,10,12,16"
+  "psnr_hvs|16x16|1920x1080|8,9,10,11,12"
+)
+step_twinsearch() {
+  local rc=0 k=0 entry feats min max depths
+  local searches=("${default_twin_searches[@]}")
+  [ -n "${TWIN_SEARCHES:-}" ] && IFS=$'\n' read -r -d '' -a searches <<<"$TWIN_SEARCHES"
+  for entry in "${searches[@]}"; do
+    IFS='|' read -r feats min max depths <<<"$entry"
+    k=$((k + 1))
+    "$parity" --vmaf-search "${TWIN_SEARCH_FRAMES:-1000000}" --features "$feats" \
+      --min-size "$min" --max-size "$max" --depths "$depths" --threads 16 --twin-threads 16 \
+      --verbose --seed "${SEARCH_SEED:-20261201}" >"$logs/twinsearch_$k.txt" 2>&1
+    local r=$?
+    note "twin search $k ($feats, $min..$max, depths $depths): rc $r: $(tail -1 "$logs/twinsearch_$k.txt")"
+    [ $r -eq 0 ] || { rc=1; grep -v '^batch' "$logs/twinsearch_$k.txt" | head -10; }
+  done
+  return $rc
+}
+
 # the JSON without the fields that differ by design: version, fps, the backends object
 strip_json() {
   python3 -c 'import json,sys; d=json.load(open(sys.argv[1]))
@@ -97,7 +128,7 @@ step_backends() {
   : >"$logs/backends.txt"
   while IFS=$'\t' read -r name ref dis w h chroma bpc frames _; do
     [ "$name" = name ] && continue
-    for model in vmaf_v0.6.1 vmaf_v0.6.1neg vmaf_4k_v0.6.1 vmaf_4k_v0.6.1neg vmaf_b_v0.6.3; do
+    for model in ${MODELS:-$("$cli" --list_models | awk 'NR > 1 { print $1 }')}; do
       for b in cpu cuda; do
         "$cli" -r "$corpus/$ref" -d "$corpus/$dis" -w "$w" -h "$h" -p "$chroma" -b "$bpc" \
           --model "version=$model" --backend "$b" --precision max --json -q \
@@ -139,6 +170,8 @@ step_repeat() {
 step_bench() {
   "$build/bench/bench_vmaf" 300 4 8 16 >"$logs/bench_vmaf.txt" 2>&1
   note "bench_vmaf: rc $?"; cat "$logs/bench_vmaf.txt"
+  "$build/bench/bench_vmaf" --model vmaf_v1.0.16_3d0h 200 4 8 16 >"$logs/bench_v1.txt" 2>&1
+  note "bench_vmaf v1: rc $?"; cat "$logs/bench_v1.txt"
   bench/cli_feed.sh "$build" >"$logs/cli_feed.txt" 2>&1
   note "cli_feed: rc $?"; cat "$logs/cli_feed.txt"
 }
