@@ -312,11 +312,13 @@ static inline SpeedTwinPlan speed_twin_plan(const SpeedPlan *pl)
     return t;
 }
 
-/* The decimated anti-alias output e = a * dw + b of the (prescaled) image s (sw x sh). */
-EV_HD float speed_twin_dec(const SpeedTwinPlan *p, const float *s, const int e)
+/* The decimated anti-alias output e = a * dw + b of the (prescaled) image s (sw x sh, rows
+ * stride floats apart: sw when prescaled, else the plane's width, as downscale()). */
+EV_HD float speed_twin_dec(const SpeedTwinPlan *p, const float *s, const ptrdiff_t stride,
+                           const int e)
 {
     const int a = e / p->dw, b = e % p->dw;
-    return speed_twin_filter_at(p->aa, p->n_aa, s, p->sw, p->sw, p->sh, a << SPEED_SCALES,
+    return speed_twin_filter_at(p->aa, p->n_aa, s, stride, p->sw, p->sh, a << SPEED_SCALES,
                                 b << SPEED_SCALES);
 }
 
