@@ -90,6 +90,7 @@ static int speed_chroma_init(void *state, const void *opts, const EvPicInfo *inf
 {
     SpeedChromaState *s = state;
     s->opts = *(const SpeedOpts *)opts;
+    s->log = log;
     unsigned w, h;
     ev_plane_size(info->width, info->height, info->layout, 1, &w, &h);
     const int err = speed_plan_init(&s->plan, &s->opts.p, (int)w, (int)h,

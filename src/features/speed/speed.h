@@ -21,6 +21,7 @@ enum { SPEED_NAME_U, SPEED_NAME_V, SPEED_NAME_UV, SPEED_N_CHROMA_NAMES };
 typedef struct SpeedChromaState {
     SpeedOpts opts;
     SpeedPlan plan;         /* U and V have the same size */
+    const EvLog *log;
     char name[SPEED_N_CHROMA_NAMES][192];
 } SpeedChromaState;
 
