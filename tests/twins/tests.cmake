@@ -58,3 +58,11 @@ add_test(NAME gpu_speed_v1_search_quick
                  --min-size 704x672 --max-size 1920x1080 --depths 8,10,12,16)
 set_tests_properties(gpu_speed_search_quick gpu_speed_v1_search_quick PROPERTIES
                      LABELS gpu SKIP_RETURN_CODE 77)
+
+# The device's glibc log2 (core/glibc_log2.h) against the host's glibc on every float argument
+# and 10^7 double ones (more by hand: glibc_log2_device_test 1000000000).
+if(EV_WITH_CUDA)
+  ev_add_test(gpu_glibc_log2_device SOURCES ${CMAKE_CURRENT_LIST_DIR}/glibc_log2_device_test.c
+              LABELS gpu ARGS 10000000)
+  target_link_libraries(gpu_glibc_log2_device PRIVATE m)
+endif()
