@@ -1,8 +1,9 @@
 /*
  * Exhaustive proof that ev_glibc_log2 (src/core/glibc_log2.h) equals this host's glibc log2 on
  * every float argument widened to double (all 2^32 bit patterns: SpEED's entropy arguments),
- * plus seeded samples of its double arguments. Run by hand (scripts/glibc_log2_check.sh), on
- * every host whose glibc the CPU reference runs on; not a ctest (it takes a minute).
+ * plus seeded samples of its double arguments. Run by hand on every host whose glibc the CPU
+ * reference runs on (scripts/glibc_log2_check.sh runs it and the device check); not a ctest
+ * (it takes a minute).
  *
  *   cc -std=c11 -O2 -pthread -ffp-contract=off -Isrc -Itests \
  *      tests/unit/glibc_log2_exhaustive.c -lm -o /tmp/l2x
