@@ -115,11 +115,18 @@ static void check_case(const SpeedParams *prm, const int w, const int h, const u
         im[k].entropy = malloc(nb * sizeof(float));
         twin_image(&pl, &p, k ? dis : ref, &im[k], sv);
     }
-    const float got = im[0].singular != im[1].singular
-                          ? 0.0f
-                          : speed_compare(im[0].entropy, im[1].entropy, im[0].variance,
-                                          im[1].variance, p.n_blocks, p.base_entropy,
-                                          p.weight_var_mode);
+    /* finish_kernel: the blocks' weighted entropies (in ref's qty), then the sum in order */
+    float *spatial_r = im[0].qty, *spatial_d = im[0].qty + nb, *visible = im[0].qty + 2 * nb;
+    for (int j = 0; j < p.n_blocks; j++)
+        visible[j] = (float)speed_block_spatial(im[0].entropy, im[1].entropy, im[0].variance,
+                                                im[1].variance, j, p.base_entropy,
+                                                p.weight_var_mode, &spatial_r[j], &spatial_d[j]);
+    float sum = 0;
+    for (int j = 0; j < p.n_blocks; j++)
+        if (visible[j] != 0.0f)
+            sum = speed_score_add(sum, spatial_r[j], spatial_d[j]);
+    const float got =
+        im[0].singular != im[1].singular ? 0.0f : speed_score_value(sum, (size_t)p.n_blocks);
     const int got_err = im[0].singular || im[1].singular;
     n_cases++;
     n_singular += (unsigned)got_err;

@@ -12,9 +12,10 @@
 //      covariances (one sum per thread, raster order); role 0 runs the eigen solver, role 1
 //      the independent term and the QR solve (the block solvers of speed_twin.h: parallel
 //      loops over independent outputs, serial steps on thread 0);
-//   6. finish: one block per plane: each block's variance and entropy (log2 is
-//      core/glibc_log2.h's, proven equal to glibc's), then the score in block order on
-//      thread 0; the scores and flags go to pinned memory, read after the extract's wait.
+//   6. finish: one block per plane: each block's variance, entropy and weighted entropies
+//      (log2 is core/glibc_log2.h's, proven equal to glibc's) in parallel, then the score's
+//      float sum in block order on thread 0 (speed_compare's steps); the scores and flags go
+//      to pinned memory, read after the extract's wait.
 // speed_chroma runs on the worker's stream with the worker's kept buffers. speed_temporal
 // needs the previous frame: as motion.cu, its work runs on one stream of the twin's own in
 // frame order, the lumas of the last two frames kept on the device (entry n % 2), the
@@ -145,25 +146,35 @@ __global__ void __launch_bounds__(SOLVER_THREADS) estimate_kernel(SpeedTwinPlan 
         *b.status = failed;
 }
 
-// blockIdx.x: the plane, whose images are 2 x plane (ref) and 2 x plane + 1 (dis).
+// blockIdx.x: the plane, whose images are 2 x plane (ref) and 2 x plane + 1 (dis). Each
+// block's variance, entropy and weighted entropies in parallel (the ref image's qty, free
+// after the solve, keeps them: sr, sd, visible), then speed_compare's float sum in block
+// order on thread 0.
 __global__ void __launch_bounds__(FINISH_THREADS)
     finish_kernel(SpeedTwinPlan p, Images im, PlaneResult *out)
 {
     const ImageBufs &r = im.g[2 * blockIdx.x], &d = im.g[2 * blockIdx.x + 1];
+    const int nb = p.n_blocks;
     const int sr = !speed_twin_regular(r.eig) || *r.status;
     const int sd = !speed_twin_regular(d.eig) || *d.status;
-    for (int j = (int)threadIdx.x; j < p.n_blocks; j += (int)blockDim.x) {
-        speed_twin_block(r.x, r.indep, p.n_blocks, j, sr, r.eig, p.sigma_nn, r.variance,
-                         r.entropy);
-        speed_twin_block(d.x, d.indep, p.n_blocks, j, sd, d.eig, p.sigma_nn, d.variance,
-                         d.entropy);
+    for (int j = (int)threadIdx.x; j < nb; j += (int)blockDim.x) {
+        speed_twin_block(r.x, r.indep, nb, j, sr, r.eig, p.sigma_nn, r.variance, r.entropy);
+        speed_twin_block(d.x, d.indep, nb, j, sd, d.eig, p.sigma_nn, d.variance, d.entropy);
     }
     __syncthreads();
+    float *spatial_r = r.qty, *spatial_d = r.qty + nb, *visible = r.qty + 2 * nb;
+    for (int j = (int)threadIdx.x; j < nb; j += (int)blockDim.x)
+        visible[j] = (float)speed_block_spatial(r.entropy, d.entropy, r.variance, d.variance, j,
+                                                p.base_entropy, p.weight_var_mode,
+                                                &spatial_r[j], &spatial_d[j]);
+    __syncthreads();
     if (threadIdx.x == 0) {
+        float sum = 0;
+        for (int j = 0; j < nb; j++)
+            if (visible[j] != 0.0f)
+                sum = speed_score_add(sum, spatial_r[j], spatial_d[j]);
         PlaneResult res;
-        res.score = sr != sd ? 0.0f
-                             : speed_compare(r.entropy, d.entropy, r.variance, d.variance,
-                                             p.n_blocks, p.base_entropy, p.weight_var_mode);
+        res.score = sr != sd ? 0.0f : speed_score_value(sum, (size_t)nb);
         res.err = sr || sd;
         out[blockIdx.x] = res;
     }

@@ -203,18 +203,29 @@ EV_HD float speed_block_entropy(const float *eig, const float v, const float sig
     return entropy;
 }
 
+/* Block i of get_speed_score: 0 when it is not visible (skipped), else 1 with its weighted
+ * entropies *sr, *sd. re, de: entropies, rv, dv: variances (ref, dis). */
+EV_HD int speed_block_spatial(const float *re, const float *de, const float *rv, const float *dv,
+                              const int i, const float base, const int mode, float *sr,
+                              float *sd)
+{
+    if (!speed_block_visible(re[i], de[i], base))
+        return 0;
+    *sr = speed_spatial(re[i], SPEED_LOG2(speed_weight_arg(mode, 0, rv[i], dv[i])));
+    *sd = speed_spatial(de[i], SPEED_LOG2(speed_weight_arg(mode, 1, rv[i], dv[i])));
+    return 1;
+}
+
 /* get_speed_score: the visible blocks' differences of weighted entropies, summed in float in
- * block order, over the block count. re, de: entropies, rv, dv: variances (ref, dis). */
+ * block order, over the block count. */
 EV_HD float speed_compare(const float *re, const float *de, const float *rv, const float *dv,
                           const int n_blocks, const float base, const int mode)
 {
     float sum = 0;
     for (int i = 0; i < n_blocks; i++) {
-        if (!speed_block_visible(re[i], de[i], base))
-            continue;
-        const double wr = SPEED_LOG2(speed_weight_arg(mode, 0, rv[i], dv[i]));
-        const double wd = SPEED_LOG2(speed_weight_arg(mode, 1, rv[i], dv[i]));
-        sum = speed_score_add(sum, speed_spatial(re[i], wr), speed_spatial(de[i], wd));
+        float sr, sd;
+        if (speed_block_spatial(re, de, rv, dv, i, base, mode, &sr, &sd))
+            sum = speed_score_add(sum, sr, sd);
     }
     return speed_score_value(sum, (size_t)n_blocks);
 }
