@@ -1,8 +1,7 @@
 /*
  * bench_vmaf [frames [streams...]]: VMAF on the GPU (built with CUDA only);
  * bench_vmaf --twins W H BITS FRAMES: part 1 at one size (short, for a profiler).
- *  1. Device time per frame of each twin of the v0.6.x models (vif, adm, motion) and of
- *     speed_chroma and speed_temporal (default options; CUDA events
+ *  1. Device time per frame of each twin of the v0.6.x models (vif, adm, motion: CUDA events
  *     around the twin's launch on the worker's stream, frames queued back to back in batches
  *     of 32, median of `frames`)
  *     at 1920x1080 and 3840x2160, 8 and 10 bits, next to the time to read its input planes
@@ -24,10 +23,9 @@
 #include "cuda/runtime.h"
 #include "exactvmaf/exactvmaf.h"
 
-static const char *const twins[] = { "vif", "adm", "motion", "speed_chroma", "speed_temporal" };
+static const char *const twins[] = { "vif", "adm", "motion" };
 
-/* Median device time of one twin's launch on an uploaded frame (luma planes, or all three
- * for a twin that reads chroma). */
+/* Median device time of one twin's launch on an uploaded frame (luma planes). */
 static float twin_device_ms(const char *name, unsigned w, unsigned h, unsigned bpc,
                             unsigned frames)
 {
@@ -47,13 +45,13 @@ static float twin_device_ms(const char *name, unsigned w, unsigned h, unsigned b
     const EvPicInfo info = { w, h, bpc, EV_PIX_420, 0 };
     if (cls->init(state, opts, &info, &log))
         return -1;
-    ev_cuda_upload(gpu, slot, &ref, &dis, (cls->flags & EV_FEX_CUDA_LUMA) != 0);
+    ev_cuda_upload(gpu, slot, &ref, &dis, 1);
     ev_cuda_finish(gpu, "upload");
-    /* Frames are queued back to back in batches shorter than the result rings of motion and
-     * speed_temporal; after each batch their frames are extracted (a ring entry must be read
+    /* Frames are queued back to back in batches shorter than motion's ring of kept lumas;
+     * after each batch motion's frames are extracted (its ring entry's total must be read
      * before the entry serves a later frame). vif's and adm's launches stand alone. */
     enum { BATCH = 32 };
-    const int extracts = !strcmp(name, "motion") || !strcmp(name, "speed_temporal");
+    const int extracts = !strcmp(name, "motion");
     EvCollector sink_store;
     if (ev_collector_init(&sink_store, &log))
         return -1;
