@@ -51,6 +51,8 @@ extern const EvExtractorClass ev_cuda_float_ms_ssim;
 extern const EvExtractorClass ev_cuda_motion;
 extern const EvExtractorClass ev_cuda_vif;
 extern const EvExtractorClass ev_cuda_adm;
+extern const EvExtractorClass ev_cuda_speed_chroma;
+extern const EvExtractorClass ev_cuda_speed_temporal;
 
 #define EV_TWIN_LIST                                                                           \
     EV_EXTRACTOR(ev_cuda_float_moment)                                                         \
@@ -60,7 +62,9 @@ extern const EvExtractorClass ev_cuda_adm;
     EV_EXTRACTOR(ev_cuda_float_ms_ssim)                                                        \
     EV_EXTRACTOR(ev_cuda_motion)                                                               \
     EV_EXTRACTOR(ev_cuda_vif)                                                                  \
-    EV_EXTRACTOR(ev_cuda_adm)
+    EV_EXTRACTOR(ev_cuda_adm)                                                                  \
+    EV_EXTRACTOR(ev_cuda_speed_chroma)                                                         \
+    EV_EXTRACTOR(ev_cuda_speed_temporal)
 #else
 #define EV_TWIN_LIST
 #endif

@@ -38,3 +38,31 @@ add_test(NAME twins_feature_search_self
                  --features "cambi;speed_chroma:speed_kernelscale=1.0;ciede" --min-size 216x216
                  --max-size 400x300 --depths 8,10,12,16)
 set_tests_properties(twins_feature_search_self PROPERTIES LABELS twins)
+
+# speed_chroma and speed_temporal through the search: CPU against CPU (CI), and on the GPU
+# (default options with the temporal twin; the v1 models' option sets, one prescaled). The
+# chroma planes of 4:2:0 frames need 16 x 10 rows (after speed_prescale) for a regular
+# covariance: smaller frames only take the singular path.
+add_test(NAME twins_speed_search_self
+         COMMAND exactvmaf_parity --twin-backend cpu --vmaf-search 120 --threads 2
+                 --features "speed_chroma;speed_temporal" --min-size 352x336
+                 --max-size 640x480 --depths 8,10,12,16)
+set_tests_properties(twins_speed_search_self PROPERTIES LABELS twins)
+add_test(NAME gpu_speed_search_quick
+         COMMAND exactvmaf_parity --vmaf-search 20000
+                 --features "speed_chroma;speed_temporal;speed_temporal:speed_use_ref_diff=true"
+                 --min-size 352x336 --max-size 960x540 --depths 8,10,12,16)
+add_test(NAME gpu_speed_v1_search_quick
+         COMMAND exactvmaf_parity --vmaf-search 5000
+                 --features "speed_chroma:speed_kernelscale=1.0:speed_nn_floor=0.1:speed_sigma_nn=0.19:speed_weight_var_mode=5:speed_max_val=45.0;speed_chroma:speed_nn_floor=0.1:speed_sigma_nn=0.19:speed_weight_var_mode=5:speed_prescale=0.5:speed_prescale_method=bilinear:speed_max_val=45.0"
+                 --min-size 704x672 --max-size 1920x1080 --depths 8,10,12,16)
+set_tests_properties(gpu_speed_search_quick gpu_speed_v1_search_quick PROPERTIES
+                     LABELS gpu SKIP_RETURN_CODE 77)
+
+# The device's glibc log2 (core/glibc_log2.h) against the host's glibc on every float argument
+# and 10^7 double ones (more by hand: glibc_log2_device_test 1000000000).
+if(EV_WITH_CUDA)
+  ev_add_test(gpu_glibc_log2_device SOURCES ${CMAKE_CURRENT_LIST_DIR}/glibc_log2_device_test.c
+              LABELS gpu ARGS 10000000)
+  target_link_libraries(gpu_glibc_log2_device PRIVATE m)
+endif()

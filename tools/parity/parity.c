@@ -85,6 +85,31 @@ static const OptionSet option_sets[] = {
     { "motion", "motion_five_frame_window=true:motion_moving_average=true", 1 },
     { "motion", "motion_blend_factor=0.5:motion_blend_offset=10.0", 1 },
     { "motion", "motion_fps_weight=2.5:motion_max_val=5.0", 1 },
+    { "speed_chroma", "", 0 },
+    { "speed_chroma", "speed_kernelscale=1.0:speed_nn_floor=0.1:speed_sigma_nn=0.19:"
+                      "speed_weight_var_mode=5:speed_max_val=45.0", 0 },
+    { "speed_chroma", "speed_nn_floor=0.1:speed_sigma_nn=0.19:speed_weight_var_mode=5:"
+                      "speed_prescale=0.5:speed_prescale_method=bilinear:speed_max_val=45.0", 0 },
+    { "speed_chroma", "speed_weight_var_mode=5:speed_prescale=0.6:"
+                      "speed_prescale_method=bilinear", 1 },
+    { "speed_chroma", "speed_weight_var_mode=1", 1 },
+    { "speed_chroma", "speed_weight_var_mode=2", 1 },
+    { "speed_chroma", "speed_weight_var_mode=3", 1 },
+    { "speed_chroma", "speed_weight_var_mode=4", 1 },
+    { "speed_chroma", "speed_weight_var_mode=6", 1 },
+    { "speed_chroma", "speed_kernelscale=0.5", 1 },
+    { "speed_chroma", "speed_kernelscale=2.0:speed_max_val=1.0", 1 },
+    { "speed_chroma", "speed_prescale=0.5", 1 },
+    { "speed_chroma", "speed_prescale=0.7:speed_prescale_method=bicubic", 1 },
+    { "speed_chroma", "speed_prescale=0.8:speed_prescale_method=lanczos4", 1 },
+    { "speed_chroma", "speed_prescale=1.5:speed_prescale_method=bilinear", 1 },
+    { "speed_temporal", "", 0 },
+    { "speed_temporal", "speed_use_ref_diff=true", 1 },
+    { "speed_temporal", "speed_prescale=0.5:speed_prescale_method=bilinear", 1 },
+    { "speed_temporal", "speed_prescale=0.75:speed_prescale_method=lanczos4:"
+                        "speed_kernelscale=1.5", 1 },
+    { "speed_temporal", "speed_prescale=0.9:speed_prescale_method=bicubic:"
+                        "speed_sigma_nn=0.5:speed_nn_floor=0.2", 1 },
     { "model", "version=vmaf_v0.6.1", 0 },
     { "model", "version=vmaf_v0.6.1neg", 1 },
     { "model", "version=vmaf_4k_v0.6.1", 1 },

@@ -9,14 +9,9 @@
 
 #include "core/extractor.h"
 #include "features/common/sample_math.h"
+#include "features/speed/speed.h"
 #include "features/speed/speed_core.h"
 #include "features/speed/speed_math.h"
-
-typedef struct SpeedOpts {
-    SpeedParams p;
-    double max_val;
-    int use_ref_diff;
-} SpeedOpts;
 
 static const char *const scale_methods[] = { "nearest", "bilinear", "bicubic", "lanczos4",
                                              NULL };
@@ -87,19 +82,15 @@ static size_t plane_floats(const SpeedPlan *pl)
 
 /* ---- speed_chroma ---- */
 
-enum { NAME_U, NAME_V, NAME_UV, N_CHROMA_NAMES };
-
-typedef struct SpeedChromaState {
-    SpeedOpts opts;
-    SpeedPlan plan;         /* U and V have the same size */
-    char name[N_CHROMA_NAMES][192];
-} SpeedChromaState;
+enum { NAME_U = SPEED_NAME_U, NAME_V = SPEED_NAME_V, NAME_UV = SPEED_NAME_UV,
+       N_CHROMA_NAMES = SPEED_N_CHROMA_NAMES };
 
 static int speed_chroma_init(void *state, const void *opts, const EvPicInfo *info,
                              const EvLog *log)
 {
     SpeedChromaState *s = state;
     s->opts = *(const SpeedOpts *)opts;
+    s->log = log;
     unsigned w, h;
     ev_plane_size(info->width, info->height, info->layout, 1, &w, &h);
     const int err = speed_plan_init(&s->plan, &s->opts.p, (int)w, (int)h,
@@ -136,6 +127,12 @@ static int speed_chroma_extract(const void *state, void *scratch, const EvPic *r
         plane_to_float(pl, dis, p, fd);
         err[p - 1] = speed_score(pl, wk, fr, fd, pl->w, &score[p - 1]);
     }
+    return ev_speed_chroma_emit(s, score, err, frame, sink);
+}
+
+int ev_speed_chroma_emit(const SpeedChromaState *s, const float score[2], const int err[2],
+                         const unsigned frame, EvSink *sink)
+{
     /* a singular plane takes the other plane's score as the uv score */
     const float uv = err[0] && !err[1]   ? score[1]
                      : err[1] && !err[0] ? score[0]
@@ -168,27 +165,18 @@ const EvExtractorClass ev_fex_speed_chroma = {
 
 /* ---- speed_temporal ---- */
 
-typedef struct SpeedTemporalState {
-    SpeedOpts opts;
-    SpeedPlan plan;
-    float *frame[2][2];     /* [frame & 1][ref, dis]: the luma as floats */
-    float *diff[2];         /* previous minus current: ref, dis */
-    void *work_mem;
-    SpeedWork work;
-    char name[192];
-} SpeedTemporalState;
-
 static void speed_temporal_close(void *state);
 
 /* The engine closes only what initialised: on failure, release what this allocated. */
 static int speed_temporal_init(void *state, const void *opts, const EvPicInfo *info,
                                const EvLog *log);
 
-static int speed_temporal_setup(void *state, const void *opts, const EvPicInfo *info,
-                                const EvLog *log)
+/* What the reference and the twin share: the plan, its checks and the name. */
+static int speed_temporal_plan(SpeedTemporalState *s, const void *opts, const EvPicInfo *info,
+                               const EvLog *log)
 {
-    SpeedTemporalState *s = state;
     s->opts = *(const SpeedOpts *)opts;
+    s->bpc = info->bpc;
     int err = speed_plan_init(&s->plan, &s->opts.p, (int)info->width, (int)info->height,
                               "speed_temporal", "luma plane", log);
     if (err)
@@ -202,6 +190,16 @@ static int speed_temporal_setup(void *state, const void *opts, const EvPicInfo *
     }
     ev_options_feature_name(s->name, sizeof(s->name), "speed_temporal", &ev_fex_speed_temporal,
                             &s->opts);
+    return 0;
+}
+
+static int speed_temporal_setup(void *state, const void *opts, const EvPicInfo *info,
+                                const EvLog *log)
+{
+    SpeedTemporalState *s = state;
+    const int err = speed_temporal_plan(s, opts, info, log);
+    if (err)
+        return err;
     const size_t n = plane_floats(&s->plan);
     for (int k = 0; k < 2; k++) {
         for (int j = 0; j < 2; j++)
@@ -272,3 +270,53 @@ const EvExtractorClass ev_fex_speed_temporal = {
     .extract = speed_temporal_extract,
     .close = speed_temporal_close,
 };
+
+#ifdef EV_HAVE_CUDA
+/* The CUDA twins (speed.cu): the same options, state and outputs. speed_chroma reads the
+ * chroma planes; speed_temporal keeps the previous frame's luma on the device and runs in
+ * frame order on a stream of its own, so it needs no EV_FEX_SEQUENTIAL. */
+const EvExtractorClass ev_cuda_speed_chroma = {
+    .name = "speed_chroma",
+    .flags = EV_FEX_CUDA,
+    .options = speed_chroma_options,
+    .choices = speed_choices,
+    .opts_size = sizeof(SpeedOpts),
+    .state_size = sizeof(SpeedChromaState),
+    .init = speed_chroma_init,
+    .launch = ev_speed_chroma_launch_cuda,
+    .extract = ev_speed_chroma_extract_cuda,
+    .close = speed_chroma_close,
+};
+
+static void speed_temporal_cuda_close(void *state)
+{
+    SpeedTemporalState *s = state;
+    ev_speed_temporal_cuda_close(s);
+    speed_plan_close(&s->plan);
+}
+
+static int speed_temporal_cuda_init(void *state, const void *opts, const EvPicInfo *info,
+                                    const EvLog *log)
+{
+    SpeedTemporalState *s = state;
+    int err = speed_temporal_plan(s, opts, info, log);
+    if (!err)
+        err = ev_speed_temporal_cuda_open(s, log);
+    if (err)
+        speed_temporal_cuda_close(s);
+    return err;
+}
+
+const EvExtractorClass ev_cuda_speed_temporal = {
+    .name = "speed_temporal",
+    .flags = EV_FEX_NO_SUBSAMPLE | EV_FEX_CUDA | EV_FEX_CUDA_LUMA,
+    .options = speed_temporal_options,
+    .choices = speed_choices,
+    .opts_size = sizeof(SpeedOpts),
+    .state_size = sizeof(SpeedTemporalState),
+    .init = speed_temporal_cuda_init,
+    .launch = ev_speed_temporal_launch_cuda,
+    .extract = ev_speed_temporal_extract_cuda,
+    .close = speed_temporal_cuda_close,
+};
+#endif

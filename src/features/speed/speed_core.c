@@ -271,42 +271,15 @@ static int estimate(const SpeedPlan *pl, SpeedWork *wk, const int k)
                                                  &wk->la);
     if (singular)
         memset(wk->sol, 0, SPEED_N * nb * sizeof(float));
-    for (size_t i = 0; i < SPEED_N * nb; i++)
-        wk->sol[i] = speed_weighted(wk->sol[i], wk->indep[i]);
-    for (int i = 1; i < SPEED_N; i++)
-        for (size_t j = 0; j < nb; j++)
-            wk->sol[j] += wk->sol[i * nb + j];
-    float *entropy = wk->entropy[k];
     const float sigma_nn = (float)pl->p.sigma_nn;
-    for (size_t j = 0; j < nb; j++)
-        entropy[j] = 0;
-    for (int e = 0; e < SPEED_N; e++) {
-        const float l = speed_clamp_eigen(wk->eig[e]);
-        for (size_t j = 0; j < nb; j++)
-            entropy[j] =
-                speed_entropy_add(entropy[j], log2(speed_entropy_arg(l, wk->sol[j], sigma_nn)));
+    for (size_t j = 0; j < nb; j++) {
+        wk->variance[k][j] = speed_block_variance(wk->sol, wk->indep, nb, j);
+        wk->entropy[k][j] = speed_block_entropy(wk->eig, wk->variance[k][j], sigma_nn);
     }
-    memcpy(wk->variance[k], wk->sol, nb * sizeof(float));
     return singular;
 }
 
 /* ---- get_speed_score ---- */
-
-static float compare(const SpeedPlan *pl, const SpeedWork *wk)
-{
-    const int mode = pl->p.weight_var_mode;
-    float sum = 0;
-    for (int i = 0; i < pl->n_blocks; i++) {
-        const float re = wk->entropy[0][i], de = wk->entropy[1][i];
-        if (!speed_block_visible(re, de, pl->base_entropy))
-            continue;
-        const float rv = wk->variance[0][i], dv = wk->variance[1][i];
-        const float sr = speed_spatial(re, log2(speed_weight_arg(mode, 0, rv, dv)));
-        const float sd = speed_spatial(de, log2(speed_weight_arg(mode, 1, rv, dv)));
-        sum = speed_score_add(sum, sr, sd);
-    }
-    return speed_score_value(sum, (size_t)pl->n_blocks);
-}
 
 int speed_score(const SpeedPlan *pl, SpeedWork *wk, const float *ref, const float *dis,
                 const ptrdiff_t stride, float *score)
@@ -315,6 +288,10 @@ int speed_score(const SpeedPlan *pl, SpeedWork *wk, const float *ref, const floa
     const int err_ref = estimate(pl, wk, 0);
     downscale(pl, wk, dis, stride);
     const int err_dis = estimate(pl, wk, 1);
-    *score = err_ref != err_dis ? 0.0f : compare(pl, wk);
+    *score = err_ref != err_dis
+                 ? 0.0f
+                 : speed_compare(wk->entropy[0], wk->entropy[1], wk->variance[0],
+                                 wk->variance[1], pl->n_blocks, pl->base_entropy,
+                                 pl->p.weight_var_mode);
     return err_ref || err_dis;
 }

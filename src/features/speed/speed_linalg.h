@@ -21,7 +21,7 @@ typedef struct SpeedLinalgWork {
 int speed_eigenvalues(const float *k, float *eig, SpeedLinalgWork *w);
 
 /* x (SPEED_N x cols) = k^-1 y by QR; y and x are row-major with row stride cols. Returns 0, or
- * -1 when a diagonal element of R is below 1e-6 in magnitude (x is then partly written). */
+ * -1 when a diagonal element of R is below 1e-6 in magnitude (x is then not written). */
 int speed_solve(const float *k, const float *y, size_t cols, float *x, float *qty,
                 SpeedLinalgWork *w);
 

@@ -4,11 +4,13 @@
  * reference's: floats, except where it widens to double (its double constants and options,
  * libm calls, the covariance sums); each function says where a value is rounded.
  *
- * libm. The bits depend on these glibc calls (golden: glibc 2.36 x86-64), all on the host:
+ * libm. The bits depend on these glibc calls (golden: glibc 2.36 x86-64):
  *  - log2 (double): the entropy of every block and eigenvalue (speed_entropy_arg ->
  *    speed_entropy_add), the base entropy, the variance weights of the score
- *    (speed_weight_arg). Per frame: 25 x blocks + 2 x blocks calls, so a twin runs them on the
- *    host with these functions' arguments, or proves its log2 equal on them.
+ *    (speed_weight_arg). Per frame: 25 x blocks + 2 x blocks calls. SPEED_LOG2 is glibc's log2
+ *    on the host and core/glibc_log2.h's ev_glibc_log2 on the device, proven equal to glibc's
+ *    on every float argument (the entropies' and modes 0-2's) and sampled on the double
+ *    arguments of modes 3-6 (tests/unit/glibc_log2_*.c). The base entropy stays on the host.
  *  - log2(2 pi e): a constant the reference's compiler folds (GCC, correctly rounded);
  *    SPEED_LOG2_2PIE holds it, and unit_speed_math checks it against glibc's log2 at run time.
  *  - exp, sqrt: the Gaussian taps (speed_gaussian_tap), once at init.
@@ -23,7 +25,14 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "core/glibc_log2.h"
 #include "core/hd.h"
+
+#ifdef __CUDA_ARCH__
+#define SPEED_LOG2(x) ev_glibc_log2(x)
+#else
+#define SPEED_LOG2(x) log2(x)
+#endif
 
 #ifndef M_PI
 #define M_PI 3.14159265358979323846
@@ -172,6 +181,53 @@ EV_HD float speed_uv_mean(const float u, const float v)
 EV_HD double speed_clip(const float score, const double max_val)
 {
     return (double)score < max_val ? (double)score : max_val;
+}
+
+/* Block j's variance (est_params steps 5-6): the 25 weighted solution terms of the block,
+ * summed in float from term 0 up. x: the solution, y: the independent term (SPEED_N x nb). */
+EV_HD float speed_block_variance(const float *x, const float *y, const size_t nb, const size_t j)
+{
+    float v = speed_weighted(x[j], y[j]);
+    for (int i = 1; i < SPEED_BLOCK_ELEMS; i++)
+        v += speed_weighted(x[i * nb + j], y[i * nb + j]);
+    return v;
+}
+
+/* Block entropy for variance v: the eigenvalues' terms in order from 0. */
+EV_HD float speed_block_entropy(const float *eig, const float v, const float sigma_nn)
+{
+    float entropy = 0;
+    for (int e = 0; e < SPEED_BLOCK_ELEMS; e++)
+        entropy = speed_entropy_add(
+            entropy, SPEED_LOG2(speed_entropy_arg(speed_clamp_eigen(eig[e]), v, sigma_nn)));
+    return entropy;
+}
+
+/* Block i of get_speed_score: 0 when it is not visible (skipped), else 1 with its weighted
+ * entropies *sr, *sd. re, de: entropies, rv, dv: variances (ref, dis). */
+EV_HD int speed_block_spatial(const float *re, const float *de, const float *rv, const float *dv,
+                              const int i, const float base, const int mode, float *sr,
+                              float *sd)
+{
+    if (!speed_block_visible(re[i], de[i], base))
+        return 0;
+    *sr = speed_spatial(re[i], SPEED_LOG2(speed_weight_arg(mode, 0, rv[i], dv[i])));
+    *sd = speed_spatial(de[i], SPEED_LOG2(speed_weight_arg(mode, 1, rv[i], dv[i])));
+    return 1;
+}
+
+/* get_speed_score: the visible blocks' differences of weighted entropies, summed in float in
+ * block order, over the block count. */
+EV_HD float speed_compare(const float *re, const float *de, const float *rv, const float *dv,
+                          const int n_blocks, const float base, const int mode)
+{
+    float sum = 0;
+    for (int i = 0; i < n_blocks; i++) {
+        float sr, sd;
+        if (speed_block_spatial(re, de, rv, dv, i, base, mode, &sr, &sd))
+            sum = speed_score_add(sum, sr, sd);
+    }
+    return speed_score_value(sum, (size_t)n_blocks);
 }
 
 #endif

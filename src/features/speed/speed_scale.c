@@ -105,39 +105,6 @@ void speed_scale_close(SpeedScale *s)
     s->x = s->y = (SpeedScaleAxis){ 0 };
 }
 
-static void bilinear_row(const SpeedScale *s, const float *r1, const float *r2, const float dy,
-                         float *out)
-{
-    for (int x = 0; x < s->dst_w; x++) {
-        const int *ix = s->x.index + (size_t)x * SPEED_SCALE_TAPS;
-        const float dx = s->x.weight[(size_t)x * SPEED_SCALE_TAPS];
-        out[x] = (1 - dy) * (1 - dx) * r1[ix[0]] + (1 - dy) * dx * r1[ix[1]] +
-                 dy * (1 - dx) * r2[ix[0]] + dy * dx * r2[ix[1]];
-    }
-}
-
-/* Bicubic (taps 4: plain sum) and lanczos4 (taps 9: sum over the weights' sum), rows outer. */
-static void window_row(const SpeedScale *s, const float *src, const ptrdiff_t stride,
-                       const int y, const int taps, float *out)
-{
-    const int *iy = s->y.index + (size_t)y * SPEED_SCALE_TAPS;
-    const float *wy = s->y.weight + (size_t)y * SPEED_SCALE_TAPS;
-    for (int x = 0; x < s->dst_w; x++) {
-        const int *ix = s->x.index + (size_t)x * SPEED_SCALE_TAPS;
-        const float *wx = s->x.weight + (size_t)x * SPEED_SCALE_TAPS;
-        float value = 0.0f, weight_sum = 0.0f;
-        for (int j = 0; j < taps; j++) {
-            const float *row = src + iy[j] * stride;
-            for (int i = 0; i < taps; i++) {
-                const float w = wx[i] * wy[j];
-                weight_sum += w;
-                value += row[ix[i]] * w;
-            }
-        }
-        out[x] = taps == 4 ? value : value / weight_sum;
-    }
-}
-
 void speed_scale_apply(const SpeedScale *s, const float *src, const ptrdiff_t src_stride,
                        float *dst, const ptrdiff_t dst_stride, const unsigned char *need)
 {
@@ -149,24 +116,8 @@ void speed_scale_apply(const SpeedScale *s, const float *src, const ptrdiff_t sr
             memcpy(out, src + y * src_stride, (size_t)s->dst_w * sizeof(float));
             continue;
         }
-        const int *iy = s->y.index + (size_t)y * SPEED_SCALE_TAPS;
-        switch (s->method) {
-        case SPEED_NEAREST: {
-            const float *row = src + iy[0] * src_stride;
-            for (int x = 0; x < s->dst_w; x++)
-                out[x] = row[s->x.index[(size_t)x * SPEED_SCALE_TAPS]];
-            break;
-        }
-        case SPEED_BILINEAR:
-            bilinear_row(s, src + iy[0] * src_stride, src + iy[1] * src_stride,
-                         s->y.weight[(size_t)y * SPEED_SCALE_TAPS], out);
-            break;
-        case SPEED_BICUBIC:
-            window_row(s, src, src_stride, y, 4, out);
-            break;
-        case SPEED_LANCZOS4:
-            window_row(s, src, src_stride, y, 9, out);
-            break;
-        }
+        for (int x = 0; x < s->dst_w; x++)
+            out[x] = speed_scale_px(s->method, src, src_stride, s->x.index, s->x.weight,
+                                    s->y.index, s->y.weight, y, x);
     }
 }

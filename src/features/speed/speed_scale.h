@@ -6,6 +6,8 @@
 
 #include <stddef.h>
 
+#include "core/hd.h"
+
 typedef enum SpeedScaleMethod {
     SPEED_NEAREST,
     SPEED_BILINEAR,
@@ -27,6 +29,51 @@ typedef struct SpeedScale {
     int identity;   /* sizes equal: the reference copies */
     SpeedScaleAxis x, y;
 } SpeedScale;
+
+/* One output sample from its axes' entries (ix, wx: column x's; iy, wy: row y's), host +
+ * device (speed_scale_apply and the CUDA twin). Bilinear: the four products in the reference's
+ * order. Bicubic (taps 4: plain sum) and lanczos4 (taps 9: sum over the weights' sum): rows
+ * outer, each weight wx * wy added to its float sums. */
+EV_HD float speed_scale_bilinear_px(const float *r1, const float *r2, const int *ix,
+                                    const float dx, const float dy)
+{
+    return (1 - dy) * (1 - dx) * r1[ix[0]] + (1 - dy) * dx * r1[ix[1]] +
+           dy * (1 - dx) * r2[ix[0]] + dy * dx * r2[ix[1]];
+}
+
+EV_HD float speed_scale_window_px(const float *src, const ptrdiff_t stride, const int *iy,
+                                  const float *wy, const int *ix, const float *wx,
+                                  const int taps)
+{
+    float value = 0.0f, weight_sum = 0.0f;
+    for (int j = 0; j < taps; j++) {
+        const float *row = src + iy[j] * stride;
+        for (int i = 0; i < taps; i++) {
+            const float w = wx[i] * wy[j];
+            weight_sum += w;
+            value += row[ix[i]] * w;
+        }
+    }
+    return taps == 4 ? value : value / weight_sum;
+}
+
+/* Output (y, x) of method m (not identity) from tables xi, xw (columns) and yi, yw (rows), as
+ * laid out in SpeedScaleAxis. */
+EV_HD float speed_scale_px(const SpeedScaleMethod m, const float *src, const ptrdiff_t stride,
+                           const int *xi, const float *xw, const int *yi, const float *yw,
+                           const int y, const int x)
+{
+    const int *iy = yi + (size_t)y * SPEED_SCALE_TAPS, *ix = xi + (size_t)x * SPEED_SCALE_TAPS;
+    const float *wy = yw + (size_t)y * SPEED_SCALE_TAPS, *wx = xw + (size_t)x * SPEED_SCALE_TAPS;
+    switch (m) {
+    case SPEED_NEAREST: return src[iy[0] * stride + ix[0]];
+    case SPEED_BILINEAR:
+        return speed_scale_bilinear_px(src + iy[0] * stride, src + iy[1] * stride, ix, wx[0],
+                                       wy[0]);
+    case SPEED_BICUBIC: return speed_scale_window_px(src, stride, iy, wy, ix, wx, 4);
+    default: return speed_scale_window_px(src, stride, iy, wy, ix, wx, 9);
+    }
+}
 
 /* Tables for src -> dst. Returns 0 or -ENOMEM. */
 int speed_scale_init(SpeedScale *s, SpeedScaleMethod method, int src_w, int src_h, int dst_w,
