@@ -5,7 +5,8 @@
  *     around the twin's launch on the worker's stream, frames queued back to back in batches
  *     of 32, median of `frames`)
  *     at 1920x1080 and 3840x2160, 8 and 10 bits, next to the time to read its input planes
- *     once at the device memory bandwidth measured here.
+ *     once at the device memory bandwidth measured here; then the same for the other twins
+ *     (psnr_hvs, all three planes).
  *  2. End-to-end frames per second of vmaf_v0.6.1 through the public API: CPU (all cores)
  *     against CUDA with each stream count given (default 4 8 16), frames already in pinned host
  *     memory (borrowed slots, each filled once), next to the rate the host-to-device copy of
@@ -25,7 +26,7 @@
 
 static const char *const twins[] = { "vif", "adm", "motion" };
 
-/* Median device time of one twin's launch on an uploaded frame (luma planes). */
+/* Median device time of one twin's launch on an uploaded 4:2:0 frame (the planes it reads). */
 static float twin_device_ms(const char *name, unsigned w, unsigned h, unsigned bpc,
                             unsigned frames)
 {
@@ -45,7 +46,7 @@ static float twin_device_ms(const char *name, unsigned w, unsigned h, unsigned b
     const EvPicInfo info = { w, h, bpc, EV_PIX_420, 0 };
     if (cls->init(state, opts, &info, &log))
         return -1;
-    ev_cuda_upload(gpu, slot, &ref, &dis, 1);
+    ev_cuda_upload(gpu, slot, &ref, &dis, !!(cls->flags & EV_FEX_CUDA_LUMA));
     ev_cuda_finish(gpu, "upload");
     /* Frames are queued back to back in batches shorter than motion's ring of kept lumas;
      * after each batch motion's frames are extracted (its ring entry's total must be read
@@ -144,6 +145,21 @@ int main(int argc, char **argv)
             printf("| all three | %ux%u | %u | %.4f | %.4f | %.1fx |\n", w, h, bpc, total, mem_ms,
                    total / mem_ms);
         }
+    /* Twins outside the v0.6.x models, next to the time to read all their planes once. One
+     * stream: for psnr_hvs that is the latency of its in-order plane sums, which frames on
+     * other streams overlap. */
+    static const char *const others[] = { "psnr_hvs" };
+    printf("\n| twin | size | bits | device ms/frame, one stream (median of %u) | 4:2:0 pair read at "
+           "bandwidth, ms | ratio |\n|---|---|---|---|---|---|\n", frames);
+    for (unsigned t = 0; t < sizeof(others) / sizeof(others[0]); t++)
+        for (unsigned k = 0; k < 2; k++)
+            for (unsigned d = 0; d < 2; d++) {
+                const unsigned w = sizes[k][0], h = sizes[k][1], bpc = depths[d];
+                const double mem_ms = 1e3 * 2.0 * 1.5 * w * h * (bpc > 8 ? 2 : 1) / dev_bw;
+                const float ms = twin_device_ms(others[t], w, h, bpc, frames);
+                printf("| %s | %ux%u | %u | %.4f | %.4f | %.1fx |\n", others[t], w, h, bpc, ms,
+                       mem_ms, ms / mem_ms);
+            }
     const unsigned cores = (unsigned)sysconf(_SC_NPROCESSORS_ONLN);
     const char *const model[] = { "model:version=vmaf_v0.6.1" };
     printf("\nend to end, vmaf_v0.6.1, 4:2:0, frames in pinned host memory\n");
