@@ -233,7 +233,8 @@ static void test_block_grid(void)
  * What the CUDA twin runs, on the host: each block's threshold (psnr_hvs_block_threshold, one
  * call for the pair) equals the one-block spec's, and the plane's sum formed from the terms
  * written out in raster block order and added afterwards in that order equals the running sum
- * of psnr_hvs_block_error, bit for bit.
+ * of psnr_hvs_block_error, bit for bit; so does the sum of only the terms that are not zero
+ * (psnr_hvs_block_nonzero_terms), padded with +0.
  */
 static void test_twin_order(void)
 {
@@ -243,16 +244,21 @@ static void test_twin_order(void)
     float mask[64];
     for (int k = 0; k < 64; k++)
         mask[k] = psnr_hvs_mask_weight(csf[1][k]);
+    int zeros_seen = 0, many_seen = 0; /* rounds with terms dropped, with many kept */
     for (int round = 0; round < 20; round++) {
         const uint32_t range = round % 2 ? 4096 : 64;
         for (int k = 0; k < W * H; k++) {
             x = x * 1103515245u + 12345u;
             ref[k] = (uint16_t)((x >> 8) % range);
             x = x * 1103515245u + 12345u;
-            dis[k] = round % 3 ? (uint16_t)((ref[k] + (x >> 8) % 9) % range) : ref[k];
+            const uint32_t r = x >> 8;
+            dis[k] = round % 3 == 0   ? ref[k]                                  /* all 0 */
+                     : round % 3 == 1 ? (uint16_t)((ref[k] + r % 9) % range)    /* close */
+                                      : (uint16_t)(r % range);                  /* apart */
         }
         const int nx = psnr_hvs_blocks(W), ny = psnr_hvs_blocks(H);
-        static float terms[64 * 64];
+        static float terms[64 * 64], dense[64 * 64];
+        int n_dense = 0;
         float chain = 0;
         for (int blk = 0; blk < nx * ny; blk++) {
             const int bx = blk % nx, by = blk / nx;
@@ -272,12 +278,25 @@ static void test_twin_order(void)
             chain = psnr_hvs_block_error(chain, bs, bd, th, mask, csf[1]);
             for (int k = 0; k < 64; k++)
                 terms[blk * 64 + k] = psnr_hvs_coeff_term(bs, bd, k, th, mask, csf[1]);
+            float kept[64];
+            const int n = psnr_hvs_block_nonzero_terms(bs, bd, th, mask, csf[1], kept);
+            CHECK(n >= 0 && n <= 64);
+            for (int k = 0; k < n; k++)
+                dense[n_dense++] = kept[k];
         }
-        float sum = 0;
+        float sum = 0, sum_dense = 0;
         for (int k = 0; k < nx * ny * 64; k++)
             sum += terms[k];
+        for (int k = 0; k < n_dense; k++)
+            sum_dense += dense[k];
+        for (int k = 0; k < 37; k++)    /* the twin's padding of its last loads */
+            sum_dense += 0.0f;
         CHECK_FBITS(sum, check_fbits(chain));
+        CHECK_FBITS(sum_dense, check_fbits(chain));
+        zeros_seen |= n_dense < nx * ny * 64;
+        many_seen |= 3 * n_dense > nx * ny * 64;
     }
+    CHECK(zeros_seen && many_seen);
 }
 
 int main(void)

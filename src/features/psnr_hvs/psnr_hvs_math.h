@@ -252,6 +252,26 @@ EV_HD float psnr_hvs_block_error(float sum, const int32_t ds[64], const int32_t 
     return sum;
 }
 
+/*
+ * The block's terms that are not zero, in order, to out; returns how many. Adding them alone
+ * to the running sum gives psnr_hvs_block_error's bits: every term is a square, +0 or
+ * positive (never -0, NaN or infinite: |err * csf| < 2^20), so the running sum starts at +0
+ * and stays >= +0, and s + (+0) is s exactly for every such s (+0 + +0 = +0 when rounding to
+ * nearest). The CUDA twin adds only these, and pads its loads with +0 for the same reason.
+ */
+EV_HD int psnr_hvs_block_nonzero_terms(const int32_t ds[64], const int32_t dd[64],
+                                       const float threshold, const float mask[64],
+                                       const float csf[64], float out[64])
+{
+    int n = 0;
+    for (int k = 0; k < 64; k++) {
+        const float t = psnr_hvs_coeff_term(ds, dd, k, threshold, mask, csf);
+        if (t != 0.0f)
+            out[n++] = t;
+    }
+    return n;
+}
+
 /* How many blocks fit along a plane side of n samples: starts 0, 7, 14, ... below n - 7. */
 EV_HD int psnr_hvs_blocks(const int n)
 {
