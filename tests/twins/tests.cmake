@@ -43,8 +43,8 @@ set_tests_properties(twins_feature_search_self PROPERTIES LABELS twins)
 # Sizes from 1x1: planes without an 8x8 block (NaN scores) are drawn too; depths 8..12 (the
 # CPU refuses deeper samples, and the gate's 16-bit fixtures are refused by both).
 add_test(NAME twins_psnr_hvs_search_self
-         COMMAND exactvmaf_parity --twin-backend cpu --vmaf-search 20000 --threads 2
-                 --features psnr_hvs --min-size 1x1 --max-size 400x300 --depths 8,9,10,11,12)
+         COMMAND exactvmaf_parity --twin-backend cpu --vmaf-search 12000 --threads 2
+                 --features psnr_hvs --min-size 1x1 --max-size 320x240 --depths 8,9,10,11,12)
 set_tests_properties(twins_psnr_hvs_search_self PROPERTIES LABELS twins)
 add_test(NAME gpu_psnr_hvs_gate COMMAND exactvmaf_parity --only psnr_hvs
                                         --corpus ${EV_SHARED_DIR}/corpus)
