@@ -247,7 +247,8 @@ EV_HD float psnr_hvs_block_error(float sum, const int32_t ds[64], const int32_t 
                                  const float threshold, const float mask[64],
                                  const float csf[64])
 {
-    for (int k = 0; k < 64; k++)
+    sum += psnr_hvs_coeff_term(ds, dd, 0, threshold, mask, csf);
+    for (int k = 1; k < 64; k++)    /* the DC apart: the loop has no branch on k */
         sum += psnr_hvs_coeff_term(ds, dd, k, threshold, mask, csf);
     return sum;
 }
@@ -283,10 +284,15 @@ EV_HD int psnr_hvs_blocks(const int n)
 EV_HD void psnr_hvs_load_block(const void *plane, const ptrdiff_t stride, const int wide,
                                const int x, const int y, int32_t blk[64])
 {
-    for (int i = 0; i < 8; i++) {
-        const unsigned char *row = (const unsigned char *)plane + (ptrdiff_t)(y + i) * stride;
-        for (int j = 0; j < 8; j++)
-            blk[i * 8 + j] = wide ? ((const uint16_t *)row)[x + j] : row[x + j];
+    const unsigned char *top = (const unsigned char *)plane + (ptrdiff_t)y * stride;
+    if (wide) {
+        for (int i = 0; i < 8; i++)
+            for (int j = 0; j < 8; j++)
+                blk[i * 8 + j] = ((const uint16_t *)(top + (ptrdiff_t)i * stride))[x + j];
+    } else {
+        for (int i = 0; i < 8; i++)
+            for (int j = 0; j < 8; j++)
+                blk[i * 8 + j] = top[(ptrdiff_t)i * stride + x + j];
     }
 }
 
