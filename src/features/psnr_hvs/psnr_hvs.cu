@@ -248,12 +248,15 @@ void lay_out(const PsnrHvsState *s, char *dev, char *host, Bufs &b, size_t &dev_
 }
 
 // The frame's planes are the stream's (init's) sizes: the buffers were laid out for them.
+// A plane without blocks is never read (a 0x0 chroma plane may have no samples at all).
 bool geometry_matches(const PsnrHvsState *s, const EvPic *ref, const EvPic *dis)
 {
-    for (int p = 0; p < 3; p++)
+    for (int p = 0; p < 3; p++) {
+        const bool read = psnr_hvs_blocks(s->w[p]) && psnr_hvs_blocks(s->h[p]);
         if ((int)ref->w[p] != s->w[p] || (int)ref->h[p] != s->h[p] || dis->w[p] != ref->w[p] ||
-            dis->h[p] != ref->h[p] || !ref->dev[p] || !dis->dev[p])
+            dis->h[p] != ref->h[p] || (read && (!ref->dev[p] || !dis->dev[p])))
             return false;
+    }
     return true;
 }
 
