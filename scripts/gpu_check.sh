@@ -172,6 +172,8 @@ step_bench() {
   note "bench_vmaf: rc $?"; cat "$logs/bench_vmaf.txt"
   "$build/bench/bench_vmaf" --model vmaf_v1.0.16_3d0h 200 4 8 16 >"$logs/bench_v1.txt" 2>&1
   note "bench_vmaf v1: rc $?"; cat "$logs/bench_v1.txt"
+  "$build/bench/bench_vmaf" --model other 200 >"$logs/bench_other.txt" 2>&1
+  note "bench_vmaf other twins: rc $?"; cat "$logs/bench_other.txt"
   bench/cli_feed.sh "$build" >"$logs/cli_feed.txt" 2>&1
   note "cli_feed: rc $?"; cat "$logs/cli_feed.txt"
 }

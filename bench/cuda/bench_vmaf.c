@@ -1,6 +1,7 @@
 /*
  * bench_vmaf [--model NAME] [--scene] [frames [streams...]]: a VMAF model on the GPU (built
- * with CUDA only); NAME is vmaf_v0.6.1 (default) or vmaf_v1.0.16_3d0h (see `models` below).
+ * with CUDA only); NAME is vmaf_v0.6.1 (default) or vmaf_v1.0.16_3d0h (see `models` below),
+ * or "other": part 1 only, for the twins outside these models (one stream: latency).
  * bench_vmaf [--model NAME] --twins W H BITS FRAMES: part 1 at one size (short, for a profiler).
  *  1. Device time per frame of each twin of the model (CUDA events around the twin's launch on
  *     the worker's stream, with the model's options, frames queued back to back in batches
@@ -50,6 +51,10 @@ static const ModelSpec models[] = {
                  "adm_norm_view_dist=3.0:adm_ref_display_height=1080:adm_min_val=0.5:"
                  "adm_csf_mode=2", 0 },
         { "motion", "motion_max_val=18", 1 } } },
+    /* not a model: the other twins' device times only (no end-to-end part) */
+    { "other", 0, 6,
+      { { "psnr_hvs", "", 0 }, { "ciede", "", 0 }, { "float_vif", "", 0 },
+        { "float_adm", "", 0 }, { "float_motion", "", 1 }, { "float_ansnr", "", 0 } } },
 };
 
 /* ref then dis of one frame: noise, or the scene (dis banded: the scene without noise). */
@@ -222,6 +227,23 @@ int main(int argc, char **argv)
             printf("| all %u | %ux%u | %u | %.4f | %.4f | %.1fx |\n", m->n, w, h, bpc, total,
                    all_ms, total / all_ms);
         }
+    /* Twins outside the v0.6.x models, next to the time to read all their planes once. One
+     * stream: for psnr_hvs that is the latency of its in-order plane sums, which frames on
+     * other streams overlap. */
+    static const char *const others[] = { "psnr_hvs" };
+    printf("\n| twin | size | bits | device ms/frame, one stream (median of %u) | 4:2:0 pair read at "
+           "bandwidth, ms | ratio |\n|---|---|---|---|---|---|\n", frames);
+    for (unsigned t = 0; t < sizeof(others) / sizeof(others[0]); t++)
+        for (unsigned k = 0; k < 2; k++)
+            for (unsigned d = 0; d < 2; d++) {
+                const unsigned w = sizes[k][0], h = sizes[k][1], bpc = depths[d];
+                const double mem_ms = 1e3 * 2.0 * 1.5 * w * h * (bpc > 8 ? 2 : 1) / dev_bw;
+                const float ms = twin_device_ms(others[t], w, h, bpc, frames);
+                printf("| %s | %ux%u | %u | %.4f | %.4f | %.1fx |\n", others[t], w, h, bpc, ms,
+                       mem_ms, ms / mem_ms);
+            }
+    if (!strcmp(m->model, "other"))
+        return 0;
     const unsigned cores = (unsigned)sysconf(_SC_NPROCESSORS_ONLN);
     char model_spec[96];
     snprintf(model_spec, sizeof(model_spec), "model:version=%s", m->model);

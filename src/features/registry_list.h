@@ -53,6 +53,7 @@ extern const EvExtractorClass ev_cuda_vif;
 extern const EvExtractorClass ev_cuda_adm;
 extern const EvExtractorClass ev_cuda_speed_chroma;
 extern const EvExtractorClass ev_cuda_speed_temporal;
+extern const EvExtractorClass ev_cuda_psnr_hvs;
 
 #define EV_TWIN_LIST                                                                           \
     EV_EXTRACTOR(ev_cuda_float_moment)                                                         \
@@ -64,7 +65,8 @@ extern const EvExtractorClass ev_cuda_speed_temporal;
     EV_EXTRACTOR(ev_cuda_vif)                                                                  \
     EV_EXTRACTOR(ev_cuda_adm)                                                                  \
     EV_EXTRACTOR(ev_cuda_speed_chroma)                                                         \
-    EV_EXTRACTOR(ev_cuda_speed_temporal)
+    EV_EXTRACTOR(ev_cuda_speed_temporal)                                                       \
+    EV_EXTRACTOR(ev_cuda_psnr_hvs)
 #else
 #define EV_TWIN_LIST
 #endif

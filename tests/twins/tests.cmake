@@ -66,3 +66,18 @@ if(EV_WITH_CUDA)
               LABELS gpu ARGS 10000000)
   target_link_libraries(gpu_glibc_log2_device PRIVATE m)
 endif()
+
+# psnr_hvs: its search CPU against CPU (CI), the gate's rows and a short search on the GPU.
+# Sizes from 1x1: planes without an 8x8 block (NaN scores) are drawn too; depths 8..12 (the
+# CPU refuses deeper samples, and the gate's 16-bit fixtures are refused by both).
+add_test(NAME twins_psnr_hvs_search_self
+         COMMAND exactvmaf_parity --twin-backend cpu --vmaf-search 12000 --threads 2
+                 --features psnr_hvs --min-size 1x1 --max-size 320x240 --depths 8,9,10,11,12)
+set_tests_properties(twins_psnr_hvs_search_self PROPERTIES LABELS twins)
+add_test(NAME gpu_psnr_hvs_gate COMMAND exactvmaf_parity --only psnr_hvs
+                                        --corpus ${EV_SHARED_DIR}/corpus)
+add_test(NAME gpu_psnr_hvs_search_quick
+         COMMAND exactvmaf_parity --vmaf-search 20000 --features psnr_hvs --min-size 1x1
+                 --max-size 640x480 --depths 8,9,10,11,12)
+set_tests_properties(gpu_psnr_hvs_gate gpu_psnr_hvs_search_quick PROPERTIES
+                     LABELS gpu SKIP_RETURN_CODE 77)

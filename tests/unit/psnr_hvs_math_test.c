@@ -203,10 +203,108 @@ static void test_pair_forms(void)
     }
 }
 
+/* The block grid: psnr_hvs_blocks counts the reference's loop "for (y = 0; y < n - 7;
+ * y += 7)", and block b of the twin's raster numbering starts where that loop's b-th does. */
+static void test_block_grid(void)
+{
+    for (int n = 0; n <= 300; n++) {
+        int count = 0;
+        for (int y = 0; y < n - 7; y += PSNR_HVS_STEP)
+            CHECK(y == count++ * PSNR_HVS_STEP);
+        CHECK(psnr_hvs_blocks(n) == count);
+    }
+    uint16_t wide[12 * 10];
+    uint8_t narrow[12 * 10];
+    for (int k = 0; k < 120; k++) {
+        wide[k] = (uint16_t)(k * 37 % 4096);
+        narrow[k] = (uint8_t)(k * 37);
+    }
+    int32_t a[64], b[64];
+    psnr_hvs_load_block(wide, 12 * sizeof(uint16_t), 1, 3, 2, a);
+    psnr_hvs_load_block(narrow, 12, 0, 4, 1, b);
+    for (int i = 0; i < 8; i++)
+        for (int j = 0; j < 8; j++) {
+            CHECK(a[i * 8 + j] == wide[(2 + i) * 12 + 3 + j]);
+            CHECK(b[i * 8 + j] == narrow[(1 + i) * 12 + 4 + j]);
+        }
+}
+
+/*
+ * What the CUDA twin runs, on the host: each block's threshold (psnr_hvs_block_threshold, one
+ * call for the pair) equals the one-block spec's, and the plane's sum formed from the terms
+ * written out in raster block order and added afterwards in that order equals the running sum
+ * of psnr_hvs_block_error, bit for bit; so does the sum of only the terms that are not zero
+ * (psnr_hvs_block_nonzero_terms), padded with +0.
+ */
+static void test_twin_order(void)
+{
+    enum { W = 37, H = 30 };
+    uint32_t x = 12345;
+    uint16_t ref[W * H], dis[W * H];
+    float mask[64];
+    for (int k = 0; k < 64; k++)
+        mask[k] = psnr_hvs_mask_weight(csf[1][k]);
+    int zeros_seen = 0, many_seen = 0; /* rounds with terms dropped, with many kept */
+    for (int round = 0; round < 20; round++) {
+        const uint32_t range = round % 2 ? 4096 : 64;
+        for (int k = 0; k < W * H; k++) {
+            x = x * 1103515245u + 12345u;
+            ref[k] = (uint16_t)((x >> 8) % range);
+            x = x * 1103515245u + 12345u;
+            const uint32_t r = x >> 8;
+            dis[k] = round % 3 == 0   ? ref[k]                                  /* all 0 */
+                     : round % 3 == 1 ? (uint16_t)((ref[k] + r % 9) % range)    /* close */
+                                      : (uint16_t)(r % range);                  /* apart */
+        }
+        const int nx = psnr_hvs_blocks(W), ny = psnr_hvs_blocks(H);
+        static float terms[64 * 64], dense[64 * 64];
+        int n_dense = 0;
+        float chain = 0;
+        for (int blk = 0; blk < nx * ny; blk++) {
+            const int bx = blk % nx, by = blk / nx;
+            int32_t bs[64], bd[64], s1[64], d1[64];
+            psnr_hvs_load_block(ref, W * 2, 1, bx * PSNR_HVS_STEP, by * PSNR_HVS_STEP, bs);
+            psnr_hvs_load_block(dis, W * 2, 1, bx * PSNR_HVS_STEP, by * PSNR_HVS_STEP, bd);
+            memcpy(s1, bs, sizeof(s1));
+            memcpy(d1, bd, sizeof(d1));
+            const float rs = psnr_hvs_variance_ratio(s1), rd = psnr_hvs_variance_ratio(d1);
+            psnr_hvs_fdct8x8(s1);
+            psnr_hvs_fdct8x8(d1);
+            const float ts = psnr_hvs_threshold(psnr_hvs_ac_energy(s1, mask), rs);
+            const float td = psnr_hvs_threshold(psnr_hvs_ac_energy(d1, mask), rd);
+            const float th = psnr_hvs_block_threshold(bs, bd, mask);
+            CHECK_FBITS(th, check_fbits(td > ts ? td : ts));
+            CHECK(!memcmp(bs, s1, sizeof(s1)) && !memcmp(bd, d1, sizeof(d1)));
+            chain = psnr_hvs_block_error(chain, bs, bd, th, mask, csf[1]);
+            for (int k = 0; k < 64; k++)
+                terms[blk * 64 + k] = psnr_hvs_coeff_term(bs, bd, k, th, mask, csf[1]);
+            float kept[64];
+            const int n = psnr_hvs_block_nonzero_terms(bs, bd, th, mask, csf[1], kept);
+            CHECK(n >= 0 && n <= 64);
+            for (int k = 0; k < n; k++)
+                dense[n_dense++] = kept[k];
+        }
+        float sum = 0, sum_dense = 0;
+        for (int k = 0; k < nx * ny * 64; k++)
+            sum += terms[k];
+        for (int k = 0; k < n_dense; k++)
+            sum_dense += dense[k];
+        for (int k = 0; k < 37; k++)    /* the twin's padding of its last loads */
+            sum_dense += 0.0f;
+        CHECK_FBITS(sum, check_fbits(chain));
+        CHECK_FBITS(sum_dense, check_fbits(chain));
+        zeros_seen |= n_dense < nx * ny * 64;
+        many_seen |= 3 * n_dense > nx * ny * 64;
+    }
+    CHECK(zeros_seen && many_seen);
+}
+
 int main(void)
 {
     test_integer_steps();
     test_pair_forms();
+    test_block_grid();
+    test_twin_order();
     test_float_steps();
     test_netflix_frames();
     return check_report("psnr_hvs_math");

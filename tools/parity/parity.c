@@ -115,6 +115,7 @@ static const OptionSet option_sets[] = {
     { "model", "version=vmaf_4k_v0.6.1", 1 },
     { "model", "version=vmaf_4k_v0.6.1neg", 1 },
     { "model", "version=vmaf_b_v0.6.3", 1 },
+    { "psnr_hvs", "", 0 },      /* no options; depths above 12 are refused by both */
 };
 
 typedef struct GateArgs {

@@ -87,7 +87,7 @@ static EvContext *open_side(const VmafSearch *vs, const Batch *b, EvBackend back
     } else {
         err = ev_use_feature(c, "motion", "debug=true");
     }
-    if (!err)
+    if (!err && !vs->features) /* --features names the whole set */
         err = ev_use_feature(c, "vif", "debug=true");
     if (err)
         ev_close(&c);

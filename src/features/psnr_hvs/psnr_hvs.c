@@ -4,15 +4,11 @@
 #include <stdint.h>
 
 #include "core/extractor.h"
+#include "features/psnr_hvs/psnr_hvs.h"
 #include "features/psnr_hvs/psnr_hvs_csf.h"
 #include "features/psnr_hvs/psnr_hvs_math.h"
 
 static const float csf_tables[3][64] = { PSNR_HVS_CSF_Y, PSNR_HVS_CSF_CB, PSNR_HVS_CSF_CR };
-
-typedef struct PsnrHvsState {
-    unsigned bpc;
-    float mask[3][64];
-} PsnrHvsState;
 
 static int psnr_hvs_init(void *state, const void *opts, const EvPicInfo *info,
                          const EvLog *log)
@@ -27,65 +23,46 @@ static int psnr_hvs_init(void *state, const void *opts, const EvPicInfo *info,
     /* A plane without a single 8x8 block (chroma under 8x8) is scored as libvmaf scores it:
      * 0 coefficients, 0 / 0, NaN (positive after the dB negation), not refused. */
     s->bpc = info->bpc;
-    for (int p = 0; p < 3; p++)
-        for (int k = 0; k < 64; k++)
+    for (unsigned p = 0; p < 3; p++) {
+        unsigned w, h;
+        ev_plane_size(info->width, info->height, info->layout, p, &w, &h);
+        s->w[p] = (int)w;
+        s->h[p] = (int)h;
+        for (int k = 0; k < 64; k++) {
+            s->csf[p][k] = csf_tables[p][k];
             s->mask[p][k] = psnr_hvs_mask_weight(csf_tables[p][k]);
+        }
+    }
     return 0;
 }
 
-/* The 8x8 block of plane p whose top left sample is (x, y), as ints. */
-static void load_block(const EvPic *pic, unsigned p, unsigned x, unsigned y, int32_t blk[64])
+/* One plane's running float sum: blocks in raster order, each block's terms in order. */
+static float plane_sum(const PsnrHvsState *s, const EvPic *ref, const EvPic *dis, unsigned p)
 {
-    for (unsigned i = 0; i < 8; i++) {
-        if (pic->bpc > 8) {
-            const uint16_t *row = ev_pic_row16(pic, p, y + i) + x;
-            for (unsigned j = 0; j < 8; j++)
-                blk[i * 8 + j] = row[j];
-        } else {
-            const uint8_t *row = ev_pic_row8(pic, p, y + i) + x;
-            for (unsigned j = 0; j < 8; j++)
-                blk[i * 8 + j] = row[j];
-        }
-    }
-}
-
-/* One plane's score before dB: blocks in raster order, one running float. */
-static double plane_score(const PsnrHvsState *s, const EvPic *ref, const EvPic *dis,
-                          unsigned p)
-{
-    const float *mask = s->mask[p], *csf = csf_tables[p];
-    const int w = (int)ref->w[p], h = (int)ref->h[p];
+    const int nx = psnr_hvs_blocks((int)ref->w[p]), ny = psnr_hvs_blocks((int)ref->h[p]);
+    const int wide = ref->bpc > 8;
     float sum = 0;
-    int n_coeffs = 0;
-    for (int y = 0; y < h - 7; y += PSNR_HVS_STEP) {
-        for (int x = 0; x < w - 7; x += PSNR_HVS_STEP) {
+    for (int by = 0; by < ny; by++) {
+        for (int bx = 0; bx < nx; bx++) {
+            const int x = bx * PSNR_HVS_STEP, y = by * PSNR_HVS_STEP;
             int32_t bs[64], bd[64];
-            load_block(ref, p, (unsigned)x, (unsigned)y, bs);
-            load_block(dis, p, (unsigned)x, (unsigned)y, bd);
-            const int32_t *const pair[2] = { bs, bd };
-            float ratio[2], energy[2];
-            psnr_hvs_variance_ratio2(pair, ratio);
-            psnr_hvs_fdct8x8(bs);
-            psnr_hvs_fdct8x8(bd);
-            psnr_hvs_ac_energy2(pair, mask, energy);
-            const float th_s = psnr_hvs_threshold(energy[0], ratio[0]);
-            const float th_d = psnr_hvs_threshold(energy[1], ratio[1]);
-            sum = psnr_hvs_block_error(sum, bs, bd, th_d > th_s ? th_d : th_s, mask, csf);
-            n_coeffs += 64;
+            psnr_hvs_load_block(ref->data[p], ref->stride[p], wide, x, y, bs);
+            psnr_hvs_load_block(dis->data[p], dis->stride[p], wide, x, y, bd);
+            const float threshold = psnr_hvs_block_threshold(bs, bd, s->mask[p]);
+            sum = psnr_hvs_block_error(sum, bs, bd, threshold, s->mask[p], s->csf[p]);
         }
     }
-    return psnr_hvs_plane_score(sum, n_coeffs, s->bpc);
+    return sum;
 }
 
-static int psnr_hvs_extract(const void *state, void *scratch, const EvPic *ref,
-                            const EvPic *dis, unsigned frame, EvSink *sink)
+int ev_psnr_hvs_emit(const PsnrHvsState *s, const float sum[3], const int w[3], const int h[3],
+                     unsigned frame, EvSink *sink)
 {
-    (void)scratch;
-    const PsnrHvsState *s = state;
     static const char *const names[3] = { "psnr_hvs_y", "psnr_hvs_cb", "psnr_hvs_cr" };
     double score[3];
     for (unsigned p = 0; p < 3; p++) {
-        score[p] = plane_score(s, ref, dis, p);
+        const int n_coeffs = 64 * psnr_hvs_blocks(w[p]) * psnr_hvs_blocks(h[p]);
+        score[p] = psnr_hvs_plane_score(sum[p], n_coeffs, s->bpc);
         const int err = ev_sink_put(sink, names[p], frame, psnr_hvs_db(score[p]));
         if (err)
             return err;
@@ -94,9 +71,37 @@ static int psnr_hvs_extract(const void *state, void *scratch, const EvPic *ref,
     return ev_sink_put(sink, "psnr_hvs", frame, psnr_hvs_db(combined));
 }
 
+static int psnr_hvs_extract(const void *state, void *scratch, const EvPic *ref,
+                            const EvPic *dis, unsigned frame, EvSink *sink)
+{
+    (void)scratch;
+    const PsnrHvsState *s = state;
+    float sum[3];
+    int w[3], h[3];
+    for (unsigned p = 0; p < 3; p++) {
+        sum[p] = plane_sum(s, ref, dis, p);
+        w[p] = (int)ref->w[p];
+        h[p] = (int)ref->h[p];
+    }
+    return ev_psnr_hvs_emit(s, sum, w, h, frame, sink);
+}
+
 const EvExtractorClass ev_fex_psnr_hvs = {
     .name = "psnr_hvs",
     .state_size = sizeof(PsnrHvsState),
     .init = psnr_hvs_init,
     .extract = psnr_hvs_extract,
 };
+
+#ifdef EV_HAVE_CUDA
+/* The CUDA twin: the same init and outputs; the block terms and the plane sums in the
+ * reference's order on the device (psnr_hvs.cu). */
+const EvExtractorClass ev_cuda_psnr_hvs = {
+    .name = "psnr_hvs",
+    .flags = EV_FEX_CUDA,
+    .state_size = sizeof(PsnrHvsState),
+    .init = psnr_hvs_init,
+    .launch = ev_psnr_hvs_launch_cuda,
+    .extract = ev_psnr_hvs_extract_cuda,
+};
+#endif

@@ -3,7 +3,7 @@
  * psnr_hvs.c): 8x8 blocks every 7 samples, Daala's integer 8x8 DCT, a contrast masking
  * threshold from the block's variances and AC energy, and the CSF-weighted squared error of
  * the masked coefficient differences, all in float in the reference's order. Shared by the C
- * reference (psnr_hvs.c) and a future CUDA twin.
+ * reference (psnr_hvs.c) and its CUDA twin (psnr_hvs.cu).
  *
  * libm: sqrt (correctly rounded) per block and log10 per plane and frame. The integer DCT
  * stays inside int32 for samples of up to 12 bits (|coefficients| <= 8 * 4095 and every
@@ -219,24 +219,99 @@ EV_HD float psnr_hvs_threshold(const float energy, const float ratio)
 }
 
 /*
- * Adds the block's 64 CSF-weighted squared errors to the plane's running float sum and
- * returns it: AC differences under the threshold / weight count as 0, the rest minus it.
+ * The CSF-weighted squared error of coefficient k of a transformed pair: the DC difference
+ * as it is, an AC difference under threshold / weight as 0, the rest minus it.
  * (err < t ? 0 : err - t) is written max(err - t, +0): for finite floats err - t is negative
  * exactly when err < t and +0 when they are equal, so the bits are the same, and it compiles
  * to maxss instead of an unpredictable branch.
+ */
+EV_HD float psnr_hvs_coeff_term(const int32_t ds[64], const int32_t dd[64], const int k,
+                                const float threshold, const float mask[64],
+                                const float csf[64])
+{
+    float err = (float)abs(ds[k] - dd[k]);
+    if (k) {
+        const float over = err - threshold / mask[k];
+        err = over > 0.0f ? over : 0.0f;
+    }
+    return (err * csf[k]) * (err * csf[k]);
+}
+
+/*
+ * Adds the block's 64 terms to the plane's running float sum, in coefficient order, and
+ * returns it. The reference's sum over a plane is this one float carried through its blocks in
+ * raster order: (((0 + t[0][0]) + t[0][1]) + ... + t[0][63]) + t[1][0] ..., which the CUDA twin
+ * reproduces by adding the same terms (psnr_hvs_coeff_term) in the same order.
  */
 EV_HD float psnr_hvs_block_error(float sum, const int32_t ds[64], const int32_t dd[64],
                                  const float threshold, const float mask[64],
                                  const float csf[64])
 {
-    const float dc = (float)abs(ds[0] - dd[0]) * csf[0];
-    sum += dc * dc;
-    for (int k = 1; k < 64; k++) {
-        const float over = (float)abs(ds[k] - dd[k]) - threshold / mask[k];
-        const float err = over > 0.0f ? over : 0.0f;
-        sum += (err * csf[k]) * (err * csf[k]);
-    }
+    sum += psnr_hvs_coeff_term(ds, dd, 0, threshold, mask, csf);
+    for (int k = 1; k < 64; k++)    /* the DC apart: the loop has no branch on k */
+        sum += psnr_hvs_coeff_term(ds, dd, k, threshold, mask, csf);
     return sum;
+}
+
+/*
+ * The block's terms that are not zero, in order, to out; returns how many. Adding them alone
+ * to the running sum gives psnr_hvs_block_error's bits: every term is a square, +0 or
+ * positive (never -0, NaN or infinite: |err * csf| < 2^20), so the running sum starts at +0
+ * and stays >= +0, and s + (+0) is s exactly for every such s (+0 + +0 = +0 when rounding to
+ * nearest). The CUDA twin adds only these, and pads its loads with +0 for the same reason.
+ */
+EV_HD int psnr_hvs_block_nonzero_terms(const int32_t ds[64], const int32_t dd[64],
+                                       const float threshold, const float mask[64],
+                                       const float csf[64], float out[64])
+{
+    int n = 0;
+    for (int k = 0; k < 64; k++) {
+        const float t = psnr_hvs_coeff_term(ds, dd, k, threshold, mask, csf);
+        if (t != 0.0f)
+            out[n++] = t;
+    }
+    return n;
+}
+
+/* How many blocks fit along a plane side of n samples: starts 0, 7, 14, ... below n - 7. */
+EV_HD int psnr_hvs_blocks(const int n)
+{
+    return n > PSNR_HVS_STEP ? (n - PSNR_HVS_BLOCK) / PSNR_HVS_STEP + 1 : 0;
+}
+
+/* The 8x8 block whose top left sample is (x, y) of a plane (rows stride bytes apart; wide:
+ * uint16_t samples, else uint8_t), as ints, row-major. */
+EV_HD void psnr_hvs_load_block(const void *plane, const ptrdiff_t stride, const int wide,
+                               const int x, const int y, int32_t blk[64])
+{
+    const unsigned char *top = (const unsigned char *)plane + (ptrdiff_t)y * stride;
+    if (wide) {
+        for (int i = 0; i < 8; i++)
+            for (int j = 0; j < 8; j++)
+                blk[i * 8 + j] = ((const uint16_t *)(top + (ptrdiff_t)i * stride))[x + j];
+    } else {
+        for (int i = 0; i < 8; i++)
+            for (int j = 0; j < 8; j++)
+                blk[i * 8 + j] = top[(ptrdiff_t)i * stride + x + j];
+    }
+}
+
+/*
+ * The masking threshold of a pair of blocks (bs the reference's, bd the distorted's), which
+ * are transformed in place: the larger of the two blocks' thresholds, each from its variance
+ * ratio (before the DCT) and its masked AC energy (after it), as the reference orders them.
+ */
+EV_HD float psnr_hvs_block_threshold(int32_t bs[64], int32_t bd[64], const float mask[64])
+{
+    const int32_t *const pair[2] = { bs, bd };
+    float ratio[2], energy[2];
+    psnr_hvs_variance_ratio2(pair, ratio);
+    psnr_hvs_fdct8x8(bs);
+    psnr_hvs_fdct8x8(bd);
+    psnr_hvs_ac_energy2(pair, mask, energy);
+    const float th_s = psnr_hvs_threshold(energy[0], ratio[0]);
+    const float th_d = psnr_hvs_threshold(energy[1], ratio[1]);
+    return th_d > th_s ? th_d : th_s;
 }
 
 /* The plane's score: the float sum over the (int) count of coefficients, over peak^2. */

@@ -1,0 +1,33 @@
+/* What the PSNR-HVS reference (psnr_hvs.c) shares with its CUDA twin (psnr_hvs.cu). */
+#ifndef EV_FEATURES_PSNR_HVS_H
+#define EV_FEATURES_PSNR_HVS_H
+
+#include "core/extractor.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct PsnrHvsState {
+    unsigned bpc;
+    int w[3], h[3];         /* plane sizes of the stream */
+    float mask[3][64];      /* per plane: the masking weights and the CSF, as floats */
+    float csf[3][64];
+} PsnrHvsState;
+
+/* The frame's four outputs from each plane's running float sum (psnr_hvs_block_error carried
+ * through the plane's blocks in raster order) over w x h samples. */
+int ev_psnr_hvs_emit(const PsnrHvsState *s, const float sum[3], const int w[3], const int h[3],
+                     unsigned frame, EvSink *sink);
+
+/* The CUDA twin (psnr_hvs.cu). */
+int ev_psnr_hvs_launch_cuda(const void *state, void *scratch, const EvPic *ref,
+                            const EvPic *dis, unsigned frame);
+int ev_psnr_hvs_extract_cuda(const void *state, void *scratch, const EvPic *ref,
+                             const EvPic *dis, unsigned frame, EvSink *sink);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
