@@ -227,21 +227,6 @@ int main(int argc, char **argv)
             printf("| all %u | %ux%u | %u | %.4f | %.4f | %.1fx |\n", m->n, w, h, bpc, total,
                    all_ms, total / all_ms);
         }
-    /* Twins outside the v0.6.x models, next to the time to read all their planes once. One
-     * stream: for psnr_hvs that is the latency of its in-order plane sums, which frames on
-     * other streams overlap. */
-    static const char *const others[] = { "psnr_hvs" };
-    printf("\n| twin | size | bits | device ms/frame, one stream (median of %u) | 4:2:0 pair read at "
-           "bandwidth, ms | ratio |\n|---|---|---|---|---|---|\n", frames);
-    for (unsigned t = 0; t < sizeof(others) / sizeof(others[0]); t++)
-        for (unsigned k = 0; k < 2; k++)
-            for (unsigned d = 0; d < 2; d++) {
-                const unsigned w = sizes[k][0], h = sizes[k][1], bpc = depths[d];
-                const double mem_ms = 1e3 * 2.0 * 1.5 * w * h * (bpc > 8 ? 2 : 1) / dev_bw;
-                const float ms = twin_device_ms(others[t], w, h, bpc, frames);
-                printf("| %s | %ux%u | %u | %.4f | %.4f | %.1fx |\n", others[t], w, h, bpc, ms,
-                       mem_ms, ms / mem_ms);
-            }
     if (!strcmp(m->model, "other"))
         return 0;
     const unsigned cores = (unsigned)sysconf(_SC_NPROCESSORS_ONLN);
