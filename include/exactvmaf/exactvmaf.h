@@ -66,6 +66,8 @@ typedef enum EvPixelLayout {
     EV_PIX_420 = 1, /**< chroma (w >> 1) x (h >> 1) */
     EV_PIX_422 = 2, /**< chroma (w >> 1) x h */
     EV_PIX_444 = 3, /**< chroma w x h */
+    EV_PIX_400 = 4, /**< luma only (gray): planes 1 and 2 are 0 x 0, their data may be NULL.
+                         Luma extractors score it; those that need chroma refuse it */
 } EvPixelLayout;
 
 /**
@@ -82,7 +84,8 @@ typedef struct EvPicture {
     ptrdiff_t stride[3];    /**< bytes between rows, per plane */
 } EvPicture;
 
-/** Width and height of plane p (0..2) of a picture of this geometry, as libvmaf sizes it. */
+/** Width and height of plane p (0..2) of a picture of this geometry, as libvmaf sizes it
+ *  (0 x 0 for planes 1 and 2 of EV_PIX_400). */
 EV_API void ev_plane_size(unsigned width, unsigned height, EvPixelLayout layout, unsigned p,
                           unsigned *plane_w, unsigned *plane_h);
 

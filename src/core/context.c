@@ -30,8 +30,9 @@ void ev_plane_size(const unsigned width, const unsigned height, const EvPixelLay
 {
     const unsigned ss_x = p && layout != EV_PIX_444;
     const unsigned ss_y = p && layout == EV_PIX_420;
-    *plane_w = width >> ss_x;
-    *plane_h = height >> ss_y;
+    const unsigned absent = p && layout == EV_PIX_400;
+    *plane_w = absent ? 0 : width >> ss_x;
+    *plane_h = absent ? 0 : height >> ss_y;
 }
 
 static unsigned online_cores(void)

@@ -15,8 +15,11 @@
 
 static const char *layout_name(EvPixelLayout l)
 {
-    return l == EV_PIX_420 ? "4:2:0" : l == EV_PIX_422 ? "4:2:2" : l == EV_PIX_444 ? "4:4:4"
-                                                                                  : "unknown";
+    return l == EV_PIX_420   ? "4:2:0"
+           : l == EV_PIX_422 ? "4:2:2"
+           : l == EV_PIX_444 ? "4:4:4"
+           : l == EV_PIX_400 ? "4:0:0"
+                             : "unknown";
 }
 
 static int check_picture(EvContext *c, const EvPicture *p, const char *which)
@@ -26,7 +29,8 @@ static int check_picture(EvContext *c, const EvPicture *p, const char *which)
         return -EINVAL;
     }
     if (!p->width || !p->height || p->bitdepth < 8 || p->bitdepth > 16 ||
-        (p->layout != EV_PIX_420 && p->layout != EV_PIX_422 && p->layout != EV_PIX_444)) {
+        (p->layout != EV_PIX_420 && p->layout != EV_PIX_422 && p->layout != EV_PIX_444 &&
+         p->layout != EV_PIX_400)) {
         ev_log(&c->log, EV_LOG_ERROR, "%s picture: unsupported %ux%u %u-bit layout %d", which,
                p->width, p->height, p->bitdepth, (int)p->layout);
         return -EINVAL;
@@ -144,7 +148,7 @@ static void describe_packed(const EvPicInfo *info, uint8_t *buf, EvPic *pic)
     for (unsigned p = 0; p < 3; p++) {
         ev_plane_size(info->width, info->height, info->layout, p, &pic->w[p], &pic->h[p]);
         pic->stride[p] = (ptrdiff_t)pic->w[p] * bytes;
-        pic->data[p] = buf;
+        pic->data[p] = pic->w[p] && pic->h[p] ? buf : NULL; /* 4:0:0 has no chroma */
         buf += (size_t)pic->stride[p] * pic->h[p];
     }
 }
