@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include "core/context.h"
+#include "core/refshare.h"
 #include "model/model_context.h"
 #include "cuda/runtime.h"
 
@@ -110,6 +111,7 @@ void ev_close(EvContext **const pc)
             free(c->slots[i].buf);
     }
     free(c->reg);
+    ev_refshare_release(c->share);
     ev_models_free(c->models);
     free(c->slots);
     free(c->queue);
