@@ -62,6 +62,8 @@ static EvContext *open_context(unsigned threads)
     CHECK(ev_use_model(c, "version=vmaf_v0.6.1") == 0);
     CHECK(ev_use_feature(c, "psnr", NULL) == 0);
     CHECK(ev_use_feature(c, "float_ssim", NULL) == 0);
+    /* a second motion with other options: its own shared scores (frames 2.. here) */
+    CHECK(ev_use_feature(c, "motion", "motion_five_frame_window=true:motion_fps_weight=1.5") == 0);
     return c;
 }
 
@@ -129,13 +131,16 @@ static void test_multi(unsigned threads)
             if (borrow[d] && !submit[d])
                 ev_return_pictures(borrow[d]);
     }
-    /* motion's scores of frames 1.. are computed once per group: by one context, taken by the
-     * others while they last (N_DIS - 1 takers at frame 1, down to 0 at the last frame) */
-    unsigned long want_taken = 0;
-    for (unsigned f = 1; f < FRAMES; f++)
-        for (unsigned d = 0; d < N_DIS; d++)
-            want_taken += f < dis_frames[d];
-    want_taken -= FRAMES - 1;
+    /* motion's scores of frames 1.. (2.. with the five-frame window) are computed once per
+     * group: by one context, taken by the others while they last */
+    unsigned long want_taken = 0, want_published = 0;
+    for (unsigned first = 1; first <= 2; first++)
+        for (unsigned f = first; f < FRAMES; f++) {
+            want_published++;
+            for (unsigned d = 0; d < N_DIS; d++)
+                want_taken += f < dis_frames[d];
+            want_taken--;
+        }
     for (unsigned k = 0; k < 2; k++) {
         EvContext *const *group = k ? lent : sent;
         CHECK(group[0]->share && group[1]->share == group[0]->share &&
@@ -143,10 +148,10 @@ static void test_multi(unsigned threads)
         unsigned long published = 0, taken = 0;
         if (group[0]->share)
             ev_refshare_counts(group[0]->share, &published, &taken);
-        if (published != FRAMES - 1 || taken != want_taken)
-            fprintf(stderr, "motion shared: %lu published, %lu taken (want %u, %lu)\n", published,
-                    taken, FRAMES - 1, want_taken);
-        CHECK(published == FRAMES - 1 && taken == want_taken);
+        if (published != want_published || taken != want_taken)
+            fprintf(stderr, "motion shared: %lu published, %lu taken (want %lu, %lu)\n", published,
+                    taken, want_published, want_taken);
+        CHECK(published == want_published && taken == want_taken);
     }
     for (unsigned d = 0; d < N_DIS; d++) {
         CHECK(ev_flush(alone[d]) == 0);
