@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Many encodes against one reference: one run of exactvmaf -r REF -d E1 -d E2 -d E3 -d E4
 # against four separate runs (one per encode), alternately, and whether each output of the one
-# run equals its separate run (JSON, --precision max, version and fps aside).
+# run equals its separate run (JSON, --precision max, version and fps aside). Wall time and CPU
+# time (user + system of the processes: steadier on a shared machine), the least of the runs.
 #   bench/multi_encodes.sh [build dir]
 # Clips (made once in $CLIPS, default /tmp/ev-clips, from ../shared/corpus with bench_clip):
 # the 1920x1080 "aitzgorri" reference (its 2 frames in a cycle) and four "encodes" of it, each
@@ -43,30 +44,37 @@ raw=(-w 1920 -h 1080 -p 420 -b 8)
 out=$clips/multi_out
 mkdir -p "$out"
 
-now() { date +%s.%N; }
-since() { awk -v a="$1" -v b="$(now)" 'BEGIN { printf "%.6f", b - a }'; }
 min() { awk -v a="$1" -v b="$2" 'BEGIN { print (a < b ? a : b) }'; }
 values() { grep -v -E '"(version|fps)"' "$1"; }
-
-echo "| threads | frames | 4 separate runs (s) | one run, 4 encodes (s) | saving | outputs equal |"
-echo "|---|---|---|---|---|---|"
-for t in $threads; do
-  best_sep=1e9; best_multi=1e9
-  for r in $(seq "$runs"); do
-    t0=$(now)
-    for e in "${encs[@]}"; do
-      # shellcheck disable=SC2086
-      "$ev" -r "$ref" -d "$clips/multi_${e}_$frames.yuv" "${raw[@]}" --threads "$t" -q \
-        --backend cpu $features --json --precision max -o "$out/single_multi_${e}_$frames.json"
-    done
-    best_sep=$(min "$(since "$t0")" "$best_sep")
-    dargs=()
-    for e in "${encs[@]}"; do dargs+=(-d "$clips/multi_${e}_$frames.yuv"); done
-    t0=$(now)
+# timed COMMAND...: "wall cpu" seconds of the command (cpu = user + system of its processes)
+timed() {
+  local TIMEFORMAT='%R %U %S'
+  { time "$@" >/dev/null 2>&1; } 2>&1 | awk '{ printf "%s %.3f\n", $1, $2 + $3 }'
+}
+separate() {  # threads
+  for e in "${encs[@]}"; do
     # shellcheck disable=SC2086
-    "$ev" -r "$ref" "${dargs[@]}" "${raw[@]}" --threads "$t" -q --backend cpu $features \
-      --json --precision max -o "$out/"
-    best_multi=$(min "$(since "$t0")" "$best_multi")
+    "$ev" -r "$ref" -d "$clips/multi_${e}_$frames.yuv" "${raw[@]}" --threads "$1" -q \
+      --backend cpu $features --json --precision max -o "$out/single_multi_${e}_$frames.json"
+  done
+}
+together() {  # threads
+  local dargs=()
+  for e in "${encs[@]}"; do dargs+=(-d "$clips/multi_${e}_$frames.yuv"); done
+  # shellcheck disable=SC2086
+  "$ev" -r "$ref" "${dargs[@]}" "${raw[@]}" --threads "$1" -q --backend cpu $features \
+    --json --precision max -o "$out/"
+}
+
+echo "| threads | frames | 4 separate runs (s) | one run, 4 encodes (s) | saving | CPU s, 4 runs | CPU s, one run | CPU saving | outputs equal |"
+echo "|---|---|---|---|---|---|---|---|---|"
+for t in $threads; do
+  best_sep=1e9; best_multi=1e9; cpu_sep=1e9; cpu_multi=1e9
+  for r in $(seq "$runs"); do
+    read -r wall used < <(timed separate "$t")
+    best_sep=$(min "$wall" "$best_sep"); cpu_sep=$(min "$used" "$cpu_sep")
+    read -r wall used < <(timed together "$t")
+    best_multi=$(min "$wall" "$best_multi"); cpu_multi=$(min "$used" "$cpu_multi")
   done
   same=yes
   for e in "${encs[@]}"; do
@@ -74,5 +82,6 @@ for t in $threads; do
       same=no
   done
   awk -v t="$t" -v n="$frames" -v a="$best_sep" -v b="$best_multi" -v same="$same" \
-    'BEGIN { printf "| %s | %s | %.2f | %.2f | %.1f%% | %s |\n", t, n, a, b, 100 * (a - b) / a, same }'
+    -v ca="$cpu_sep" -v cb="$cpu_multi" 'BEGIN { printf "| %s | %s | %.2f | %.2f | %.1f%% | %.2f | %.2f | %.1f%% | %s |\n",
+      t, n, a, b, 100 * (a - b) / a, ca, cb, 100 * (ca - cb) / ca, same }'
 done

@@ -50,7 +50,7 @@ void cli_usage(FILE *f, const char *app)
             "                              output each, -o a folder or a pattern with {}\n"
             " --width/-w $unsigned:        raw .yuv width   } all four for raw input, for both\n"
             " --height/-h $unsigned:       raw .yuv height  } files; odd sizes use ffmpeg's\n"
-            " --pixel_format/-p 420|422|444  raw layout     } layout (chroma rounded up)\n"
+            " --pixel_format/-p $layout:   420|422|444|400  } layout (chroma rounded up), 400 gray\n"
             " --bitdepth/-b 8..16:         raw bit depth    } (16-bit samples little-endian)\n"
             " --frame_cnt $unsigned:       score at most N frames (0 = all)\n"
             " --frame_skip_ref $unsigned:  skip the first N frames of the reference\n"
@@ -127,8 +127,10 @@ static int parse_layout(const char *arg, EvPixelLayout *out, char *err, size_t n
         *out = EV_PIX_422;
     else if (!strcmp(arg, "444"))
         *out = EV_PIX_444;
+    else if (!strcmp(arg, "400"))
+        *out = EV_PIX_400; /* gray: luma only */
     else
-        return fail(err, n, "invalid pixel format \"%s\": want 420, 422 or 444", arg);
+        return fail(err, n, "invalid pixel format \"%s\": want 420, 422, 444 or 400", arg);
     return 0;
 }
 

@@ -33,7 +33,8 @@ double cli_now(void)
 
 static const char *layout_name(EvPixelLayout l)
 {
-    return l == EV_PIX_420 ? "4:2:0" : l == EV_PIX_422 ? "4:2:2" : "4:4:4";
+    return l == EV_PIX_420 ? "4:2:0" : l == EV_PIX_422 ? "4:2:2" : l == EV_PIX_444 ? "4:4:4"
+                                                                                  : "4:0:0";
 }
 
 /* One warning line per y4m tag the two inputs disagree on (both must have it). */

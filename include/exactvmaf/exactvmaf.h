@@ -66,6 +66,8 @@ typedef enum EvPixelLayout {
     EV_PIX_420 = 1, /**< chroma (w >> 1) x (h >> 1) */
     EV_PIX_422 = 2, /**< chroma (w >> 1) x h */
     EV_PIX_444 = 3, /**< chroma w x h */
+    EV_PIX_400 = 4, /**< luma only (gray): planes 1 and 2 are 0 x 0, their data may be NULL.
+                         Luma extractors score it; those that need chroma refuse it */
 } EvPixelLayout;
 
 /**
@@ -82,7 +84,8 @@ typedef struct EvPicture {
     ptrdiff_t stride[3];    /**< bytes between rows, per plane */
 } EvPicture;
 
-/** Width and height of plane p (0..2) of a picture of this geometry, as libvmaf sizes it. */
+/** Width and height of plane p (0..2) of a picture of this geometry, as libvmaf sizes it
+ *  (0 x 0 for planes 1 and 2 of EV_PIX_400). */
 EV_API void ev_plane_size(unsigned width, unsigned height, EvPixelLayout layout, unsigned p,
                           unsigned *plane_w, unsigned *plane_h);
 
@@ -197,9 +200,12 @@ EV_API void ev_return_pictures(EvContext *c);
  * Equivalent, bit for bit, to ev_send_pictures(ctx[i], ref, dis[i]) for each i in order.
  * ctx[i] == NULL or dis[i] == NULL skips that pair (its distorted stream has ended), so that
  * each context receives exactly the frames a run of its own would. Each context copies the
- * reference planes and computes its extractors' reference-side work itself: nothing is shared
- * between contexts, so their results cannot depend on one another. The contexts must be
- * distinct; the call blocks while every slot of the context it is feeding is busy (the calling
+ * reference planes. Contexts that have received every frame through these calls together (the
+ * same calls from their first frame on) form a group that computes reference-only per-frame
+ * work once (the motion extractor's score, with the same options) and gives it to every
+ * member; the values are bit for bit those a context computes alone. A context sent a pair
+ * any other way (ev_send_pictures, or a frame the group did not get) leaves the group for good
+ * and computes everything itself from then on. The contexts must be distinct; the call blocks while every slot of the context it is feeding is busy (the calling
  * thread then helps that context's workers), and the contexts' workers run meanwhile.
  * @return 0; or the first failure's code, with ctx[i]'s logger saying why (the pairs before i
  *         were pushed, the ones after were not).
@@ -222,7 +228,9 @@ EV_API int ev_borrow_pictures_multi(EvContext *const *ctx, unsigned n, unsigned 
 /**
  * Submit the borrowed pair of every ctx[i] that is not NULL as its next frame, with ref as its
  * reference: ref (usually the *ref that ev_borrow_pictures_multi() lent; any picture of the
- * borrowed geometry) is copied into each slot other than its own. A context borrowed from but
+ * borrowed geometry) is copied into each slot other than its own; for the frame to count as
+ * the group's (see ev_send_pictures_multi), give the lent *ref, unchanged between the submits
+ * of one borrow (it may be submitted in several calls). A context borrowed from but
  * NULL here (its distorted ended after the borrow) keeps its pair: give it back with
  * ev_return_pictures() after this call (its slot may be the one ref points into).
  * @return 0, or the first failure's code (the pairs after it are given back, not pushed).

@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include "core/context.h"
+#include "core/refshare.h"
 #include "model/model_context.h"
 #include "cuda/runtime.h"
 
@@ -30,8 +31,9 @@ void ev_plane_size(const unsigned width, const unsigned height, const EvPixelLay
 {
     const unsigned ss_x = p && layout != EV_PIX_444;
     const unsigned ss_y = p && layout == EV_PIX_420;
-    *plane_w = width >> ss_x;
-    *plane_h = height >> ss_y;
+    const unsigned absent = p && layout == EV_PIX_400;
+    *plane_w = absent ? 0 : width >> ss_x;
+    *plane_h = absent ? 0 : height >> ss_y;
 }
 
 static unsigned online_cores(void)
@@ -109,6 +111,7 @@ void ev_close(EvContext **const pc)
             free(c->slots[i].buf);
     }
     free(c->reg);
+    ev_refshare_release(c->share);
     ev_models_free(c->models);
     free(c->slots);
     free(c->queue);

@@ -22,6 +22,10 @@ typedef struct EvSlot {
     int busy;
     uint8_t *buf;           /* ref planes then dis planes */
     EvPic ref, dis;
+    /* lent by ev_borrow_pictures_multi: the group of that call, or NULL, and the data[0] of
+     * the reference it lent, which a submit must give for the frame to count as the group's */
+    struct EvRefShare *group;
+    const void *group_ref;
 } EvSlot;
 
 typedef struct EvWorker {
@@ -49,6 +53,8 @@ struct EvContext {
     EvSlot *borrowed;       /* slot lent by ev_borrow_pictures, until submitted */
 
     unsigned n_frames;      /* pairs pushed */
+    struct EvRefShare *share; /* the many-encodes group this context is aligned with, or NULL
+                                 (left for good at a pair pushed outside the group's calls) */
     int flushed;
     int error;              /* first error of any frame, 0 if none */
 

@@ -127,6 +127,11 @@ int ev_options_merge(const EvExtractorClass *cls, void *dst, const void *src, co
 void ev_options_feature_name(char *buf, size_t size, const char *base, const EvExtractorClass *cls,
                      const void *opts);
 
+/* For an extractor that needs chroma: 0 for a layout with chroma planes, else logs the one
+ * refusal every such extractor gives for 4:0:0 (gray) input ("what" says which part needs
+ * chroma, e.g. "ciede" or "float_motion with motion_add_uv") and returns -EINVAL. */
+int ev_require_chroma(const EvPicInfo *info, const char *what, const EvLog *log);
+
 #ifdef __cplusplus
 }
 #endif

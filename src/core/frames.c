@@ -7,6 +7,7 @@
 #include "core/backend.h"
 #include "core/cpu.h"
 #include "core/context.h"
+#include "core/refshare.h"
 #include "cuda/runtime.h"
 #include "model/model_context.h"
 
@@ -15,8 +16,11 @@
 
 static const char *layout_name(EvPixelLayout l)
 {
-    return l == EV_PIX_420 ? "4:2:0" : l == EV_PIX_422 ? "4:2:2" : l == EV_PIX_444 ? "4:4:4"
-                                                                                  : "unknown";
+    return l == EV_PIX_420   ? "4:2:0"
+           : l == EV_PIX_422 ? "4:2:2"
+           : l == EV_PIX_444 ? "4:4:4"
+           : l == EV_PIX_400 ? "4:0:0"
+                             : "unknown";
 }
 
 static int check_picture(EvContext *c, const EvPicture *p, const char *which)
@@ -26,7 +30,8 @@ static int check_picture(EvContext *c, const EvPicture *p, const char *which)
         return -EINVAL;
     }
     if (!p->width || !p->height || p->bitdepth < 8 || p->bitdepth > 16 ||
-        (p->layout != EV_PIX_420 && p->layout != EV_PIX_422 && p->layout != EV_PIX_444)) {
+        (p->layout != EV_PIX_420 && p->layout != EV_PIX_422 && p->layout != EV_PIX_444 &&
+         p->layout != EV_PIX_400)) {
         ev_log(&c->log, EV_LOG_ERROR, "%s picture: unsupported %ux%u %u-bit layout %d", which,
                p->width, p->height, p->bitdepth, (int)p->layout);
         return -EINVAL;
@@ -144,7 +149,7 @@ static void describe_packed(const EvPicInfo *info, uint8_t *buf, EvPic *pic)
     for (unsigned p = 0; p < 3; p++) {
         ev_plane_size(info->width, info->height, info->layout, p, &pic->w[p], &pic->h[p]);
         pic->stride[p] = (ptrdiff_t)pic->w[p] * bytes;
-        pic->data[p] = buf;
+        pic->data[p] = pic->w[p] && pic->h[p] ? buf : NULL; /* 4:0:0 has no chroma */
         buf += (size_t)pic->stride[p] * pic->h[p];
     }
 }
@@ -296,10 +301,12 @@ static void release_slot(EvContext *c, EvSlot *s)
     pthread_mutex_unlock(&c->lock);
 }
 
-/* A filled slot becomes frame n: sequential extractors now, the rest on a worker (or now). */
-static int dispatch(EvContext *c, EvSlot *s)
+/* A filled slot becomes frame n: sequential extractors now, the rest on a worker (or now).
+ * share: the group whose aligned contexts get this reference as their frame n, or NULL. */
+static int dispatch(EvContext *c, EvSlot *s, EvRefShare *share)
 {
     s->frame = c->n_frames++;
+    s->ref.share = share;
     int err = run_extractors(c, &c->caller, s, 1);
     if (!err && !c->n_workers)
         err = run_extractors(c, &c->caller, s, 0);
@@ -342,10 +349,16 @@ static int admit_frame(EvContext *c, const EvPicture *ref)
     return c->error;
 }
 
-int ev_send_pictures(EvContext *const c, const EvPicture *const ref, const EvPicture *const dis)
+/* This context's frames are its own from now on: it shares nothing more with its group. */
+static void leave_group(EvContext *c)
 {
-    if (!c)
-        return -EINVAL;
+    ev_refshare_release(c->share);
+    c->share = NULL;
+}
+
+static int send_pair(EvContext *const c, const EvPicture *const ref, const EvPicture *const dis,
+                     EvRefShare *share)
+{
     int err = check_picture(c, ref, "reference");
     if (!err)
         err = check_picture(c, dis, "distorted");
@@ -366,24 +379,69 @@ int ev_send_pictures(EvContext *const c, const EvPicture *const ref, const EvPic
     describe_packed(&c->info, s->buf + c->frame_bytes, &s->dis);
     copy_picture(ref, &s->ref);
     copy_picture(dis, &s->dis);
-    return dispatch(c, s);
+    return dispatch(c, s, share);
 }
 
-/* One context per distorted, each given its own copy of the reference (the contexts share
- * nothing, so a context's results are those of a run of its own). */
+int ev_send_pictures(EvContext *const c, const EvPicture *const ref, const EvPicture *const dis)
+{
+    if (!c)
+        return -EINVAL;
+    leave_group(c);
+    return send_pair(c, ref, dis, NULL);
+}
+
+/* The group of one many-encodes call over the contexts taking a frame (ctx[i] != NULL, and
+ * dis[i] != NULL when dis is given): their common group when each is aligned with it (has
+ * pushed exactly the group's frames), a new one at the first call of two or more fresh
+ * contexts, else NULL, and then each of them leaves its group. */
+static EvRefShare *call_group(EvContext *const *ctx, unsigned n, const EvPicture *const *dis)
+{
+    EvRefShare *g = NULL;
+    unsigned taking = 0;
+    int aligned = 1, fresh = 1;
+    for (unsigned i = 0; i < n; i++) {
+        EvContext *const c = ctx[i];
+        if (!c || (dis && !dis[i]))
+            continue;
+        if (!taking++)
+            g = c->share;
+        if (!g || c->share != g || c->n_frames != ev_refshare_frames(g))
+            aligned = 0;
+        if (c->share || c->n_frames)
+            fresh = 0;
+    }
+    if (aligned)
+        return g;
+    g = fresh && taking > 1 ? ev_refshare_new() : NULL;
+    for (unsigned i = 0; i < n; i++) {
+        EvContext *const c = ctx[i];
+        if (!c || (dis && !dis[i]))
+            continue;
+        leave_group(c);
+        if (g)
+            c->share = ev_refshare_retain(g);
+    }
+    ev_refshare_release(g); /* the contexts hold it */
+    return g;
+}
+
+/* One context per distorted, each given its own copy of the reference; the contexts aligned
+ * with one group share their reference-only per-frame values (core/refshare.h). */
 int ev_send_pictures_multi(EvContext *const *const ctx, const unsigned n,
                            const EvPicture *const ref, const EvPicture *const *const dis)
 {
     if (!ctx || !dis)
         return -EINVAL;
-    for (unsigned i = 0; i < n; i++) {
+    EvRefShare *const g = call_group(ctx, n, dis);
+    int err = 0;
+    for (unsigned i = 0; i < n && !err; i++) {
         if (!ctx[i] || !dis[i])
             continue; /* that distorted has ended */
-        const int err = ev_send_pictures(ctx[i], ref, dis[i]);
-        if (err)
-            return err;
+        err = send_pair(ctx[i], ref, dis[i], g);
     }
-    return 0;
+    if (g)
+        ev_refshare_advance(g);
+    return err;
 }
 
 static void public_view(const EvPic *p, EvPicture *out)
@@ -417,17 +475,25 @@ int ev_borrow_pictures(EvContext *const c, const unsigned width, const unsigned 
     describe_packed(&c->info, s->buf + c->frame_bytes, &s->dis);
     public_view(&s->ref, ref);
     public_view(&s->dis, dis);
+    s->group = NULL;
+    s->group_ref = NULL;
     c->borrowed = s;
     return 0;
+}
+
+static int submit_pair(EvContext *const c, EvRefShare *share)
+{
+    EvSlot *s = c->borrowed;
+    c->borrowed = NULL;
+    return dispatch(c, s, share);
 }
 
 int ev_submit_pictures(EvContext *const c)
 {
     if (!c || !c->borrowed)
         return -EINVAL;
-    EvSlot *s = c->borrowed;
-    c->borrowed = NULL;
-    return dispatch(c, s);
+    leave_group(c);
+    return submit_pair(c, NULL);
 }
 
 void ev_return_pictures(EvContext *const c)
@@ -472,6 +538,16 @@ int ev_borrow_pictures_multi(EvContext *const *const ctx, const unsigned n, cons
             return err;
         }
     }
+    /* frame numbers are fixed now (no pair can be pushed while one is borrowed): the group
+     * of this frame is decided here, for the submits that give this reference */
+    EvRefShare *const g = call_group(ctx, n, NULL);
+    for (unsigned i = 0; i < n; i++)
+        if (ctx[i]) {
+            ctx[i]->borrowed->group = g;
+            ctx[i]->borrowed->group_ref = ref->data[0];
+        }
+    if (g)
+        ev_refshare_advance(g);
     return 0;
 }
 
@@ -507,7 +583,10 @@ int ev_submit_pictures_multi(EvContext *const *const ctx, const unsigned n,
             }
             copy_picture(ref, &s->ref);
         }
-        err = ev_submit_pictures(c);
+        EvRefShare *const g = ref->data[0] == s->group_ref ? s->group : NULL;
+        if (!g) /* another reference than the group's: this context's frames are its own */
+            leave_group(c);
+        err = submit_pair(c, g);
     }
     return err;
 }

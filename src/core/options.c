@@ -269,3 +269,11 @@ void ev_options_feature_name(char *buf, const size_t size, const char *base,
                                     *(const double *)opt_cptr(opts, o));
     }
 }
+
+int ev_require_chroma(const EvPicInfo *info, const char *what, const EvLog *log)
+{
+    if (info->layout != EV_PIX_400)
+        return 0;
+    ev_log(log, EV_LOG_ERROR, "%s needs chroma planes: 4:0:0 (gray) input has none", what);
+    return -EINVAL;
+}

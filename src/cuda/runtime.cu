@@ -121,6 +121,10 @@ extern "C" void ev_cuda_worker_close(EvCudaWorker **pw)
 static void point_at_device(const EvCudaWorker *w, const void *slot, EvPic *p)
 {
     for (unsigned i = 0; i < 3; i++) {
+        if (!p->data[i]) { // an absent plane (4:0:0 chroma)
+            p->dev[i] = nullptr;
+            continue;
+        }
         const ptrdiff_t offset = static_cast<const char *>(p->data[i]) -
                                  static_cast<const char *>(slot);
         p->dev[i] = static_cast<const char *>(w->slot) + offset;

@@ -30,6 +30,7 @@ const char *ev_layout_name(const EvPixelLayout layout)
     case EV_PIX_420: return "4:2:0";
     case EV_PIX_422: return "4:2:2";
     case EV_PIX_444: return "4:4:4";
+    case EV_PIX_400: return "4:0:0";
     default: return "?";
     }
 }
@@ -71,8 +72,10 @@ static int check_raw_format(EvVideo *v, const EvVideoFormat *raw)
 {
     if (raw->bitdepth < 8 || raw->bitdepth > 16)
         return ev_video_fail(v, -EINVAL, "bad raw format: bitdepth %u is not 8..16", raw->bitdepth);
-    if (raw->layout != EV_PIX_420 && raw->layout != EV_PIX_422 && raw->layout != EV_PIX_444)
-        return ev_video_fail(v, -EINVAL, "bad raw format: pixel layout %d is not 420, 422 or 444",
+    if (raw->layout != EV_PIX_420 && raw->layout != EV_PIX_422 && raw->layout != EV_PIX_444 &&
+        raw->layout != EV_PIX_400)
+        return ev_video_fail(v, -EINVAL,
+                             "bad raw format: pixel layout %d is not 420, 422, 444 or 400",
                              (int)raw->layout);
     if (raw->width < 1 || raw->width > EV_VIDEO_MAX_DIM || raw->height < 1 ||
         raw->height > EV_VIDEO_MAX_DIM)
@@ -91,7 +94,8 @@ static void set_geometry(EvVideo *v)
     v->frame_bytes = 0;
     for (unsigned p = 0; p < 3; p++) {
         ev_plane_size(fmt->width, fmt->height, fmt->layout, p, &v->file_w[p], &v->file_h[p]);
-        if (p) { /* y4m and raw files (ffmpeg's layout) store odd chroma sizes rounded up */
+        if (p && fmt->layout != EV_PIX_400) { /* y4m and raw files (ffmpeg's layout) store
+                                                 odd chroma sizes rounded up; gray has none */
             v->file_w[p] = fmt->layout == EV_PIX_444 ? fmt->width : (fmt->width + 1) >> 1;
             v->file_h[p] = fmt->layout == EV_PIX_420 ? (fmt->height + 1) >> 1 : fmt->height;
         }
@@ -323,7 +327,7 @@ static void describe(const EvVideo *v, EvPicture *pic)
     pic->bitdepth = v->fmt.bitdepth;
     pic->layout = v->fmt.layout;
     for (unsigned p = 0; p < 3; p++) {
-        pic->data[p] = v->frame + v->plane_offset[p];
+        pic->data[p] = v->file_w[p] ? v->frame + v->plane_offset[p] : NULL; /* 4:0:0 chroma */
         pic->stride[p] = (ptrdiff_t)v->file_w[p] * bytes_per_sample(v);
     }
 }

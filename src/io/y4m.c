@@ -47,13 +47,15 @@ static int parse_dim(const char *s, size_t n, unsigned *out)
     return 0;
 }
 
-/* The C tag's value: 8-bit 420 (four chroma sitings, same layout), 422, 444, and
- * <420|422|444>p<9..16>, the names ffmpeg writes. Mono, 411 and alpha are not read. */
+/* The C tag's value: 8-bit 420 (four chroma sitings, same layout), 422, 444, mono (gray,
+ * 4:0:0), and <420|422|444>p<9..16> and mono<9..16>, the names ffmpeg writes (mono9, mono10,
+ * mono12, mono16; mjpegtools' mono16 too). 411 and alpha are not read. */
 static int parse_colour_space(const char *s, size_t n, EvVideoFormat *fmt)
 {
     static const struct { const char *name; EvPixelLayout layout; } eight[] = {
         { "420", EV_PIX_420 },      { "420jpeg", EV_PIX_420 }, { "420mpeg2", EV_PIX_420 },
         { "420paldv", EV_PIX_420 }, { "422", EV_PIX_422 },     { "444", EV_PIX_444 },
+        { "mono", EV_PIX_400 },
     };
     for (size_t i = 0; i < sizeof(eight) / sizeof(eight[0]); i++) {
         if (strlen(eight[i].name) == n && !memcmp(s, eight[i].name, n)) {
@@ -63,12 +65,13 @@ static int parse_colour_space(const char *s, size_t n, EvVideoFormat *fmt)
         }
     }
     static const struct { const char *base; EvPixelLayout layout; } deep[] = {
-        { "420", EV_PIX_420 }, { "422", EV_PIX_422 }, { "444", EV_PIX_444 },
+        { "420p", EV_PIX_420 }, { "422p", EV_PIX_422 }, { "444p", EV_PIX_444 },
+        { "mono", EV_PIX_400 },
     };
     for (size_t i = 0; i < sizeof(deep) / sizeof(deep[0]); i++) {
         for (unsigned depth = 9; depth <= 16; depth++) {
             char name[16];
-            const int len = snprintf(name, sizeof(name), "%sp%u", deep[i].base, depth);
+            const int len = snprintf(name, sizeof(name), "%s%u", deep[i].base, depth);
             if ((size_t)len == n && !memcmp(s, name, n)) {
                 fmt->layout = deep[i].layout;
                 fmt->bitdepth = depth;

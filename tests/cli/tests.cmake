@@ -9,3 +9,6 @@ set_tests_properties(cli_user PROPERTIES LABELS cli)
 add_test(NAME cli_multi
          COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/cli_multi_test.sh $<TARGET_FILE:exactvmaf_cli> ${PROJECT_SOURCE_DIR})
 set_tests_properties(cli_multi PROPERTIES LABELS cli)
+add_test(NAME cli_gray
+         COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/cli_gray_test.sh $<TARGET_FILE:exactvmaf_cli> ${PROJECT_SOURCE_DIR})
+set_tests_properties(cli_gray PROPERTIES LABELS cli)

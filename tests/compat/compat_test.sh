@@ -74,6 +74,36 @@ for c in model=vmaf_v0.6.1 feature=psnr feature=float_ssim; do
   done
 done
 
+# Gray: the sample's luma as 8-bit mono y4m, read as yuv400p through the library (its chroma
+# planes 0 x 0 and NULL, as Netflix's vmaf_picture_alloc makes them) against the CLI.
+for k in ref dis; do
+  python3 - "$src/testdata/sample_$k.y4m" "$tmp/gray_$k.y4m" <<'PY' || bad "gray fixture $k"
+import sys
+data = open(sys.argv[1], "rb").read()
+header, body = data.split(b"\n", 1)
+luma = 576 * 324
+with open(sys.argv[2], "wb") as f:
+    f.write(header.replace(b" C420jpeg", b" Cmono") + b"\n")
+    for fr in body.split(b"FRAME\n")[1:]:
+        f.write(b"FRAME\n" + fr[:luma])
+PY
+done
+for c in model=vmaf_v0.6.1 feature=psnr; do
+  tag=${c#*=}
+  if [ "${c%%=*}" = model ]; then args=(--model "version=$tag"); else args=(--no_prediction --feature "$tag"); fi
+  "$prefix/bin/exactvmaf" -r "$tmp/gray_ref.y4m" -d "$tmp/gray_dis.y4m" "${args[@]}" --threads 2 -q \
+    --precision max --json -o "$tmp/gray_$tag.json" 2>"$tmp/cli.err" ||
+    { bad "the CLI failed on gray $tag: $(head -3 "$tmp/cli.err")"; continue; }
+  read -r -a names <<<"$($py cli-names "$tmp/gray_$tag.json")"
+  $py cli-expect "$tmp/gray_$tag.json" "${names[@]}" >"$tmp/gray_$tag.want"
+  if ! "$tmp/score" "$tmp/gray_ref.y4m" "$tmp/gray_dis.y4m" 0 0 400 8 "$c" "$tmp/gray_$tag.lib" \
+       "${names[@]}" >"$tmp/gray_$tag.got" 2>"$tmp/gray_$tag.err"; then
+    bad "score_libvmaf on the gray sample, $tag: $(head -3 "$tmp/gray_$tag.err")"; continue
+  fi
+  $py diff "$tmp/gray_$tag.want" "$tmp/gray_$tag.got" "gray sample $tag (${#names[@]} features) vs the CLI" ||
+    fails=$((fails + 1))
+done
+
 # The corpus against Netflix's golden bits.
 shared=${3:-$src/../shared}
 if [ ! -f "$shared/golden/README.md" ] || [ ! -f "$shared/corpus/corpus.tsv" ]; then

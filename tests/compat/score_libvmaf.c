@@ -28,7 +28,8 @@ static void y4m_header(FILE *f, unsigned *w, unsigned *h)
     for (char *t = strtok(line, " \n"); t; t = strtok(NULL, " \n")) {
         if (t[0] == 'W') *w = (unsigned)atoi(t + 1);
         if (t[0] == 'H') *h = (unsigned)atoi(t + 1);
-        if (t[0] == 'C' && strncmp(t, "C420", 4)) die("y4m chroma (4:2:0 only)", -1);
+        if (t[0] == 'C' && strncmp(t, "C420", 4) && strcmp(t, "Cmono"))
+            die("y4m chroma (4:2:0 or 8-bit mono only)", -1);
     }
 }
 
@@ -71,8 +72,10 @@ int main(int argc, char **argv)
         y4m_header(fd, &wd, &hd);
     }
     const int chroma = atoi(argv[5]);
-    const enum VmafPixelFormat fmt = chroma == 444 ? VMAF_PIX_FMT_YUV444P
-                                   : chroma == 422 ? VMAF_PIX_FMT_YUV422P : VMAF_PIX_FMT_YUV420P;
+    const enum VmafPixelFormat fmt = chroma == 444   ? VMAF_PIX_FMT_YUV444P
+                                   : chroma == 422 ? VMAF_PIX_FMT_YUV422P
+                                   : chroma == 400 ? VMAF_PIX_FMT_YUV400P
+                                                   : VMAF_PIX_FMT_YUV420P;
     const unsigned bpc = (unsigned)atoi(argv[6]);
 
     VmafConfiguration cfg = { .log_level = VMAF_LOG_LEVEL_WARNING, .n_threads = 2 };

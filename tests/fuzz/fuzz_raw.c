@@ -4,7 +4,7 @@
  *   u16 width, u16 height, u8 bitdepth, u8 layout, u8 frames, i8 delta, u8 mode, 7 bytes unused
  * and the file is `frames` whole frames (of the size computed here, ffmpeg's layout: chroma
  * ceil(w/2) x ceil(h/2) in 4:2:0) plus delta bytes, or with mode & 1 a size of its own (u32 in
- * the unused bytes). Contract checked: a format outside 8..16 bits, the three layouts or
+ * the unused bytes). Contract checked: a format outside 8..16 bits, the four layouts or
  * 1..32768 is refused; a size that is not a whole, non-zero number of frames is refused with
  * a message naming the expected frame size; otherwise the frame count is size / frame and
  * exactly that many frames are read (the first few read, the rest skipped). */
@@ -32,6 +32,7 @@ static unsigned long long expected_frame(const EvVideoFormat *f)
     case EV_PIX_420: cw = (f->width + 1) / 2; ch = (f->height + 1) / 2; break;
     case EV_PIX_422: cw = (f->width + 1) / 2; ch = f->height; break;
     case EV_PIX_444: cw = f->width; ch = f->height; break;
+    case EV_PIX_400: cw = 0; ch = 0; break;
     default: return 0;
     }
     const unsigned long long samples = (unsigned long long)f->width * f->height + 2 * cw * ch;

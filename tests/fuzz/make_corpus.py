@@ -23,6 +23,8 @@ def put(harness, name, data):
 
 
 def frame_bytes(w, h, layout, depth):
+    if layout == 400:  # gray: luma only
+        return w * h * (2 if depth > 8 else 1)
     cw = w if layout == 444 else (w + 1) // 2
     ch = (h + 1) // 2 if layout == 420 else h
     return (w * h + 2 * cw * ch) * (2 if depth > 8 else 1)
@@ -36,6 +38,7 @@ def y4m_seeds():
         ("444_16bit", 2, 2, "444p16", 444, 16, 1, " XCOLORRANGE=FULL", "FRAME\n"),
         ("444_12bit", 2, 3, "444p12", 444, 12, 1, "", "FRAME\n"),
         ("no_c_tag", 2, 2, None, 420, 8, 1, "", "FRAME\n"),
+        ("mono10", 3, 2, "mono10", 400, 10, 2, "", "FRAME\n"),
         ("header_only", 2, 2, "420mpeg2", 420, 8, 0, "", "FRAME\n"),
     ]
     for name, w, h, c, layout, depth, frames, extra, marker in cases:
@@ -58,6 +61,7 @@ def raw_seeds():
     put("raw", "420_odd_853x479", desc(853, 479, 8, 1, 1))
     put("raw", "422_10bit", desc(6, 2, 10, 2, 3))
     put("raw", "444_16bit", desc(2, 2, 16, 3, 1) + bytes(24))
+    put("raw", "400_8bit", desc(4, 4, 8, 4, 2) + bytes(range(32)))
     put("raw", "left_over", desc(5, 3, 8, 1, 1, delta=7))
     put("raw", "short", desc(5, 3, 12, 2, 2, delta=-1))
     put("raw", "own_size", desc(7, 7, 9, 1, 0, mode=1, size=1000))

@@ -80,7 +80,7 @@ static unsigned sample(unsigned frame, unsigned plane, unsigned x, unsigned y, u
 static void stored_size(const EvVideoFormat *f, unsigned p, int ceil, unsigned *w, unsigned *h)
 {
     ev_plane_size(f->width, f->height, f->layout, p, w, h);
-    if (ceil && p) {
+    if (ceil && p && f->layout != EV_PIX_400) { /* gray: no chroma planes at all */
         *w = f->layout == EV_PIX_444 ? f->width : (f->width + 1) / 2;
         *h = f->layout == EV_PIX_420 ? (f->height + 1) / 2 : f->height;
     }
@@ -152,14 +152,14 @@ static int read_all(const char *path, const EvVideoFormat *raw, const EvVideoFor
 /* ---------------------------------------------------------------------------------------- */
 /* Round trips                                                                               */
 
-static const EvPixelLayout layouts[3] = { EV_PIX_420, EV_PIX_422, EV_PIX_444 };
+static const EvPixelLayout layouts[4] = { EV_PIX_420, EV_PIX_422, EV_PIX_444, EV_PIX_400 };
 
 static void test_raw_roundtrip(void)
 {
     static const unsigned depths[] = { 8, 9, 10, 12, 16 };
     static const unsigned sizes[][2] = { { 6, 4 }, { 5, 3 }, { 1, 1 } };
     for (unsigned d = 0; d < 5; d++)
-        for (unsigned l = 0; l < 3; l++)
+        for (unsigned l = 0; l < 4; l++)
             for (unsigned s = 0; s < 3; s++) {
                 const EvVideoFormat f = { sizes[s][0], sizes[s][1], depths[d], layouts[l] };
                 Bytes b = { 0 };
@@ -217,17 +217,18 @@ static void test_y4m_tags(void)
     static const Y4mTag eight[] = {
         { NULL, 8, EV_PIX_420 },     { "420", 8, EV_PIX_420 },      { "420jpeg", 8, EV_PIX_420 },
         { "420mpeg2", 8, EV_PIX_420 }, { "420paldv", 8, EV_PIX_420 }, { "422", 8, EV_PIX_422 },
-        { "444", 8, EV_PIX_444 },
+        { "444", 8, EV_PIX_444 },      { "mono", 8, EV_PIX_400 },
     };
     for (unsigned i = 0; i < sizeof(eight) / sizeof(eight[0]); i++) {
         check_y4m_tag(&eight[i], 6, 4);
         check_y4m_tag(&eight[i], 5, 3); /* odd: chroma stored rounded up */
     }
-    static const char *const bases[3] = { "420", "422", "444" };
-    for (unsigned l = 0; l < 3; l++)
+    /* ffmpeg's names: yuv420p10 -> 420p10, gray10 -> mono10 (mono9, mono12, mono16 too) */
+    static const char *const bases[4] = { "420p", "422p", "444p", "mono" };
+    for (unsigned l = 0; l < 4; l++)
         for (unsigned depth = 9; depth <= 16; depth++) {
             char tag[16];
-            snprintf(tag, sizeof(tag), "%sp%u", bases[l], depth);
+            snprintf(tag, sizeof(tag), "%s%u", bases[l], depth);
             const Y4mTag t = { tag, depth, layouts[l] };
             check_y4m_tag(&t, 6, 4);
             check_y4m_tag(&t, 7, 5);
@@ -352,7 +353,7 @@ static void test_open_errors(void)
 
     static const EvVideoFormat bad[] = {
         { 576, 324, 7, EV_PIX_420 }, { 576, 324, 17, EV_PIX_420 }, { 576, 324, 8, 0 },
-        { 576, 324, 8, 4 },          { 0, 324, 8, EV_PIX_420 },    { 576, 0, 8, EV_PIX_420 },
+        { 576, 324, 8, 5 },          { 0, 324, 8, EV_PIX_420 },    { 576, 0, 8, EV_PIX_420 },
         { 32769, 2, 8, EV_PIX_420 },
     };
     for (unsigned i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
@@ -378,8 +379,8 @@ static void test_y4m_header_errors(void)
     expect_y4m_header_error("wb.y4m", "YUV4MPEG2 W32769 H4\n", "width 'W32769' is not");
     expect_y4m_header_error("we.y4m", "YUV4MPEG2 W H4\n", "width 'W' is not");
     expect_y4m_header_error("hn.y4m", "YUV4MPEG2 W4 H-4\n", "height 'H-4' is not 1..32768");
-    static const char *const unsupported[] = { "411", "mono", "mono16", "444alpha", "420p8",
-                                               "420p17", "420p010", "", "420P10" };
+    static const char *const unsupported[] = { "411", "mono8", "mono17", "monop10", "444alpha",
+                                               "420p8", "420p17", "420p010", "", "420P10" };
     for (unsigned i = 0; i < sizeof(unsupported) / sizeof(unsupported[0]); i++) {
         char header[64], words[64];
         snprintf(header, sizeof(header), "YUV4MPEG2 W4 H4 C%s F25:1\n", unsupported[i]);

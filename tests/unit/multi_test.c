@@ -1,12 +1,16 @@
 /* Many distorted against one reference through the library: ev_send_pictures_multi() and the
  * borrow/submit form give each context the bits of a context fed on its own with
  * ev_send_pictures(), for every feature, frame and pooled value, with a distorted that ends
- * early (also the first one, whose slot holds the reference the others copy). */
+ * early (also the first one, whose slot holds the reference the others copy); the contexts of
+ * one call share motion's reference-only scores (core/refshare.h), and a context that is sent
+ * a pair of its own leaves its group. */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "check.h"
+#include "core/context.h"
+#include "core/refshare.h"
 #include "exactvmaf/exactvmaf.h"
 
 enum { W = 192, H = 108, FRAMES = 5, N_DIS = 3 };
@@ -58,6 +62,8 @@ static EvContext *open_context(unsigned threads)
     CHECK(ev_use_model(c, "version=vmaf_v0.6.1") == 0);
     CHECK(ev_use_feature(c, "psnr", NULL) == 0);
     CHECK(ev_use_feature(c, "float_ssim", NULL) == 0);
+    /* a second motion with other options: its own shared scores (frames 2.. here) */
+    CHECK(ev_use_feature(c, "motion", "motion_five_frame_window=true:motion_fps_weight=1.5") == 0);
     return c;
 }
 
@@ -125,6 +131,28 @@ static void test_multi(unsigned threads)
             if (borrow[d] && !submit[d])
                 ev_return_pictures(borrow[d]);
     }
+    /* motion's scores of frames 1.. (2.. with the five-frame window) are computed once per
+     * group: by one context, taken by the others while they last */
+    unsigned long want_taken = 0, want_published = 0;
+    for (unsigned first = 1; first <= 2; first++)
+        for (unsigned f = first; f < FRAMES; f++) {
+            want_published++;
+            for (unsigned d = 0; d < N_DIS; d++)
+                want_taken += f < dis_frames[d];
+            want_taken--;
+        }
+    for (unsigned k = 0; k < 2; k++) {
+        EvContext *const *group = k ? lent : sent;
+        CHECK(group[0]->share && group[1]->share == group[0]->share &&
+              group[2]->share == group[0]->share);
+        unsigned long published = 0, taken = 0;
+        if (group[0]->share)
+            ev_refshare_counts(group[0]->share, &published, &taken);
+        if (published != want_published || taken != want_taken)
+            fprintf(stderr, "motion shared: %lu published, %lu taken (want %lu, %lu)\n", published,
+                    taken, want_published, want_taken);
+        CHECK(published == want_published && taken == want_taken);
+    }
     for (unsigned d = 0; d < N_DIS; d++) {
         CHECK(ev_flush(alone[d]) == 0);
         CHECK(ev_flush(sent[d]) == 0);
@@ -135,6 +163,38 @@ static void test_multi(unsigned threads)
         ev_close(&alone[d]);
         ev_close(&sent[d]);
         ev_close(&lent[d]);
+    }
+}
+
+/* A context sent a pair of its own (another reference) leaves its group for good, and the next
+ * call with it leaves the others too: every value stays that of a context fed alone. */
+static void test_leaving(void)
+{
+    EvContext *alone[2], *multi[2];
+    for (unsigned d = 0; d < 2; d++) {
+        alone[d] = open_context(1);
+        multi[d] = open_context(1);
+    }
+    for (unsigned f = 0; f < FRAMES; f++) {
+        const EvPicture r = picture(frames_ref[f]), other = picture(frames_ref[FRAMES - 1 - f]);
+        EvPicture pics[2] = { picture(frames_dis[0][f]), picture(frames_dis[1][f]) };
+        const EvPicture *dis[2] = { &pics[0], &pics[1] };
+        CHECK(ev_send_pictures(alone[0], &r, &pics[0]) == 0);
+        CHECK(ev_send_pictures(alone[1], &r, &pics[1]) == 0);
+        if (f == 2) { /* a pair of multi[0]'s own: its frame 3 is not multi[1]'s */
+            CHECK(ev_send_pictures(alone[0], &other, &pics[0]) == 0);
+            CHECK(ev_send_pictures(multi[0], &other, &pics[0]) == 0);
+            CHECK(multi[0]->share == NULL && multi[1]->share != NULL);
+        }
+        CHECK(ev_send_pictures_multi(multi, 2, &r, dis) == 0);
+    }
+    CHECK(multi[0]->share == NULL && multi[1]->share == NULL);
+    for (unsigned d = 0; d < 2; d++) {
+        CHECK(ev_flush(alone[d]) == 0);
+        CHECK(ev_flush(multi[d]) == 0);
+        check_same(multi[d], alone[d]);
+        ev_close(&alone[d]);
+        ev_close(&multi[d]);
     }
 }
 
@@ -162,6 +222,7 @@ int main(void)
     make_frames();
     test_multi(1);
     test_multi(3);
+    test_leaving();
     test_refusals();
     printf("unit_multi: %u checks passed, %u failed\n", check_passed, check_failed);
     return check_failed ? 1 : 0;

@@ -182,6 +182,7 @@ static int layout_of(const enum VmafPixelFormat f, EvPixelLayout *const layout)
     case VMAF_PIX_FMT_YUV420P: *layout = EV_PIX_420; return 0;
     case VMAF_PIX_FMT_YUV422P: *layout = EV_PIX_422; return 0;
     case VMAF_PIX_FMT_YUV444P: *layout = EV_PIX_444; return 0;
+    case VMAF_PIX_FMT_YUV400P: *layout = EV_PIX_400; return 0;
     default: return -EINVAL;
     }
 }
@@ -192,13 +193,14 @@ static int to_ev_picture(const VmafContext *const vmaf, const VmafPicture *const
     memset(e, 0, sizeof(*e));
     if (layout_of(p->pix_fmt, &e->layout)) {
         ev_log(&vmaf->log, EV_LOG_ERROR, "vmaf_read_pictures: pixel format %d is not supported "
-               "(yuv420p, yuv422p or yuv444p; exactvmaf has no yuv400p)", (int)p->pix_fmt);
+               "(yuv420p, yuv422p, yuv444p or yuv400p)", (int)p->pix_fmt);
         return -EINVAL;
     }
     e->width = p->w[0];
     e->height = p->h[0];
     e->bitdepth = p->bpc;
-    for (unsigned i = 0; i < 3; i++) {
+    const unsigned planes = e->layout == EV_PIX_400 ? 1 : 3; /* gray: chroma is absent */
+    for (unsigned i = 0; i < planes; i++) {
         e->data[i] = p->data[i];
         e->stride[i] = p->stride[i];
     }

@@ -31,10 +31,10 @@ int vmaf_picture_alloc(VmafPicture *const pic, const enum VmafPixelFormat pix_fm
     const size_t bytes = bpc > 8 ? 2 : 1;
     size_t total = 0, offset[3] = { 0 };
     for (unsigned p = 0; p < 3; p++) {
+        if (p >= planes)
+            continue; /* yuv400p: chroma 0 x 0, data NULL, as Netflix's */
         pic->w[p] = p ? w >> ss_x : w;
         pic->h[p] = p ? h >> ss_y : h;
-        if (p >= planes)
-            continue;
         const size_t stride = (pic->w[p] * bytes + CV_ALIGN - 1) / CV_ALIGN * CV_ALIGN;
         pic->stride[p] = (ptrdiff_t)stride;
         offset[p] = total;

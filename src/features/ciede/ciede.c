@@ -65,6 +65,8 @@ static int ciede_init(void *state, const void *opts, const EvPicInfo *info, cons
 {
     (void)opts;
     CiedeState *s = state;
+    if (ev_require_chroma(info, "ciede", log))
+        return -EINVAL;
     /* libvmaf reads 8-bit or 16-bit samples for these depths only and fails the others */
     if (info->bpc != 8 && info->bpc != 10 && info->bpc != 12 && info->bpc != 16) {
         ev_log(log, EV_LOG_ERROR, "ciede: %u bits per sample unsupported (8, 10, 12, 16)",

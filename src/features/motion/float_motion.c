@@ -142,6 +142,8 @@ static int float_motion_init(void *state, const void *opts, const EvPicInfo *inf
     FloatMotionState *s = state;
     s->opts = *(const FloatMotionOpts *)opts;
     set_taps(s);
+    if (s->opts.add_uv && ev_require_chroma(info, "float_motion with motion_add_uv", log))
+        return -EINVAL;
     s->n_planes = s->opts.add_uv ? 3 : 1;
     int err = check_geometry(s, info, log);
     if (err)

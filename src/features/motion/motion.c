@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "core/extractor.h"
+#include "core/refshare.h"
 #include "features/motion/motion.h"
 #include "features/motion/motion_math.h"
 
@@ -131,6 +132,25 @@ static int push_score(MotionState *s, double score)
     return 0;
 }
 
+/* The SAD score of frame (>= depth): a function of the reference lumas and the options only, so
+ * the contexts of a many-encodes group compute it once (core/refshare.h). */
+static double frame_score(const MotionState *s, const EvPic *ref, unsigned frame, void *tmp)
+{
+    /* what the score depends on besides the lumas: the key of the shared values */
+    const double key[3] = { s->opts.fps_weight, s->opts.max_val, (double)s->depth };
+    double score;
+    const EvShareTake got = ref->share ? ev_refshare_take(ref->share, &ev_fex_motion, key,
+                                                          sizeof(key), frame, &score, 1)
+                                       : EV_SHARE_ALONE;
+    if (got == EV_SHARE_TAKEN)
+        return score;
+    score = motion_sad_score(frame_sad(s, s->prev[frame % s->depth], ref, tmp), s->w, s->h,
+                             s->opts.fps_weight, s->opts.max_val);
+    if (got == EV_SHARE_COMPUTE)
+        ev_refshare_put(ref->share, &ev_fex_motion, key, sizeof(key), frame, &score, 1);
+    return score;
+}
+
 /* Sequential: frames arrive in order on one thread, so the state may change here. */
 static int motion_extract(const void *state, void *scratch, const EvPic *ref, const EvPic *dis,
                           unsigned frame, EvSink *sink)
@@ -141,10 +161,9 @@ static int motion_extract(const void *state, void *scratch, const EvPic *ref, co
         return -EINVAL; /* the engine calls a sequential extractor for 0, 1, 2... */
     double score = 0.;
     if (!s->opts.force_zero) {
-        if (frame >= s->depth) /* the previous luma of the window (n-1, or n-2) */
-            score = motion_sad_score(frame_sad(s, s->prev[frame % s->depth], ref, scratch), s->w,
-                                     s->h, s->opts.fps_weight, s->opts.max_val);
-        keep_luma(s, ref, frame);
+        if (frame >= s->depth) /* against the previous luma of the window (n-1, or n-2) */
+            score = frame_score(s, ref, frame, scratch);
+        keep_luma(s, ref, frame); /* for a frame no other context of the group computes */
     }
     const int err = push_score(s, score);
     return err ? err : ev_motion_put_frame(s, frame, score, sink);

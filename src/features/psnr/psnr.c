@@ -57,7 +57,8 @@ static int psnr_init(void *state, const void *opts, const EvPicInfo *info, const
     PsnrState *s = state;
     s->opts = *(const PsnrOpts *)opts;
     s->bpc = info->bpc;
-    s->n_planes = s->opts.enable_chroma ? 3 : 1;
+    /* 4:0:0 turns chroma off, as the reference does (its apsnr then reports -inf for both) */
+    s->n_planes = s->opts.enable_chroma && info->layout != EV_PIX_400 ? 3 : 1;
     s->peak = s->opts.reduced_hbd_peak ? 255u << (info->bpc - 8) : (1u << info->bpc) - 1;
     for (unsigned p = 0; p < 3; p++) {
         if (s->opts.min_sse != 0.0) {

@@ -15,6 +15,8 @@ static int psnr_hvs_init(void *state, const void *opts, const EvPicInfo *info,
 {
     (void)opts;
     PsnrHvsState *s = state;
+    if (ev_require_chroma(info, "psnr_hvs", log))
+        return -EINVAL;
     if (info->bpc > PSNR_HVS_MAX_BPC) {
         ev_log(log, EV_LOG_ERROR, "psnr_hvs: %u bits per sample unsupported (at most %d)",
                info->bpc, PSNR_HVS_MAX_BPC);

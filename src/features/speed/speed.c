@@ -91,6 +91,8 @@ static int speed_chroma_init(void *state, const void *opts, const EvPicInfo *inf
     SpeedChromaState *s = state;
     s->opts = *(const SpeedOpts *)opts;
     s->log = log;
+    if (ev_require_chroma(info, "speed_chroma", log))
+        return -EINVAL;
     unsigned w, h;
     ev_plane_size(info->width, info->height, info->layout, 1, &w, &h);
     const int err = speed_plan_init(&s->plan, &s->opts.p, (int)w, (int)h,

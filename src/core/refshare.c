@@ -1,0 +1,154 @@
+/* Reference-side values shared by a many-encodes group (see refshare.h). */
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/refshare.h"
+
+/* Frames kept per table: the contexts of a group are fed in lockstep (their sequential
+ * extractors run at dispatch, one frame apart at most), so a small ring suffices; a frame that
+ * fell out of it is computed again, never taken wrong. */
+#define SHARE_RING 256
+#define SHARE_MAX_VALUES 4
+
+enum { ENTRY_EMPTY, ENTRY_COMPUTING, ENTRY_DONE };
+
+typedef struct ShareEntry {
+    unsigned frame;
+    int state;
+    double v[SHARE_MAX_VALUES];
+} ShareEntry;
+
+typedef struct ShareTable {
+    struct ShareTable *next;
+    const struct EvExtractorClass *cls;
+    size_t opts_size;
+    void *opts;
+    ShareEntry ring[SHARE_RING];
+} ShareTable;
+
+struct EvRefShare {
+    pthread_mutex_t lock;
+    pthread_cond_t done;   /* an entry was published */
+    unsigned refs;
+    unsigned frames;
+    unsigned long published, taken;
+    ShareTable *tables;
+};
+
+EvRefShare *ev_refshare_new(void)
+{
+    EvRefShare *g = calloc(1, sizeof(*g));
+    if (!g)
+        return NULL;
+    pthread_mutex_init(&g->lock, NULL);
+    pthread_cond_init(&g->done, NULL);
+    g->refs = 1;
+    return g;
+}
+
+EvRefShare *ev_refshare_retain(EvRefShare *g)
+{
+    pthread_mutex_lock(&g->lock);
+    g->refs++;
+    pthread_mutex_unlock(&g->lock);
+    return g;
+}
+
+void ev_refshare_release(EvRefShare *g)
+{
+    if (!g)
+        return;
+    pthread_mutex_lock(&g->lock);
+    const unsigned left = --g->refs;
+    pthread_mutex_unlock(&g->lock);
+    if (left)
+        return;
+    for (ShareTable *t = g->tables, *next; t; t = next) {
+        next = t->next;
+        free(t->opts);
+        free(t);
+    }
+    pthread_cond_destroy(&g->done);
+    pthread_mutex_destroy(&g->lock);
+    free(g);
+}
+
+unsigned ev_refshare_frames(const EvRefShare *g)
+{
+    return g->frames;
+}
+
+void ev_refshare_advance(EvRefShare *g)
+{
+    g->frames++;
+}
+
+/* The table of (cls, opts), created when missing; lock held. NULL when out of memory. */
+static ShareTable *table_of(EvRefShare *g, const struct EvExtractorClass *cls, const void *opts,
+                            size_t opts_size)
+{
+    for (ShareTable *t = g->tables; t; t = t->next)
+        if (t->cls == cls && t->opts_size == opts_size && !memcmp(t->opts, opts, opts_size))
+            return t;
+    ShareTable *t = calloc(1, sizeof(*t));
+    void *copy = malloc(opts_size ? opts_size : 1);
+    if (!t || !copy) {
+        free(t);
+        free(copy);
+        return NULL;
+    }
+    memcpy(copy, opts, opts_size);
+    *t = (ShareTable){ g->tables, cls, opts_size, copy, { { 0 } } };
+    g->tables = t;
+    return t;
+}
+
+EvShareTake ev_refshare_take(EvRefShare *g, const struct EvExtractorClass *cls, const void *opts,
+                             size_t opts_size, unsigned frame, double *values, unsigned n)
+{
+    if (n > SHARE_MAX_VALUES)
+        return EV_SHARE_ALONE;
+    pthread_mutex_lock(&g->lock);
+    ShareTable *t = table_of(g, cls, opts, opts_size);
+    EvShareTake got = EV_SHARE_ALONE;
+    ShareEntry *e = t ? &t->ring[frame % SHARE_RING] : NULL;
+    while (e && e->frame == frame && e->state == ENTRY_COMPUTING)
+        pthread_cond_wait(&g->done, &g->lock);
+    if (!e) {
+        got = EV_SHARE_ALONE;
+    } else if (e->frame == frame && e->state == ENTRY_DONE) {
+        memcpy(values, e->v, n * sizeof(*values));
+        g->taken++;
+        got = EV_SHARE_TAKEN;
+    } else if (e->state != ENTRY_COMPUTING) { /* empty, or an older frame's: claim it */
+        e->frame = frame;
+        e->state = ENTRY_COMPUTING;
+        got = EV_SHARE_COMPUTE;
+    } /* else another frame is being computed in this entry: compute alone */
+    pthread_mutex_unlock(&g->lock);
+    return got;
+}
+
+void ev_refshare_put(EvRefShare *g, const struct EvExtractorClass *cls, const void *opts,
+                     size_t opts_size, unsigned frame, const double *values, unsigned n)
+{
+    pthread_mutex_lock(&g->lock);
+    ShareTable *t = table_of(g, cls, opts, opts_size);
+    ShareEntry *e = t ? &t->ring[frame % SHARE_RING] : NULL;
+    if (e && e->frame == frame && e->state == ENTRY_COMPUTING) {
+        memcpy(e->v, values, n * sizeof(*values));
+        e->state = ENTRY_DONE;
+        g->published++;
+    }
+    pthread_cond_broadcast(&g->done);
+    pthread_mutex_unlock(&g->lock);
+}
+
+void ev_refshare_counts(EvRefShare *g, unsigned long *published, unsigned long *taken)
+{
+    pthread_mutex_lock(&g->lock);
+    *published = g->published;
+    *taken = g->taken;
+    pthread_mutex_unlock(&g->lock);
+}
