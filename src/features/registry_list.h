@@ -51,6 +51,10 @@ extern const EvExtractorClass ev_cuda_float_ms_ssim;
 extern const EvExtractorClass ev_cuda_motion;
 extern const EvExtractorClass ev_cuda_vif;
 extern const EvExtractorClass ev_cuda_adm;
+extern const EvExtractorClass ev_cuda_float_vif;
+extern const EvExtractorClass ev_cuda_float_adm;
+extern const EvExtractorClass ev_cuda_float_motion;
+extern const EvExtractorClass ev_cuda_float_ansnr;
 
 #define EV_TWIN_LIST                                                                           \
     EV_EXTRACTOR(ev_cuda_float_moment)                                                         \
@@ -60,7 +64,11 @@ extern const EvExtractorClass ev_cuda_adm;
     EV_EXTRACTOR(ev_cuda_float_ms_ssim)                                                        \
     EV_EXTRACTOR(ev_cuda_motion)                                                               \
     EV_EXTRACTOR(ev_cuda_vif)                                                                  \
-    EV_EXTRACTOR(ev_cuda_adm)
+    EV_EXTRACTOR(ev_cuda_adm)                                                                  \
+    EV_EXTRACTOR(ev_cuda_float_vif)                                                            \
+    EV_EXTRACTOR(ev_cuda_float_adm)                                                            \
+    EV_EXTRACTOR(ev_cuda_float_motion)                                                         \
+    EV_EXTRACTOR(ev_cuda_float_ansnr)
 #else
 #define EV_TWIN_LIST
 #endif

@@ -18,3 +18,4 @@ ev_add_test(unit_cambi_math SOURCES ${CMAKE_CURRENT_LIST_DIR}/cambi_math_test.c 
 ev_add_test(unit_ciede_math SOURCES ${CMAKE_CURRENT_LIST_DIR}/ciede_math_test.c LABELS unit)
 ev_add_test(unit_psnr_hvs_math SOURCES ${CMAKE_CURRENT_LIST_DIR}/psnr_hvs_math_test.c LABELS unit)
 ev_add_test(unit_multi SOURCES ${CMAKE_CURRENT_LIST_DIR}/multi_test.c LABELS unit)
+ev_add_test(unit_float_twin_steps SOURCES ${CMAKE_CURRENT_LIST_DIR}/float_twin_steps_test.c LABELS unit)

@@ -1,0 +1,180 @@
+/* The float CUDA twins' per-output steps run on the host, output by output as their kernels
+ * do, against the C references: float_vif_twin.h against the C row kernels (the statistic's
+ * row totals and the decimated rows), fadm_dwt_at against float_adm's DWT of every scale,. Compared bit for bit on random and extreme images of
+ * many sizes and on every float_vif filter. CI has no GPU: this proves each decomposition. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/extractor.h"
+#include "features/adm/adm_math.h"
+#include "features/adm/float_adm_internal.h"
+#include "features/adm/float_adm_math.h"
+#include "features/vif/float_vif_scale.h"
+#include "features/vif/float_vif_twin.h"
+#include "features/registry_list.h"
+#include "unit/check.h"
+
+static uint32_t rng_state = 777;
+
+static uint32_t rnd(void)
+{
+    rng_state = rng_state * 1664525u + 1013904223u;
+    return rng_state >> 8;
+}
+
+static int same_float(const float a, const float b)
+{
+    return !memcmp(&a, &b, sizeof(a));
+}
+
+/* A w x h float image as the float extractors see samples (v / scaler - 128): pattern 0
+ * noise, 1 flat, 2 full-range alternating, 3 ramp plus small noise. */
+static float *make_image(const int w, const int h, const unsigned bpc, const int pattern)
+{
+    float *im = malloc((size_t)w * h * sizeof(float));
+    const uint32_t max = (1u << bpc) - 1;
+    const float scaler = (float)(1u << (bpc - 8));
+    for (int i = 0; i < h; i++)
+        for (int j = 0; j < w; j++) {
+            uint32_t v;
+            switch (pattern) {
+            case 0: v = rnd() % (max + 1); break;
+            case 1: v = max / 3; break;
+            case 2: v = (i + j) & 1 ? max : 0; break;
+            default: v = ((uint32_t)(i * 7 + j * 3) % (max + 1) + rnd() % 5) % (max + 1); break;
+            }
+            im[(size_t)i * w + j] = (float)v / scaler - 128.0f;
+        }
+    return im;
+}
+
+static void test_vif_filter(const int w, const int h, const VifFloatFilter *f, const int pattern,
+                            const unsigned bpc)
+{
+    if (f->n / 2 >= w || f->n / 2 >= h)
+        return;
+    float *x = make_image(w, h, bpc, pattern), *y = make_image(w, h, bpc, (pattern + 1) % 4);
+    VifFloatRows rows;
+    void *mem = malloc(vif_float_rows_size(w, f->n));
+    vif_float_rows_init(&rows, mem, w, f->n);
+    const VifFloatParams p = { 100.0f, 2.0, (float)(powf(2.0f, 2.0f) / (255.0 * 255.0)) };
+    const float *rr[VIF_FLOAT_MAX_TAPS], *dr[VIF_FLOAT_MAX_TAPS];
+    float *lines = malloc((size_t)VIF_FLOAT_LINES * w * sizeof(float));
+    int bad = 0;
+    for (int i = 0; i < h; i++) {
+        for (int k = 0; k < f->n; k++) {
+            rr[k] = x + (size_t)vif_mirror(i - f->n / 2 + k, h) * w;
+            dr[k] = y + (size_t)vif_mirror(i - f->n / 2 + k, h) * w;
+        }
+        float want_num, want_den;
+        vif_float_stat_row_c(&want_num, &want_den, rr, dr, w, f, &p, &rows);
+        for (int j = 0; j < w; j++) {
+            float v[VIF_FLOAT_LINES];
+            vif_float_twin_stat_vert(x, y, w, h, i, j, f, v);
+            for (int l = 0; l < VIF_FLOAT_LINES; l++)
+                lines[(size_t)l * w + j] = v[l];
+        }
+        float num = 0, den = 0;
+        for (int j = 0; j < w; j++) {
+            float o[VIF_FLOAT_LINES], n, d;
+            for (int l = 0; l < VIF_FLOAT_LINES; l++)
+                o[l] = vif_float_twin_horiz(lines + (size_t)l * w, w, j, f);
+            vif_float_pixel(o[0], o[1], o[2], o[3], o[4], &p, &n, &d);
+            num += n;
+            den += d;
+        }
+        bad += !same_float(num, want_num) || !same_float(den, want_den);
+    }
+    /* decimation */
+    float *want = malloc((size_t)(w / 2 + 1) * sizeof(float));
+    for (int i = 0; i < h / 2; i++) {
+        for (int k = 0; k < f->n; k++)
+            rr[k] = x + (size_t)vif_mirror(2 * i - f->n / 2 + k, h) * w;
+        vif_float_down_row_c(want, rr, w, f, rows.line[0]);
+        for (int c = 0; c < w; c++)
+            lines[c] = vif_float_twin_down_vert(x, w, h, i, c, f);
+        for (int j = 0; j < w / 2; j++)
+            bad += !same_float(vif_float_twin_down_horiz(lines, w, j, f), want[j]);
+    }
+    CHECK(bad == 0);
+    if (bad)
+        printf("float_vif %dx%d taps %d pattern %d bpc %u: %d rows differ\n", w, h, f->n,
+               pattern, bpc, bad);
+    free(want);
+    free(lines);
+    free(mem);
+    free(x);
+    free(y);
+}
+
+static void test_vif_all(void)
+{
+    static const float kernelscales[] = { 1.0f, 0.5f, 1.5f, 2.0f, 3.0f, 360.0f / 97.0f };
+    static const int sizes[][2] = { { 20, 18 }, { 37, 41 }, { 130, 36 }, { 200, 70 } };
+    for (int k = 0; k < 6; k++)
+        for (int scale = 0; scale < 4; scale++) {
+            VifFloatFilter f;
+            vif_float_filter_init(&f, scale, kernelscales[k]);
+            for (int s = 0; s < 4; s++)
+                for (int pattern = 0; pattern < 4; pattern++)
+                    test_vif_filter(sizes[s][0], sizes[s][1], &f, pattern, 8 + 2 * (pattern % 3));
+        }
+}
+
+/* fadm_dwt_at at every output of every scale against fadm_dwt_scale123 (in place) and,
+ * through scale 1's input, the same taps the scale-0 path runs. */
+static void test_adm_dwt(const unsigned w, const unsigned h, const int pattern)
+{
+    FadmState s;
+    memset(&s, 0, sizeof(s));
+    FadmOpts o;
+    ev_options_defaults(&ev_fex_float_adm, &o);
+    const EvPicInfo info = { w, h, 10, EV_PIX_420, 0 };
+    if (ev_fex_float_adm.init(&s, &o, &info, NULL)) {
+        CHECK(0);
+        return;
+    }
+    FadmWork wk;
+    void *mem = calloc(1, fadm_work_layout(&s, NULL, &wk));
+    fadm_work_layout(&s, mem, &wk);
+    float *src = make_image((int)w, (int)h, 10, pattern);
+    /* scale 0's low band replaced by a w0 x h0 image, then scales 1..3 in place */
+    int bad = 0;
+    memcpy(wk.ref_a, src, (size_t)s.geom[0].w * s.geom[0].h * sizeof(float));
+    for (int scale = 1; scale < 4; scale++) {
+        const AdmScaleGeom *g = &s.geom[scale];
+        float *in = malloc((size_t)g->in_w * g->in_h * sizeof(float));
+        memcpy(in, wk.ref_a, (size_t)g->in_w * g->in_h * sizeof(float));
+        fadm_dwt_scale123(&s, &wk, scale, wk.ref_a, &wk.ref);
+        for (int i = 0; i < g->h; i++)
+            for (int j = 0; j < g->w; j++) {
+                float x[4][4], a, bh, bv, bd;
+                for (int t = 0; t < 4; t++)
+                    for (int u = 0; u < 4; u++)
+                        x[t][u] = in[(size_t)adm_dwt_index(2 * i - 1 + t, g->in_h) * g->in_w +
+                                     adm_dwt_index(2 * j - 1 + u, g->in_w)];
+                fadm_dwt_at(x, &a, &bh, &bv, &bd);
+                const size_t k = (size_t)i * g->w + j;
+                bad += !same_float(a, wk.ref_a[k]) || !same_float(bh, wk.ref.h[k]) ||
+                       !same_float(bv, wk.ref.v[k]) || !same_float(bd, wk.ref.d[k]);
+            }
+        free(in);
+    }
+    CHECK(bad == 0);
+    if (bad)
+        printf("float_adm dwt %ux%u pattern %d: %d outputs differ\n", w, h, pattern, bad);
+    free(src);
+    free(mem);
+    ev_fex_float_adm.close(&s);
+}
+
+int main(void)
+{
+    test_vif_all();
+    static const unsigned adm_sizes[][2] = { { 17, 17 }, { 33, 20 }, { 64, 64 }, { 131, 77 } };
+    for (int s = 0; s < 4; s++)
+        for (int pattern = 0; pattern < 4; pattern++)
+            test_adm_dwt(adm_sizes[s][0], adm_sizes[s][1], pattern);
+    return check_report("float_twin_steps");
+}
