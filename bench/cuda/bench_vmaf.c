@@ -1,7 +1,8 @@
 /*
  * bench_vmaf [frames [streams...]]: VMAF on the GPU (built with CUDA only);
  * bench_vmaf --twins W H BITS FRAMES: part 1 at one size (short, for a profiler).
- *  1. Device time per frame of each twin of the v0.6.x models (vif, adm, motion: CUDA events
+ *  1. Device time per frame of each twin of the v0.6.x models (vif, adm, motion, and the float
+ *     models' float_vif, float_adm, float_motion, with float_ansnr: CUDA events
  *     around the twin's launch on the worker's stream, frames queued back to back in batches
  *     of 32, median of `frames`)
  *     at 1920x1080 and 3840x2160, 8 and 10 bits, next to the time to read its input planes
@@ -23,7 +24,8 @@
 #include "cuda/runtime.h"
 #include "exactvmaf/exactvmaf.h"
 
-static const char *const twins[] = { "vif", "adm", "motion" };
+static const char *const twins[] = { "vif", "adm", "motion", "float_vif", "float_adm",
+                                     "float_motion", "float_ansnr" };
 
 /* Median device time of one twin's launch on an uploaded frame (luma planes). */
 static float twin_device_ms(const char *name, unsigned w, unsigned h, unsigned bpc,
@@ -49,9 +51,9 @@ static float twin_device_ms(const char *name, unsigned w, unsigned h, unsigned b
     ev_cuda_finish(gpu, "upload");
     /* Frames are queued back to back in batches shorter than motion's ring of kept lumas;
      * after each batch motion's frames are extracted (its ring entry's total must be read
-     * before the entry serves a later frame). vif's and adm's launches stand alone. */
+     * before the entry serves a later frame; float_motion's likewise). The others stand alone. */
     enum { BATCH = 32 };
-    const int extracts = !strcmp(name, "motion");
+    const int extracts = !strcmp(name, "motion") || !strcmp(name, "float_motion");
     EvCollector sink_store;
     if (ev_collector_init(&sink_store, &log))
         return -1;
@@ -110,7 +112,7 @@ int main(int argc, char **argv)
     }
     /* bench_vmaf --twins W H BITS FRAMES: part 1 at one size only (for a profiler) */
     if (argc == 6 && !strcmp(argv[1], "--twins")) {
-        for (unsigned t = 0; t < 3; t++)
+        for (unsigned t = 0; t < sizeof(twins) / sizeof(twins[0]); t++)
             printf("%s: %.4f ms\n", twins[t],
                    twin_device_ms(twins[t], (unsigned)atoi(argv[2]), (unsigned)atoi(argv[3]),
                                   (unsigned)atoi(argv[4]), (unsigned)atoi(argv[5])));
@@ -134,15 +136,20 @@ int main(int argc, char **argv)
         for (unsigned d = 0; d < 2; d++) {
             const unsigned w = sizes[k][0], h = sizes[k][1], bpc = depths[d];
             const double mem_ms = 1e3 * 2.0 * w * h * (bpc > 8 ? 2 : 1) / dev_bw;
-            float total = 0;
-            for (unsigned t = 0; t < 3; t++) {
+            float total = 0, total_float = 0;   /* twins 0..2: v0.6.1; 3..5: vmaf_float */
+            for (unsigned t = 0; t < sizeof(twins) / sizeof(twins[0]); t++) {
                 const float ms = twin_device_ms(twins[t], w, h, bpc, frames);
-                total += ms;
+                if (t < 3)
+                    total += ms;
+                else if (t < 6)
+                    total_float += ms;
                 printf("| %s | %ux%u | %u | %.4f | %.4f | %.1fx |\n", twins[t], w, h, bpc, ms,
                        mem_ms, ms / mem_ms);
             }
             printf("| all three | %ux%u | %u | %.4f | %.4f | %.1fx |\n", w, h, bpc, total, mem_ms,
                    total / mem_ms);
+            printf("| the float three | %ux%u | %u | %.4f | %.4f | %.1fx |\n", w, h, bpc,
+                   total_float, mem_ms, total_float / mem_ms);
         }
     const unsigned cores = (unsigned)sysconf(_SC_NPROCESSORS_ONLN);
     const char *const model[] = { "model:version=vmaf_v0.6.1" };

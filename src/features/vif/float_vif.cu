@@ -53,7 +53,7 @@ __global__ void load_kernel(Luma ref, Luma dis, int w, int h, int same, float ra
 
 // The decimation's vertical lines: tmp[z] (w_in x h_out) of ref/dis (blockIdx.y).
 __global__ void down_vert_kernel(const float *in_ref, const float *in_dis, int w_in, int h_in,
-                                 int h_out, VifFloatFilter f, float *tmp_ref, float *tmp_dis)
+                                 int h_out, const VifFloatFilter *f, float *tmp_ref, float *tmp_dis)
 {
     const long long n = (long long)w_in * h_out;
     const float *in = blockIdx.y ? in_dis : in_ref;
@@ -61,12 +61,12 @@ __global__ void down_vert_kernel(const float *in_ref, const float *in_dis, int w
     for (long long k = blockIdx.x * (long long)blockDim.x + threadIdx.x; k < n;
          k += (long long)gridDim.x * blockDim.x) {
         const int i = (int)(k / w_in), x = (int)(k % w_in);
-        tmp[k] = vif_float_twin_down_vert(in, w_in, h_in, i, x, &f);
+        tmp[k] = vif_float_twin_down_vert(in, w_in, h_in, i, x, f);
     }
 }
 
 __global__ void down_horiz_kernel(const float *tmp_ref, const float *tmp_dis, int w_in,
-                                  int w_out, int h_out, VifFloatFilter f, float *out_ref,
+                                  int w_out, int h_out, const VifFloatFilter *f, float *out_ref,
                                   float *out_dis)
 {
     const long long n = (long long)w_out * h_out;
@@ -75,27 +75,27 @@ __global__ void down_horiz_kernel(const float *tmp_ref, const float *tmp_dis, in
     for (long long k = blockIdx.x * (long long)blockDim.x + threadIdx.x; k < n;
          k += (long long)gridDim.x * blockDim.x) {
         const int i = (int)(k / w_out), j = (int)(k % w_out);
-        out[k] = vif_float_twin_down_horiz(tmp + (size_t)i * w_in, w_in, j, &f);
+        out[k] = vif_float_twin_down_horiz(tmp + (size_t)i * w_in, w_in, j, f);
     }
 }
 
 // The statistic's five vertical lines at every pixel: lines[l * n + k].
 __global__ void stat_vert_kernel(const float *ref, const float *dis, int w, int h,
-                                 VifFloatFilter f, float *lines)
+                                 const VifFloatFilter *f, float *lines)
 {
     const long long n = (long long)w * h;
     for (long long k = blockIdx.x * (long long)blockDim.x + threadIdx.x; k < n;
          k += (long long)gridDim.x * blockDim.x) {
         const int i = (int)(k / w), j = (int)(k % w);
         float v[VIF_FLOAT_LINES];
-        vif_float_twin_stat_vert(ref, dis, w, h, i, j, &f, v);
+        vif_float_twin_stat_vert(ref, dis, w, h, i, j, f, v);
         for (int l = 0; l < VIF_FLOAT_LINES; l++)
             lines[l * n + k] = v[l];
     }
 }
 
 // Each pixel's horizontal pass and statistic: terms[k] (num) and terms[n + k] (den).
-__global__ void stat_pixel_kernel(const float *lines, int w, int h, VifFloatFilter f,
+__global__ void stat_pixel_kernel(const float *lines, int w, int h, const VifFloatFilter *f,
                                   VifFloatParams p, float *terms)
 {
     const long long n = (long long)w * h;
@@ -104,7 +104,7 @@ __global__ void stat_pixel_kernel(const float *lines, int w, int h, VifFloatFilt
         const int i = (int)(k / w), j = (int)(k % w);
         float o[VIF_FLOAT_LINES];
         for (int l = 0; l < VIF_FLOAT_LINES; l++)
-            o[l] = vif_float_twin_horiz(lines + l * n + (long long)i * w, w, j, &f);
+            o[l] = vif_float_twin_horiz(lines + l * n + (long long)i * w, w, j, f);
         vif_float_pixel(o[0], o[1], o[2], o[3], o[4], &p, &terms[k], &terms[n + k]);
     }
 }
@@ -145,6 +145,8 @@ unsigned grid_of(long long n)
 // A worker's buffers: the four scales of both pictures, the vertical lines (also the
 // decimation's), the per-pixel terms, the row sums, the totals.
 struct Bufs {
+    VifFloatFilter *filters;    // the state's four filters, uploaded on the worker's first frame
+    int *uploaded;              // pinned: set once they are queued
     float *img[4][2];
     float *lines, *terms, *rows, *totals_dev;
     float *host;    // the eight totals: num, den of scale 0..3
@@ -155,6 +157,8 @@ void lay_out(const FloatVifState *s, char *dev, char *host, Bufs &b, size_t &dev
 {
     dev_bytes = host_bytes = 0;
     const size_t n = (size_t)s->w * (size_t)s->h;
+    b.filters = ev_take<VifFloatFilter>(dev, dev_bytes, 4);
+    b.uploaded = ev_take<int>(host, host_bytes, 1);
     for (int k = 0; k < 4; k++)
         for (int p = 0; p < 2; p++)
             b.img[k][p] = ev_take<float>(dev, dev_bytes, (size_t)(s->w >> k) * (size_t)(s->h >> k));
@@ -174,7 +178,7 @@ void launch_stat(const FloatVifState *s, const Bufs &b, int scale, cudaStream_t 
 {
     const int w = s->w >> scale, h = s->h >> scale;
     const long long n = (long long)w * h;
-    const VifFloatFilter &f = s->filter[scale];
+    const VifFloatFilter *f = b.filters + scale;
     stat_vert_kernel<<<grid_of(n), THREADS, 0, stream>>>(b.img[scale][0], b.img[scale][1], w, h,
                                                          f, b.lines);
     stat_pixel_kernel<<<grid_of(n), THREADS, 0, stream>>>(b.lines, w, h, f, s->params, b.terms);
@@ -186,7 +190,7 @@ void launch_down(const FloatVifState *s, const Bufs &b, int scale, cudaStream_t 
 {
     const int w_in = s->w >> (scale - 1), h_in = s->h >> (scale - 1);
     const int w_out = s->w >> scale, h_out = s->h >> scale;
-    const VifFloatFilter &f = s->filter[scale];
+    const VifFloatFilter *f = b.filters + scale;
     float *tmp_ref = b.lines, *tmp_dis = b.lines + (size_t)w_in * h_out;
     down_vert_kernel<<<dim3(grid_of((long long)w_in * h_out), 2), THREADS, 0, stream>>>(
         b.img[scale - 1][0], b.img[scale - 1][1], w_in, h_in, h_out, f, tmp_ref, tmp_dis);
@@ -209,6 +213,10 @@ extern "C" int ev_float_vif_launch_cuda(const void *state, void *scratch, const 
     if (err)
         return err;
     const cudaStream_t stream = static_cast<cudaStream_t>(ev_cuda_stream(ref->gpu));
+    if (!*b.uploaded) {
+        cudaMemcpyAsync(b.filters, s->filter, sizeof(s->filter), cudaMemcpyHostToDevice, stream);
+        *b.uploaded = 1;
+    }
     const int same = s->w == s->src_w && s->h == s->src_h;
     const float ratio_x = (float)s->src_w / s->w, ratio_y = (float)s->src_h / s->h;
     const Luma r = { ref->dev[0], ref->stride[0], ref->bpc == 8 };
