@@ -169,6 +169,59 @@ static void test_adm_dwt(const unsigned w, const unsigned h, const int pattern)
     ev_fex_float_adm.close(&s);
 }
 
+/* The twin keeps its band planes from scale to scale and frame to frame without clearing them
+ * (and with other strides), so float_adm must read only what the frame's own stages wrote:
+ * the reference's scores with its work memory filled with zeros and with NaN must agree. */
+static void test_adm_no_stale_reads(const unsigned w, const unsigned h, const int pattern)
+{
+    FadmState s;
+    memset(&s, 0, sizeof(s));
+    FadmOpts o;
+    ev_options_defaults(&ev_fex_float_adm, &o);
+    const EvPicInfo info = { w, h, 8, EV_PIX_420, 0 };
+    if (ev_fex_float_adm.init(&s, &o, &info, NULL)) {
+        CHECK(0);
+        return;
+    }
+    uint8_t *luma[2];
+    for (int k = 0; k < 2; k++) {
+        luma[k] = malloc((size_t)w * h);
+        for (size_t q = 0; q < (size_t)w * h; q++)
+            luma[k][q] = pattern ? (uint8_t)rnd() : (uint8_t)(q * (k + 3));
+    }
+    EvPic pic[2];
+    memset(pic, 0, sizeof(pic));
+    for (int k = 0; k < 2; k++) {
+        pic[k].bpc = 8;
+        pic[k].layout = EV_PIX_420;
+        pic[k].w[0] = w;
+        pic[k].h[0] = h;
+        pic[k].stride[0] = (ptrdiff_t)w;
+        pic[k].data[0] = luma[k];
+    }
+    FadmWork wk;
+    const size_t bytes = fadm_work_layout(&s, NULL, &wk);
+    float *mem = malloc(bytes);
+    AdmScaleScore sc[2][4];
+    for (int fill = 0; fill < 2; fill++) {
+        for (size_t q = 0; q < bytes / sizeof(float); q++)
+            mem[q] = fill ? NAN : 0.0f;
+        fadm_work_layout(&s, mem, &wk);
+        fadm_score_frame(&s, &wk, &pic[0], &pic[1], sc[fill]);
+    }
+    int bad = 0;
+    for (int k = 0; k < 4; k++)
+        bad += !same_float(sc[0][k].num, sc[1][k].num) || !same_float(sc[0][k].den, sc[1][k].den) ||
+               !same_float(sc[0][k].aim, sc[1][k].aim);
+    CHECK(bad == 0);
+    if (bad)
+        printf("float_adm %ux%u reads memory its stages did not write\n", w, h);
+    free(mem);
+    free(luma[0]);
+    free(luma[1]);
+    ev_fex_float_adm.close(&s);
+}
+
 int main(void)
 {
     test_vif_all();
@@ -176,5 +229,10 @@ int main(void)
     for (int s = 0; s < 4; s++)
         for (int pattern = 0; pattern < 4; pattern++)
             test_adm_dwt(adm_sizes[s][0], adm_sizes[s][1], pattern);
+    static const unsigned stale_sizes[][2] = { { 17, 17 }, { 18, 29 }, { 33, 33 }, { 64, 36 },
+                                               { 150, 17 }, { 301, 171 } };
+    for (int s = 0; s < 6; s++)
+        for (int pattern = 0; pattern < 2; pattern++)
+            test_adm_no_stale_reads(stale_sizes[s][0], stale_sizes[s][1], pattern);
     return check_report("float_twin_steps");
 }
