@@ -4,15 +4,15 @@
 // output: fadm_dwt_at on its 4 x 4 mirrored inputs; scale 0 reads the samples as
 // sample / scaler - 128), the decoupling and the CSF per coefficient, and the three float
 // sums the reference forms per band (denominator, DLM numerator, AIM numerator) in its order:
-// per-coefficient terms, then one thread per (row, band) adds its row's terms in column order
-// from 0 (the reference's inner[b]), then one thread per band adds the rows in row order from 0
-// (its acc[b]). Only the 36 float sums come back; powf(., 1/3) (libm), the noise floors and the
+// per-coefficient terms, then (cuda/float_rows.cuh) each row's terms of a band in column order
+// from 0 (the reference's inner[b]), then the rows in row order from 0 (its acc[b]). Only the 36 float sums come back; powf(., 1/3) (libm), the noise floors and the
 // scores run on the host (fadm_sum_bands, fadm_emit), as the CPU. The division's rcpss estimate
 // is the vendor table of the CPU reference (adm_rcp.h, rcp_estimate), so the bits are the CPU's.
 #include <cerrno>
 
 #include <cuda_runtime.h>
 
+#include "cuda/float_rows.cuh"
 #include "cuda/kept.cuh"
 #include "cuda/runtime.h"
 #include "features/adm/adm_math.h"
@@ -125,63 +125,20 @@ __global__ void cm_terms_kernel(Bands src, Bands csf, Bands flt, float rf0, floa
     }
 }
 
-// Thread (row i, band b): the visited terms of the row in column order, from 0.
-__global__ void cm_rows_kernel(Bands term, int w, int h, AdmSpan rows, AdmSpan cols,
-                               float *partial)
-{
-    const int t = blockIdx.x * blockDim.x + threadIdx.x;
-    if (t >= 3 * h)
-        return;
-    const int i = t / 3, b = t % 3;
-    if (!adm_span_visits(&rows, i))
-        return;
-    const float *row = term.b[b] + (size_t)i * w;
-    float inner = 0.0f;
-    for (int j = cols.first == 0 ? 0 : cols.start; j < w; j++)
-        if (adm_span_visits(&cols, j))
-            inner += row[j];
-    partial[t] = inner;
-}
+// A denominator term: fadm_den_cube of a band coefficient.
+struct DenTerm {
+    const float *band;
+    int w;
+    float rf;
+    __device__ float operator()(int i, int j) const
+    {
+        return fadm_den_cube(band[(size_t)i * w + j], rf);
+    }
+};
 
-// Thread b: the visited rows' sums in row order, from 0.
-__global__ void cm_fold_kernel(const float *partial, int h, AdmSpan rows, float *out)
+EvFloatSpan span_of(const AdmSpan &s)
 {
-    const int b = threadIdx.x;
-    if (b >= 3)
-        return;
-    float acc = 0.0f;
-    for (int i = 0; i < h; i++)
-        if (adm_span_visits(&rows, i))
-            acc += partial[3 * i + b];
-    out[b] = acc;
-}
-
-// Thread (row, band) of the CM rectangle: the reference energies of the row in column order
-// from 0 (fadm_den's inner[b]).
-__global__ void den_rows_kernel(Bands ref, float rf0, float rf1, float rf2, int w, AdmRect rc,
-                                float *partial)
-{
-    const int t = blockIdx.x * blockDim.x + threadIdx.x;
-    if (t >= 3 * (rc.bottom - rc.top))
-        return;
-    const int i = rc.top + t / 3, b = t % 3;
-    const float rf = b == 0 ? rf0 : b == 1 ? rf1 : rf2;
-    const float *row = ref.b[b] + (size_t)i * w;
-    float inner = 0.0f;
-    for (int j = rc.left; j < rc.right; j++)
-        inner += fadm_den_cube(row[j], rf);
-    partial[t] = inner;
-}
-
-__global__ void den_fold_kernel(const float *partial, int n_rows, float *out)
-{
-    const int b = threadIdx.x;
-    if (b >= 3)
-        return;
-    float acc = 0.0f;
-    for (int q = 0; q < n_rows; q++)
-        acc += partial[3 * q + b];
-    out[b] = acc;
+    return EvFloatSpan{ s.first, s.start, s.end, s.last };
 }
 
 unsigned grid_of(long long n)
@@ -234,9 +191,11 @@ void launch_cm(const FadmState *s, const Bufs &b, int scale, const Bands &src, c
                                                        b.flt);
     cm_terms_kernel<<<grid_of((long long)w * h), THREADS, 0, stream>>>(
         src, b.csf, b.flt, rf[0], rf[1], rf[2], w, h, rows, cols, b.term);
-    cm_rows_kernel<<<ev_blocks(3 * h, THREADS), THREADS, 0, stream>>>(b.term, w, h, rows, cols,
-                                                                       b.partial);
-    cm_fold_kernel<<<1, 32, 0, stream>>>(b.partial, h, rows, out);
+    const int stride = s->geom[0].h;
+    for (int k = 0; k < 3; k++)
+        ev_float_row_sums(stream, EvPlaneTerm{ b.term.b[k], w }, 0, h, w, span_of(cols),
+                          b.partial + k * stride);
+    ev_float_rows_total_kernel<<<1, 32, 0, stream>>>(b.partial, stride, h, span_of(rows), 3, out);
 }
 
 // One scale after its DWT (score_scale): decouple, den, DLM num, AIM num.
@@ -249,10 +208,12 @@ void launch_scale(const FadmState *s, const Bufs &b, int scale, cudaStream_t str
     float *out = b.sums_dev + 9 * scale;
     decouple_kernel<<<grid_of(n_csf), THREADS, 0, stream>>>(
         b.o, b.t, w, csf, s->cos_1deg_sq, s->opts.enhn_gain_limit, s->opts.rcp_estimate, b.r, b.a);
-    const int n_rows = cm.bottom - cm.top;
-    den_rows_kernel<<<ev_blocks(3 * n_rows, THREADS), THREADS, 0, stream>>>(b.o, rf[0], rf[1],
-                                                                            rf[2], w, cm, b.partial);
-    den_fold_kernel<<<1, 32, 0, stream>>>(b.partial, n_rows, out + 3 * Q_DEN);
+    const int n_rows = cm.bottom - cm.top, stride = s->geom[0].h;
+    for (int k = 0; k < 3; k++)
+        ev_float_row_sums(stream, DenTerm{ b.o.b[k], w, rf[k] }, cm.top, n_rows, w,
+                          ev_span_range(cm.left, cm.right), b.partial + k * stride);
+    ev_float_rows_total_kernel<<<1, 32, 0, stream>>>(b.partial, stride, n_rows,
+                                                     ev_span_range(0, n_rows), 3, out + 3 * Q_DEN);
     launch_cm(s, b, scale, b.r, b.a, out + 3 * Q_NUM, stream);
     launch_cm(s, b, scale, b.a, b.r, out + 3 * Q_AIM, stream);
 }

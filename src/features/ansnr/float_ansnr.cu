@@ -3,13 +3,14 @@
 // Per frame, on the worker's stream: each pixel's filtered ref (3x3) and dis (5x5) values by
 // ansnr_filter_at (the reference's own sum order; where its window is inside, the reference's
 // ansnr_filter_inside reads the same operands in the same order) and its signal and noise
-// terms, into two planes; then the float sums in the CPU's order: one thread per row adds its
-// terms in column order from 0, one thread adds the rows in row order from 0. The two float
+// terms, into two planes; then the float sums in the CPU's order (cuda/float_rows.cuh): each
+// row's terms in column order from 0, then the rows in row order from 0. The two float
 // totals come back; log10 (libm) and the outputs on the host (ev_ansnr_emit), as the CPU.
 #include <cerrno>
 
 #include <cuda_runtime.h>
 
+#include "cuda/float_rows.cuh"
 #include "cuda/kept.cuh"
 #include "cuda/runtime.h"
 #include "features/ansnr/ansnr_math.h"
@@ -64,30 +65,6 @@ __global__ void terms_kernel(const float *ref, const float *dis, int w, int h, f
     }
 }
 
-// Thread (q, row i): the row's terms of plane q in column order, from 0.
-__global__ void row_sum_kernel(const float *terms, int w, int h, float *rows)
-{
-    const int t = blockIdx.x * blockDim.x + threadIdx.x;
-    if (t >= 2 * h)
-        return;
-    const float *row = terms + (long long)(t / h) * w * h + (long long)(t % h) * w;
-    float acc = 0;
-    for (int j = 0; j < w; j++)
-        acc += row[j];
-    rows[t] = acc;
-}
-
-__global__ void total_kernel(const float *rows, int h, float *totals)
-{
-    const int q = threadIdx.x;
-    if (q >= 2)
-        return;
-    float acc = 0;
-    for (int i = 0; i < h; i++)
-        acc += rows[q * h + i];
-    totals[q] = acc;
-}
-
 struct Bufs {
     float *ref, *dis, *terms, *rows, *totals_dev;
     float *host;    // signal, noise
@@ -132,9 +109,11 @@ extern "C" int ev_ansnr_launch_cuda(const void *state, void *scratch, const EvPi
         static_cast<const char *>(dis->dev[0]), dis->stride[0], ref->bpc == 8, s->w, s->h,
         s->scaler, b.ref, b.dis);
     terms_kernel<<<grid_of(n), THREADS, 0, stream>>>(b.ref, b.dis, s->w, s->h, b.terms);
-    row_sum_kernel<<<ev_blocks(2 * s->h, THREADS), THREADS, 0, stream>>>(b.terms, s->w, s->h,
-                                                                         b.rows);
-    total_kernel<<<1, 32, 0, stream>>>(b.rows, s->h, b.totals_dev);
+    for (int q = 0; q < 2; q++)
+        ev_float_row_sums(stream, EvPlaneTerm{ b.terms + q * n, s->w }, 0, s->h, s->w,
+                          ev_span_range(0, s->w), b.rows + q * s->h);
+    ev_float_rows_total_kernel<<<1, 32, 0, stream>>>(b.rows, s->h, s->h, ev_span_range(0, s->h),
+                                                     2, b.totals_dev);
     cudaMemcpyAsync(b.host, b.totals_dev, 2 * sizeof(float), cudaMemcpyDeviceToHost, stream);
     return 0;
 }

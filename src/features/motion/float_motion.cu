@@ -8,8 +8,8 @@
 //              (vertical then horizontal pass, fmotion_taps per output, borders by
 //              motion_mirror) into blur[n & 1] (and its bilinear half with motion_add_scale1),
 //              then for n >= 1 the SAD totals of blur[(n - 1) & 1] and blur[n & 1] in the CPU's
-//              order: one thread per row adds the row's |a - b| in column order from 0, one
-//              thread adds the rows in row order from 0 (float, as mean_abs_diff); copy the
+//              order (cuda/float_rows.cuh): each row's |a - b| in column order from 0, then the
+//              rows in row order from 0 (float, as mean_abs_diff); copy the
 //              totals to the frame's pinned slot, record `done`; the worker's stream waits for
 //              `done` (its next upload cannot overwrite the planes before they are read);
 //   extract(n): wait for the worker's stream, read the totals, free the slot, form the score
@@ -26,7 +26,7 @@
 
 #include <cuda_runtime.h>
 
-#include "cuda/kept.cuh"
+#include "cuda/float_rows.cuh"
 #include "cuda/runtime.h"
 #include "features/common/sample_math.h"
 #include "features/motion/float_motion.h"
@@ -123,28 +123,16 @@ __global__ void half_kernel(const float *src, int w, int h, int hw, int hh, floa
     }
 }
 
-// Thread i: row i's |prev - cur| in column order, from 0.
-__global__ void sad_rows_kernel(const float *prev, const float *cur, int w, int h, float *rows)
-{
-    const int i = blockIdx.x * blockDim.x + threadIdx.x;
-    if (i >= h)
-        return;
-    const float *a = prev + (size_t)i * w, *b = cur + (size_t)i * w;
-    float row = 0;
-    for (int j = 0; j < w; j++)
-        row += fmotion_abs_diff(a[j], b[j]);
-    rows[i] = row;
-}
-
-__global__ void sad_total_kernel(const float *rows, int h, float *total)
-{
-    if (threadIdx.x)
-        return;
-    float acc = 0;
-    for (int i = 0; i < h; i++)
-        acc += rows[i];
-    *total = acc;
-}
+// One SAD term: |prev - cur| at (i, j) (mean_abs_diff's operands in its order).
+struct AbsDiffTerm {
+    const float *prev, *cur;
+    int w;
+    __device__ float operator()(int i, int j) const
+    {
+        const size_t k = (size_t)i * w + j;
+        return fmotion_abs_diff(prev[k], cur[k]);
+    }
+};
 
 int cuda_error(FloatMotionCuda *m, cudaError_t e, const char *what)
 {
@@ -224,8 +212,10 @@ void mark_failed(FloatMotionCuda *m, long long n)
 void queue_sad(FloatMotionCuda *m, const float *prev, const float *cur, int w, int h,
                float *total)
 {
-    sad_rows_kernel<<<ev_blocks(h, THREADS), THREADS, 0, m->stream>>>(prev, cur, w, h, m->rows);
-    sad_total_kernel<<<1, 32, 0, m->stream>>>(m->rows, h, total);
+    ev_float_row_sums(m->stream, AbsDiffTerm{ prev, cur, w }, 0, h, w, ev_span_range(0, w),
+                      m->rows);
+    ev_float_rows_total_kernel<<<1, 32, 0, m->stream>>>(m->rows, h, h, ev_span_range(0, h), 1,
+                                                        total);
 }
 
 // Frame n's work (lock held, frame n - 1 queued).

@@ -4,14 +4,15 @@
 // float_vif.c's load_luma), then per scale: the decimated images (vertical pass at every input
 // column of the output rows, then the even columns), the statistic's vertical lines at every
 // pixel, the horizontal pass and vif_float_pixel per pixel into num/den planes, and the float
-// sums in the CPU's order: one thread per row adds its pixels' terms in column order (the
-// reference's row sum), then one thread adds the row sums in row order (its total). Each output
+// sums in the CPU's order (cuda/float_rows.cuh): each row's terms in column order from 0 (the
+// reference's row sum), then the row sums in row order from 0 (its total). Each output
 // is computed by float_vif_twin.h's functions, which tests/unit/float_vif_twin_test.c checks
 // against the C row kernels. One copy of the eight float totals back; scores on the host.
 #include <cerrno>
 
 #include <cuda_runtime.h>
 
+#include "cuda/float_rows.cuh"
 #include "cuda/kept.cuh"
 #include "cuda/runtime.h"
 #include "features/common/sample_math.h"
@@ -109,33 +110,6 @@ __global__ void stat_pixel_kernel(const float *lines, int w, int h, const VifFlo
     }
 }
 
-// Thread (row i, q): the row's terms of plane q added in column order, from 0 (the reference's
-// row_num / row_den).
-__global__ void row_sum_kernel(const float *terms, int w, int h, float *rows)
-{
-    const int t = blockIdx.x * blockDim.x + threadIdx.x;
-    if (t >= 2 * h)
-        return;
-    const int q = t / h, i = t % h;
-    const float *row = terms + (long long)q * w * h + (long long)i * w;
-    float acc = 0;
-    for (int j = 0; j < w; j++)
-        acc += row[j];
-    rows[t] = acc;
-}
-
-// Thread q: the row sums added in row order, from 0 (the reference's total_num / total_den).
-__global__ void total_kernel(const float *rows, int h, float *totals)
-{
-    const int q = threadIdx.x;
-    if (q >= 2)
-        return;
-    float acc = 0;
-    for (int i = 0; i < h; i++)
-        acc += rows[q * h + i];
-    totals[q] = acc;
-}
-
 unsigned grid_of(long long n)
 {
     const long long b = (n + THREADS - 1) / THREADS;
@@ -182,8 +156,11 @@ void launch_stat(const FloatVifState *s, const Bufs &b, int scale, cudaStream_t 
     stat_vert_kernel<<<grid_of(n), THREADS, 0, stream>>>(b.img[scale][0], b.img[scale][1], w, h,
                                                          f, b.lines);
     stat_pixel_kernel<<<grid_of(n), THREADS, 0, stream>>>(b.lines, w, h, f, s->params, b.terms);
-    row_sum_kernel<<<ev_blocks(2 * h, THREADS), THREADS, 0, stream>>>(b.terms, w, h, b.rows);
-    total_kernel<<<1, 32, 0, stream>>>(b.rows, h, b.totals_dev + 2 * scale);
+    for (int q = 0; q < 2; q++)
+        ev_float_row_sums(stream, EvPlaneTerm{ b.terms + q * n, w }, 0, h, w,
+                          ev_span_range(0, w), b.rows + q * h);
+    ev_float_rows_total_kernel<<<1, 32, 0, stream>>>(b.rows, h, h, ev_span_range(0, h), 2,
+                                                     b.totals_dev + 2 * scale);
 }
 
 void launch_down(const FloatVifState *s, const Bufs &b, int scale, cudaStream_t stream)
