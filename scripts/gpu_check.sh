@@ -65,7 +65,7 @@ step_test() {
 step_gate() {
   # one run per extractor (GATE_ONLY, default all of them), each with its own log
   local rc=0 x
-  for x in ${GATE_ONLY:-float_moment psnr float_psnr float_ssim float_ms_ssim vif adm motion model}; do
+  for x in ${GATE_ONLY:-float_moment psnr float_psnr float_ssim float_ms_ssim vif adm motion float_vif float_adm float_motion float_ansnr model}; do
     "$parity" --corpus "$corpus" --threads "${GATE_THREADS:-16}" --only "$x" >"$logs/gate_$x.txt" 2>&1
     local r=$?
     note "gate $x: rc $r: $(tail -1 "$logs/gate_$x.txt")"
@@ -81,6 +81,20 @@ step_search() {
   local rc=$?
   note "vmaf search: rc $rc: $(tail -1 "$logs/search.txt")"
   [ $rc -eq 0 ] || head -20 "$logs/search.txt"
+  # the float twins, each alone (>= 10^6 frames per twin), default options then changed ones
+  local f r i=0
+  for f in float_vif float_adm float_motion float_ansnr \
+           "float_vif:vif_kernelscale=1.5:vif_prescale=0.75:debug=true" \
+           "float_adm:rcp_estimate=1:adm_enhn_gain_limit=1.2:debug=true" \
+           "float_motion:motion_add_scale1=true:motion_filter_size=3"; do
+    i=$((i + 1))
+    "$parity" --vmaf-search "${SEARCH_FRAMES:-1000000}" --threads 16 --twin-threads 16 --verbose \
+      --seed "${SEARCH_SEED:-20261201}" --features "$f" --min-size 48x48 --max-size 1920x1080 \
+      --depths 8,10,12,16 >"$logs/search_float_$i.txt" 2>&1
+    r=$?
+    note "search $f: rc $r: $(tail -1 "$logs/search_float_$i.txt")"
+    [ $r -eq 0 ] || { head -20 "$logs/search_float_$i.txt"; rc=1; }
+  done
   return $rc
 }
 
@@ -97,7 +111,8 @@ step_backends() {
   : >"$logs/backends.txt"
   while IFS=$'\t' read -r name ref dis w h chroma bpc frames _; do
     [ "$name" = name ] && continue
-    for model in vmaf_v0.6.1 vmaf_v0.6.1neg vmaf_4k_v0.6.1 vmaf_4k_v0.6.1neg vmaf_b_v0.6.3; do
+    for model in vmaf_v0.6.1 vmaf_v0.6.1neg vmaf_4k_v0.6.1 vmaf_4k_v0.6.1neg vmaf_b_v0.6.3 \
+                 vmaf_float_v0.6.1 vmaf_float_v0.6.1neg vmaf_float_4k_v0.6.1 vmaf_float_b_v0.6.3; do
       for b in cpu cuda; do
         "$cli" -r "$corpus/$ref" -d "$corpus/$dis" -w "$w" -h "$h" -p "$chroma" -b "$bpc" \
           --model "version=$model" --backend "$b" --precision max --json -q \
