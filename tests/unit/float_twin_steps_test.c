@@ -10,6 +10,8 @@
 #include "features/adm/adm_math.h"
 #include "features/adm/float_adm_internal.h"
 #include "features/adm/float_adm_math.h"
+#include "features/motion/float_motion.h"
+#include "core/collector.h"
 #include "features/vif/float_vif_scale.h"
 #include "features/vif/float_vif_twin.h"
 #include "features/registry_list.h"
@@ -222,6 +224,78 @@ static void test_adm_no_stale_reads(const unsigned w, const unsigned h, const in
     ev_fex_float_adm.close(&s);
 }
 
+/* The twin writes motion2/motion3 of every frame at flush from the frames' SAD scores
+ * (ev_float_motion_put_motion23); the reference writes them one frame late. With fps weight 1
+ * and no clip, the reference's debug "motion" of frame i is its SAD score: feed those back and
+ * compare every motion2/motion3 value. */
+static void test_motion23(const unsigned n, const char *spec, const int pattern)
+{
+    const unsigned w = 40, h = 30;
+    FloatMotionOpts o;
+    ev_options_defaults(&ev_fex_float_motion, &o);
+    if (ev_options_parse(&ev_fex_float_motion, &o, spec, NULL)) {
+        CHECK(0);
+        return;
+    }
+    FloatMotionState *s = calloc(1, sizeof(*s));
+    const EvPicInfo info = { w, h, 8, EV_PIX_444, 0 };
+    if (ev_fex_float_motion.init(s, &o, &info, NULL)) {
+        CHECK(0);
+        free(s);
+        return;
+    }
+    EvCollector cpu, twin;
+    ev_collector_init(&cpu, NULL);
+    ev_collector_init(&twin, NULL);
+    uint8_t *luma = malloc((size_t)w * h);
+    int err = 0;
+    for (unsigned f = 0; f < n && !err; f++) {
+        for (size_t q = 0; q < (size_t)w * h; q++)
+            luma[q] = pattern == 1 && f % 3 == 2 ? luma[q] : (uint8_t)(rnd() >> (f % 5));
+        EvPic pic;
+        memset(&pic, 0, sizeof(pic));
+        pic.bpc = 8;
+        pic.layout = EV_PIX_444;
+        pic.w[0] = w;
+        pic.h[0] = h;
+        pic.stride[0] = (ptrdiff_t)w;
+        pic.data[0] = luma;
+        EvSink sink = ev_sink(&cpu, f, 0);
+        err = ev_fex_float_motion.extract(s, NULL, &pic, &pic, f, &sink);
+    }
+    EvSink flush = ev_sink(&cpu, EV_EPOCH_FLUSH, 0);
+    if (!err)
+        err = ev_fex_float_motion.flush(s, n, &flush);
+    CHECK(!err);
+    const EvFeatureVec *motion = ev_collector_find(&cpu, s->name[NAME_MOTION]);
+    double *sad = calloc(n, sizeof(double));
+    for (unsigned f = 1; f < n && motion; f++)
+        sad[f] = motion->value[f];
+    EvSink all = ev_sink(&twin, EV_EPOCH_FLUSH, 0);
+    CHECK(motion && !ev_float_motion_put_motion23(s, sad, n, &all));
+    int bad = 0;
+    for (int k = NAME_MOTION2; k <= NAME_MOTION3; k++) {
+        const EvFeatureVec *a = ev_collector_find(&cpu, s->name[k]);
+        const EvFeatureVec *b = ev_collector_find(&twin, s->name[k]);
+        if (!a || !b) {
+            bad++;
+            continue;
+        }
+        for (unsigned f = 0; f < n; f++)
+            bad += f >= a->cap || f >= b->cap || !a->written[f] || !b->written[f] ||
+                   memcmp(&a->value[f], &b->value[f], sizeof(double));
+    }
+    CHECK(bad == 0);
+    if (bad)
+        printf("float_motion motion2/3 of %u frames (%s): %d values differ\n", n, spec, bad);
+    free(sad);
+    free(luma);
+    ev_collector_free(&cpu);
+    ev_collector_free(&twin);
+    ev_fex_float_motion.close(s);
+    free(s);
+}
+
 int main(void)
 {
     test_vif_all();
@@ -234,5 +308,12 @@ int main(void)
     for (int s = 0; s < 6; s++)
         for (int pattern = 0; pattern < 2; pattern++)
             test_adm_no_stale_reads(stale_sizes[s][0], stale_sizes[s][1], pattern);
+    static const char *const motion_specs[] = { "", "motion_blend_factor=0.5:motion_blend_offset=1.0",
+                                                "motion_filter_size=3:motion_add_scale1=true" };
+    static const unsigned motion_frames[] = { 1, 2, 3, 4, 9 };
+    for (int k = 0; k < 3; k++)
+        for (int f = 0; f < 5; f++)
+            for (int pattern = 0; pattern < 2; pattern++)
+                test_motion23(motion_frames[f], motion_specs[k], pattern);
     return check_report("float_twin_steps");
 }

@@ -360,23 +360,11 @@ const EvExtractorClass ev_fex_float_motion = {
     .close = float_motion_close,
 };
 
-#ifdef EV_HAVE_CUDA
-/* The CUDA twin: the same options and outputs; blurs and SAD totals on the device in frame
- * order (float_motion.cu), scores kept by frame number; at flush, motion2/motion3 of every
- * frame from them, the values float_motion_extract and float_motion_flush write. */
-static int float_motion_cuda_init(void *state, const void *opts, const EvPicInfo *info,
-                                  const EvLog *log)
-{
-    FloatMotionState *s = state;
-    const int err = ev_float_motion_init_common(s, opts, info, log);
-    return err || s->opts.force_zero ? err : ev_float_motion_cuda_open(s, log);
-}
-
 /* Frame i's motion2 and motion3 from the SAD scores sad[0..n-1] (sad[0] unused): frame 0
  * gets motion2 0 and motion3 blended(sad[1]) (0 alone); frame i in 1..n-2 uses
  * min(sad[i], sad[i + 1]); the last frame its own score. */
-static int put_motion23(const FloatMotionState *s, const double *sad, const unsigned n,
-                        EvSink *sink)
+int ev_float_motion_put_motion23(const FloatMotionState *s, const double *sad,
+                                 const unsigned n, EvSink *sink)
 {
     int err = ev_sink_put(sink, s->name[NAME_MOTION2], 0, 0.);
     if (!err)
@@ -392,6 +380,18 @@ static int put_motion23(const FloatMotionState *s, const double *sad, const unsi
     return err;
 }
 
+#ifdef EV_HAVE_CUDA
+/* The CUDA twin: the same options and outputs; blurs and SAD totals on the device in frame
+ * order (float_motion.cu), scores kept by frame number; at flush, motion2/motion3 of every
+ * frame from them, the values float_motion_extract and float_motion_flush write. */
+static int float_motion_cuda_init(void *state, const void *opts, const EvPicInfo *info,
+                                  const EvLog *log)
+{
+    FloatMotionState *s = state;
+    const int err = ev_float_motion_init_common(s, opts, info, log);
+    return err || s->opts.force_zero ? err : ev_float_motion_cuda_open(s, log);
+}
+
 static int float_motion_cuda_flush(void *state, const unsigned n_frames, EvSink *sink)
 {
     FloatMotionState *s = state;
@@ -400,7 +400,7 @@ static int float_motion_cuda_flush(void *state, const unsigned n_frames, EvSink 
     double *sad = NULL;
     int err = ev_float_motion_cuda_scores(s, n_frames, &sad);
     if (!err)
-        err = put_motion23(s, sad, n_frames, sink);
+        err = ev_float_motion_put_motion23(s, sad, n_frames, sink);
     free(sad);
     return err;
 }

@@ -57,6 +57,11 @@ double ev_float_motion_blended(const FloatMotionState *s, double score);
 /* A frame's outputs under motion_force_zero. */
 int ev_float_motion_put_zeros(const FloatMotionState *s, unsigned frame, EvSink *sink);
 
+/* Every frame's motion2 and motion3 at once from the SAD scores sad[0 .. n-1] (sad[0] unused),
+ * the values float_motion's extract and flush write one frame late (the twin's flush). */
+int ev_float_motion_put_motion23(const FloatMotionState *s, const double *sad, unsigned n,
+                                 EvSink *sink);
+
 /* The CUDA twin (float_motion.cu): its shared part (opened at init), its frame steps, and at
  * flush the SAD scores of frames 0 .. n_frames - 1 (score[0] = 0) in a malloc'ed array. */
 int ev_float_motion_cuda_open(FloatMotionState *s, const EvLog *log);
