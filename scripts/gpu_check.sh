@@ -94,7 +94,11 @@ default_twin_searches=(
   "cambi:cambi_high_res_speedup=1080:cambi_vis_lum_threshold=0.06:cambi_max_val=17|216x216|3840x2160|8,10"
   "speed_chroma;speed_temporal|32x32|1920x1080|8,9,10,11,12,13,14,15,16"
   "speed_chroma:speed_kernelscale=1.0:speed_weight_var_mode=5|32x32|1920x1080|8,10"
-  "float_vif;float_adm;float_motion;float_ansnr|33x33|1920x1080|8,9,10,11,12,13,14,15,16"
+  "float_vif|48x48|1920x1080|8,10,12,16"
+  "float_adm|48x48|1920x1080|8,10,12,16"
+  "float_motion|48x48|1920x1080|8,10,12,16"
+  "float_ansnr|48x48|1920x1080|8,10,12,16"
+  "float_vif:vif_kernelscale=1.5:vif_prescale=0.75:debug=true;float_adm:rcp_estimate=1:adm_enhn_gain_limit=1.2:debug=true;float_motion:motion_add_scale1=true:motion_filter_size=3|48x48|1920x1080|8,10,12,16"
   "ciede|16x16|1920x1080|8,10,12,16"
   "psnr_hvs|16x16|1920x1080|8,9,10,11,12"
 )

@@ -98,7 +98,7 @@ static float twin_device_ms(const TwinSpec *t, unsigned w, unsigned h, unsigned 
     ev_cuda_finish(gpu, "upload");
     /* Frames are queued back to back in batches shorter than motion's ring of kept lumas;
      * after each batch motion's frames are extracted (its ring entry's total must be read
-     * before the entry serves a later frame). vif's and adm's launches stand alone. */
+     * before the entry serves a later frame; float_motion's likewise). The others stand alone. */
     enum { BATCH = 32 };
     const int extracts = t->ordered;
     EvCollector sink_store;

@@ -54,6 +54,10 @@ extern const EvExtractorClass ev_cuda_adm;
 extern const EvExtractorClass ev_cuda_speed_chroma;
 extern const EvExtractorClass ev_cuda_speed_temporal;
 extern const EvExtractorClass ev_cuda_psnr_hvs;
+extern const EvExtractorClass ev_cuda_float_vif;
+extern const EvExtractorClass ev_cuda_float_adm;
+extern const EvExtractorClass ev_cuda_float_motion;
+extern const EvExtractorClass ev_cuda_float_ansnr;
 
 #define EV_TWIN_LIST                                                                           \
     EV_EXTRACTOR(ev_cuda_float_moment)                                                         \
@@ -66,7 +70,11 @@ extern const EvExtractorClass ev_cuda_psnr_hvs;
     EV_EXTRACTOR(ev_cuda_adm)                                                                  \
     EV_EXTRACTOR(ev_cuda_speed_chroma)                                                         \
     EV_EXTRACTOR(ev_cuda_speed_temporal)                                                       \
-    EV_EXTRACTOR(ev_cuda_psnr_hvs)
+    EV_EXTRACTOR(ev_cuda_psnr_hvs)                                                             \
+    EV_EXTRACTOR(ev_cuda_float_vif)                                                            \
+    EV_EXTRACTOR(ev_cuda_float_adm)                                                            \
+    EV_EXTRACTOR(ev_cuda_float_motion)                                                         \
+    EV_EXTRACTOR(ev_cuda_float_ansnr)
 #else
 #define EV_TWIN_LIST
 #endif

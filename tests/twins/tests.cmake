@@ -81,3 +81,24 @@ add_test(NAME gpu_psnr_hvs_search_quick
                  --max-size 640x480 --depths 8,9,10,11,12)
 set_tests_properties(gpu_psnr_hvs_gate gpu_psnr_hvs_search_quick PROPERTIES
                      LABELS gpu SKIP_RETURN_CODE 77)
+# The float twins (float_vif, float_adm, float_motion, float_ansnr): the search's logic CPU
+# against CPU (CI), and short searches on the GPU, with default and arithmetic-changing options.
+set(EV_FLOAT_TWINS "float_vif;float_adm;float_motion;float_ansnr")
+set(EV_FLOAT_TWINS_OPTS "float_vif:vif_kernelscale=1.5:vif_prescale=0.75:debug=true;float_adm:rcp_estimate=1:adm_enhn_gain_limit=1.2:debug=true;float_motion:motion_add_scale1=true:motion_filter_size=3;float_ansnr")
+add_test(NAME twins_float_search_self
+         COMMAND exactvmaf_parity --twin-backend cpu --vmaf-search 60 --threads 2
+                 --features "${EV_FLOAT_TWINS}" --min-size 48x48 --max-size 400x300
+                 --depths 8,10,12,16)
+add_test(NAME twins_float_search_opts_self
+         COMMAND exactvmaf_parity --twin-backend cpu --vmaf-search 60 --threads 2
+                 --features "${EV_FLOAT_TWINS_OPTS}" --min-size 48x48 --max-size 400x300
+                 --depths 8,10,12,16)
+set_tests_properties(twins_float_search_self twins_float_search_opts_self PROPERTIES LABELS twins)
+# (their gate rows run in gpu_parity_quick above)
+add_test(NAME gpu_float_search_quick
+         COMMAND exactvmaf_parity --vmaf-search 20000 --features "${EV_FLOAT_TWINS}"
+                 --min-size 48x48 --max-size 400x300 --depths 8,10,12,16)
+add_test(NAME gpu_float_search_opts_quick
+         COMMAND exactvmaf_parity --vmaf-search 20000 --features "${EV_FLOAT_TWINS_OPTS}"
+                 --min-size 48x48 --max-size 400x300 --depths 8,10,12,16)
+set_tests_properties(gpu_float_search_quick gpu_float_search_opts_quick PROPERTIES LABELS gpu SKIP_RETURN_CODE 77)

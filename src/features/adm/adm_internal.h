@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 #include "core/extractor.h"
+#include "core/hd.h"
 #include "features/adm/adm_dsp.h"
 
 #ifdef __cplusplus
@@ -46,7 +47,7 @@ typedef struct AdmSpan {
     int first, start, end, last;    /* first = 0 / last = n-1 when visited, else -1 */
 } AdmSpan;
 
-static inline AdmSpan adm_span(const int lo, const int hi, const int n)
+EV_HD AdmSpan adm_span(const int lo, const int hi, const int n)
 {
     AdmSpan sp;
     sp.first = lo <= 0 ? 0 : -1;
@@ -56,7 +57,7 @@ static inline AdmSpan adm_span(const int lo, const int hi, const int n)
     return sp;
 }
 
-static inline int adm_span_visits(const AdmSpan *sp, const int i)
+EV_HD int adm_span_visits(const AdmSpan *sp, const int i)
 {
     return i == sp->first || i == sp->last || (i >= sp->start && i < sp->end);
 }

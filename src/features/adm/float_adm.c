@@ -97,7 +97,7 @@ static size_t float_adm_scratch_size(const void *state)
 }
 
 /* Totals in double; aim is its own ratio clipped at 1 (unlike the integer ADM). */
-static int float_adm_emit(const FadmState *s, const AdmScaleScore sc[4], const unsigned frame,
+int fadm_emit(const FadmState *s, const AdmScaleScore sc[4], const unsigned frame,
                           EvSink *sink)
 {
     double num = 0, den = 0, aim_num = 0, aim_den = 0;
@@ -137,7 +137,7 @@ static int float_adm_extract(const void *state, void *scratch, const EvPic *ref,
     fadm_work_layout(s, scratch, &wk);
     AdmScaleScore sc[4];
     fadm_score_frame(s, &wk, ref, dis, sc);
-    return float_adm_emit(s, sc, frame, sink);
+    return fadm_emit(s, sc, frame, sink);
 }
 
 static void float_adm_close(void *state)
@@ -156,3 +156,18 @@ const EvExtractorClass ev_fex_float_adm = {
     .extract = float_adm_extract,
     .close = float_adm_close,
 };
+
+#ifdef EV_HAVE_CUDA
+/* The CUDA twin: the same options, init and outputs; the scales on the device (float_adm.cu). */
+const EvExtractorClass ev_cuda_float_adm = {
+    .name = "float_adm",
+    .flags = EV_FEX_CUDA | EV_FEX_CUDA_LUMA,
+    .options = float_adm_options,
+    .opts_size = sizeof(FadmOpts),
+    .state_size = sizeof(FadmState),
+    .init = float_adm_init,
+    .launch = ev_float_adm_launch_cuda,
+    .extract = ev_float_adm_extract_cuda,
+    .close = float_adm_close,
+};
+#endif

@@ -28,7 +28,7 @@ static void fadm_csf(const FadmState *s, const int scale, const FadmBands *src,
 }
 
 /* h + v + d of powf(energy, 1/3) + powf(area * nw, 1/3), in float. */
-static float sum_bands(const float e[3], const AdmRect *rc, const double noise_weight)
+float fadm_sum_bands(const float e[3], const AdmRect *rc, const double noise_weight)
 {
     const float noise = adm_noise_floor(rc, noise_weight);
     const float h = powf(e[0], 1.0f / 3.0f) + noise;
@@ -52,21 +52,16 @@ static float fadm_den(const FadmState *s, const int scale, const FadmBands *ref,
         for (int b = 0; b < 3; b++)
             acc[b] += inner[b];
     }
-    return sum_bands(acc, &rc, s->noise_weight);
+    return fadm_sum_bands(acc, &rc, s->noise_weight);
 }
 
 /* Threshold at (mid + j): the h, v and d shares added into one float. */
 static float fadm_thr(const FadmBands *csf, const FadmBands *flt, const size_t up,
                       const size_t mid, const size_t dn, const int jl, const int j, const int jr)
 {
-    const float *a[3] = { csf->h, csf->v, csf->d };
-    const float *f[3] = { flt->h, flt->v, flt->d };
-    float thr = 0.0f;
-    for (int b = 0; b < 3; b++)
-        thr += fadm_thr_band(f[b][up + jl], f[b][up + j], f[b][up + jr], f[b][mid + jl],
-                             a[b][mid + j], f[b][mid + jr], f[b][dn + jl], f[b][dn + j],
-                             f[b][dn + jr]);
-    return thr;
+    const float *const a[3] = { csf->h, csf->v, csf->d };
+    const float *const f[3] = { flt->h, flt->v, flt->d };
+    return fadm_thr_at(a, f, up, mid, dn, jl, j, jr);
 }
 
 static void fadm_cm_row(const FadmState *s, const int scale, const FadmBands *src,
@@ -101,7 +96,7 @@ static float fadm_cm(const FadmState *s, const int scale, const FadmBands *src,
         for (int b = 0; b < 3; b++)
             acc[b] += inner[b];
     }
-    return sum_bands(acc, &rc, noise_weight);
+    return fadm_sum_bands(acc, &rc, noise_weight);
 }
 
 /* Decouple, denominator, DLM (CM of r masked by CSF(a)), AIM (CM of a masked by CSF(r)). */

@@ -8,6 +8,10 @@
 
 #include "features/adm/adm_internal.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 typedef struct FadmOpts {
     int debug;
     double enhn_gain_limit;
@@ -44,8 +48,25 @@ void fadm_dwt_scale123(const FadmState *s, FadmWork *wk, int scale, float *a,
                        const FadmBands *hvd);
 void fadm_decouple(const FadmState *s, const FadmWork *wk, int w, int h);
 
+/* A scale's total from its three bands' float sums e[] (h, v, d): powf(e, 1/3) plus the noise
+ * floor, per band, added in float. */
+float fadm_sum_bands(const float e[3], const AdmRect *rc, double noise_weight);
+
+/* The frame's outputs from its four scales (float_adm.c). */
+int fadm_emit(const FadmState *s, const AdmScaleScore sc[4], unsigned frame, EvSink *sink);
+
+/* The CUDA twin (float_adm.cu). */
+int ev_float_adm_launch_cuda(const void *state, void *scratch, const EvPic *ref,
+                             const EvPic *dis, unsigned frame);
+int ev_float_adm_extract_cuda(const void *state, void *scratch, const EvPic *ref,
+                              const EvPic *dis, unsigned frame, EvSink *sink);
+
 /* Per-scale num, den and aim numerator of one frame. */
 void fadm_score_frame(const FadmState *s, FadmWork *wk, const EvPic *ref, const EvPic *dis,
                       AdmScaleScore sc[4]);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

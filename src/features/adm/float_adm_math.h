@@ -18,6 +18,7 @@
 #define EV_FEATURES_FLOAT_ADM_MATH_H
 
 #include <math.h>
+#include <stddef.h>
 
 #include "core/hd.h"
 #include "features/adm/adm_rcp.h"
@@ -115,6 +116,39 @@ EV_HD float fadm_thr_band(const float ul, const float u, const float ur, const f
     sum += d;
     sum += dr;
     return sum;
+}
+
+/* The threshold at (mid + j) of the 3x3 window over rows up/mid/dn and columns jl/j/jr: the
+ * h, v and d shares (csf[b], flt[b]: the band's CSF-weighted values and masking values) added
+ * into one float in band order. */
+EV_HD float fadm_thr_at(const float *const csf[3], const float *const flt[3], const size_t up,
+                        const size_t mid, const size_t dn, const int jl, const int j,
+                        const int jr)
+{
+    float thr = 0.0f;
+    for (int b = 0; b < 3; b++) {
+        const float *f = flt[b];
+        thr += fadm_thr_band(f[up + jl], f[up + j], f[up + jr], f[mid + jl], csf[b][mid + j],
+                             f[mid + jr], f[dn + jl], f[dn + j], f[dn + jr]);
+    }
+    return thr;
+}
+
+/* One DWT output from the 4 x 4 inputs around it, x[t][u] at input row 2i - 1 + t and column
+ * 2j - 1 + u (each mirrored by adm_dwt_index): the vertical low and high passes of the four
+ * columns, then the horizontal ones: a = LL, v = LH of the low rows, h and d from the high
+ * rows (adm_dwt2_s; the C reference runs the same taps row by row). */
+EV_HD void fadm_dwt_at(const float x[4][4], float *a, float *h, float *v, float *d)
+{
+    float lo[4], hi[4];
+    for (int u = 0; u < 4; u++) {
+        lo[u] = fadm_taps_lo(x[0][u], x[1][u], x[2][u], x[3][u]);
+        hi[u] = fadm_taps_hi(x[0][u], x[1][u], x[2][u], x[3][u]);
+    }
+    *a = fadm_taps_lo(lo[0], lo[1], lo[2], lo[3]);
+    *v = fadm_taps_hi(lo[0], lo[1], lo[2], lo[3]);
+    *h = fadm_taps_lo(hi[0], hi[1], hi[2], hi[3]);
+    *d = fadm_taps_hi(hi[0], hi[1], hi[2], hi[3]);
 }
 
 /* Masked energy of one coefficient: x = max(|rf * src| - thr, 0), cubed in float. */

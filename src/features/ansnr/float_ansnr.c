@@ -6,14 +6,8 @@
 
 #include "core/extractor.h"
 #include "features/ansnr/ansnr_math.h"
+#include "features/ansnr/float_ansnr.h"
 #include "features/common/sample_math.h"
-
-typedef struct AnsnrState {
-    int w, h;
-    float scaler;
-    double peak;        /* 255, 255.75, 255.9375, 255.99609375 for 8, 10, 12, 16 bits */
-    double psnr_max;    /* 60, 72, 84, 108 */
-} AnsnrState;
 
 /* Per worker: both lumas as floats, and one filtered row of each. */
 typedef struct AnsnrScratch {
@@ -127,6 +121,12 @@ static int ansnr_extract(const void *state, void *scratch, const EvPic *ref, con
     luma_to_float(s, dis, b.dis);
     float sig, noise;
     signal_noise(s, &b, &sig, &noise);
+    return ev_ansnr_emit(s, sig, noise, frame, sink);
+}
+
+int ev_ansnr_emit(const AnsnrState *s, const float sig, const float noise, const unsigned frame,
+                  EvSink *sink)
+{
     /* sig / noise is a float quotient; the noise floor compares the float with a double */
     const double ansnr = noise == 0 ? s->psnr_max : 10.0 * log10(sig / noise);
     const double floor_noise = noise > 1e-10 ? (double)noise : 1e-10;
@@ -145,3 +145,16 @@ const EvExtractorClass ev_fex_float_ansnr = {
     .scratch_size = ansnr_scratch_size,
     .extract = ansnr_extract,
 };
+
+#ifdef EV_HAVE_CUDA
+/* The CUDA twin: the same init and outputs; filters and float sums on the device
+ * (float_ansnr.cu), log10 on the host. */
+const EvExtractorClass ev_cuda_float_ansnr = {
+    .name = "float_ansnr",
+    .flags = EV_FEX_CUDA | EV_FEX_CUDA_LUMA,
+    .state_size = sizeof(AnsnrState),
+    .init = ansnr_init,
+    .launch = ev_ansnr_launch_cuda,
+    .extract = ev_ansnr_extract_cuda,
+};
+#endif

@@ -8,45 +8,8 @@
 
 #include "core/extractor.h"
 #include "features/common/sample_math.h"
+#include "features/motion/float_motion.h"
 #include "features/motion/motion_math.h"
-
-#define HALF_MAX_WIDTH 7680 /* libvmaf's VIF_BILINEAR_MAX_WIDTH, for motion_add_scale1 */
-
-typedef struct FloatMotionOpts {
-    int debug;
-    int force_zero;
-    double fps_weight;
-    double blend_factor;
-    double blend_offset;
-    int add_scale1;
-    int filter_size;
-    int add_uv;
-    double max_val;
-} FloatMotionOpts;
-
-/* One plane's buffers: blurred frame k in blur[k & 1]; its half-size copy in half[k & 1]. */
-typedef struct FmPlane {
-    int w, h, hw, hh;       /* size, and half size (motion_add_scale1) */
-    float *blur[2], *half[2];
-    int *x_lo, *x_hi;       /* bilinear columns of the half-size copy */
-    float *x_dx;
-} FmPlane;
-
-enum { NAME_MOTION, NAME_MOTION2, NAME_MOTION3, N_NAMES };
-
-typedef struct FloatMotionState {
-    FloatMotionOpts opts;
-    float taps[5];
-    int n_taps;
-    float scaler;
-    unsigned n_planes;      /* 1, or 3 with motion_add_uv */
-    FmPlane plane[3];
-    float *conv;            /* the plane being blurred, as libvmaf's floats */
-    float *tmp;             /* one row of the vertical pass */
-    double score;           /* the latest frame's motion (SAD of it and the frame before) */
-    unsigned index;         /* the latest frame */
-    char name[N_NAMES][160];
-} FloatMotionState;
 
 #define OPT(field) offsetof(FloatMotionOpts, field)
 static const EvOption float_motion_options[] = {
@@ -112,17 +75,14 @@ static int check_geometry(const FloatMotionState *s, const EvPicInfo *info, cons
     return 0;
 }
 
-static int alloc_plane(FmPlane *pl, unsigned w, unsigned h, int half)
+static int alloc_plane(FmPlane *pl, const int half)
 {
-    pl->w = (int)w;
-    pl->h = (int)h;
+    const size_t n = (size_t)pl->w * pl->h;
     for (int k = 0; k < 2; k++)
-        if (!(pl->blur[k] = malloc((size_t)w * h * sizeof(float))))
+        if (!(pl->blur[k] = malloc(n * sizeof(float))))
             return -ENOMEM;
     if (!half)
         return 0;
-    pl->hw = (int)(w * 0.5 + 0.5);
-    pl->hh = (int)(h * 0.5 + 0.5);
     for (int k = 0; k < 2; k++)
         if (!(pl->half[k] = malloc((size_t)pl->hw * pl->hh * sizeof(float))))
             return -ENOMEM;
@@ -136,30 +96,43 @@ static int alloc_plane(FmPlane *pl, unsigned w, unsigned h, int half)
     return 0;
 }
 
-static int float_motion_init(void *state, const void *opts, const EvPicInfo *info,
-                             const EvLog *log)
+int ev_float_motion_init_common(FloatMotionState *s, const void *opts, const EvPicInfo *info,
+                                const EvLog *log)
 {
-    FloatMotionState *s = state;
     s->opts = *(const FloatMotionOpts *)opts;
     set_taps(s);
     if (s->opts.add_uv && ev_require_chroma(info, "float_motion with motion_add_uv", log))
         return -EINVAL;
     s->n_planes = s->opts.add_uv ? 3 : 1;
-    int err = check_geometry(s, info, log);
+    const int err = check_geometry(s, info, log);
     if (err)
         return err;
     static const char *const base[N_NAMES] = { "motion", "motion2", "motion3" };
     for (unsigned i = 0; i < N_NAMES; i++)
         ev_options_feature_name(s->name[i], sizeof(s->name[i]), base[i], &ev_fex_float_motion,
                                 &s->opts);
-    if (s->opts.force_zero)
-        return 0;
     s->scaler = sample_scaler(info->bpc);
-    for (unsigned p = 0; p < s->n_planes && !err; p++) {
+    for (unsigned p = 0; p < s->n_planes; p++) {
         unsigned w, h;
         ev_plane_size(info->width, info->height, info->layout, p, &w, &h);
-        err = alloc_plane(&s->plane[p], w, h, s->opts.add_scale1);
+        FmPlane *pl = &s->plane[p];
+        pl->w = (int)w;
+        pl->h = (int)h;
+        pl->hw = (int)(w * 0.5 + 0.5);
+        pl->hh = (int)(h * 0.5 + 0.5);
     }
+    return 0;
+}
+
+static int float_motion_init(void *state, const void *opts, const EvPicInfo *info,
+                             const EvLog *log)
+{
+    FloatMotionState *s = state;
+    int err = ev_float_motion_init_common(s, opts, info, log);
+    if (err || s->opts.force_zero)
+        return err;
+    for (unsigned p = 0; p < s->n_planes && !err; p++)
+        err = alloc_plane(&s->plane[p], s->opts.add_scale1);
     s->conv = malloc((size_t)info->width * info->height * sizeof(float));
     s->tmp = malloc((size_t)info->width * sizeof(float));
     return err ? err : s->conv && s->tmp ? 0 : -ENOMEM;
@@ -281,19 +254,19 @@ static double frame_motion(const FloatMotionState *s, int prev, int cur)
     return score;
 }
 
-static double weighted(const FloatMotionState *s, double score)
+double ev_float_motion_weighted(const FloatMotionState *s, double score)
 {
     return motion_clip(score * s->opts.fps_weight, s->opts.max_val);
 }
 
-static double blended(const FloatMotionState *s, double score)
+double ev_float_motion_blended(const FloatMotionState *s, double score)
 {
     const FloatMotionOpts *o = &s->opts;
     return motion_clip(motion_blend(score * o->fps_weight, o->blend_factor, o->blend_offset),
                        o->max_val);
 }
 
-static int put_zeros(const FloatMotionState *s, unsigned frame, EvSink *sink)
+int ev_float_motion_put_zeros(const FloatMotionState *s, unsigned frame, EvSink *sink)
 {
     int err = ev_sink_put(sink, s->name[NAME_MOTION2], frame, 0.);
     if (!err)
@@ -314,7 +287,7 @@ static int float_motion_extract(const void *state, void *scratch, const EvPic *r
     (void)dis;
     FloatMotionState *s = (FloatMotionState *)state;
     if (s->opts.force_zero)
-        return put_zeros(s, frame, sink);
+        return ev_float_motion_put_zeros(s, frame, sink);
     const int cur = frame & 1, prev = cur ^ 1;
     s->index = frame;
     for (unsigned p = 0; p < s->n_planes; p++) {
@@ -333,15 +306,15 @@ static int float_motion_extract(const void *state, void *scratch, const EvPic *r
     }
     const double score = frame_motion(s, prev, cur);
     if (s->opts.debug)
-        err = ev_sink_put(sink, s->name[NAME_MOTION], frame, weighted(s, score));
+        err = ev_sink_put(sink, s->name[NAME_MOTION], frame, ev_float_motion_weighted(s, score));
     const double before = s->score;
     s->score = score;
     if (err || frame == 1)
-        return err ? err : ev_sink_put(sink, s->name[NAME_MOTION3], 0, blended(s, score));
+        return err ? err : ev_sink_put(sink, s->name[NAME_MOTION3], 0, ev_float_motion_blended(s, score));
     const double score2 = before < score ? before : score;
-    err = ev_sink_put(sink, s->name[NAME_MOTION2], frame - 1, weighted(s, score2));
+    err = ev_sink_put(sink, s->name[NAME_MOTION2], frame - 1, ev_float_motion_weighted(s, score2));
     if (!err)
-        err = ev_sink_put(sink, s->name[NAME_MOTION3], frame - 1, blended(s, score2));
+        err = ev_sink_put(sink, s->name[NAME_MOTION3], frame - 1, ev_float_motion_blended(s, score2));
     return err;
 }
 
@@ -354,9 +327,9 @@ static int float_motion_flush(void *state, unsigned n_frames, EvSink *sink)
         return 0;
     if (s->index == 0)
         return ev_sink_put(sink, s->name[NAME_MOTION3], 0, 0.);
-    int err = ev_sink_put(sink, s->name[NAME_MOTION2], s->index, weighted(s, s->score));
+    int err = ev_sink_put(sink, s->name[NAME_MOTION2], s->index, ev_float_motion_weighted(s, s->score));
     if (!err)
-        err = ev_sink_put(sink, s->name[NAME_MOTION3], s->index, blended(s, s->score));
+        err = ev_sink_put(sink, s->name[NAME_MOTION3], s->index, ev_float_motion_blended(s, s->score));
     return err;
 }
 
@@ -388,3 +361,67 @@ const EvExtractorClass ev_fex_float_motion = {
     .flush = float_motion_flush,
     .close = float_motion_close,
 };
+
+/* Frame i's motion2 and motion3 from the SAD scores sad[0..n-1] (sad[0] unused): frame 0
+ * gets motion2 0 and motion3 blended(sad[1]) (0 alone); frame i in 1..n-2 uses
+ * min(sad[i], sad[i + 1]); the last frame its own score. */
+int ev_float_motion_put_motion23(const FloatMotionState *s, const double *sad,
+                                 const unsigned n, EvSink *sink)
+{
+    int err = ev_sink_put(sink, s->name[NAME_MOTION2], 0, 0.);
+    if (!err)
+        err = ev_sink_put(sink, s->name[NAME_MOTION3], 0,
+                          n > 1 ? ev_float_motion_blended(s, sad[1]) : 0.);
+    for (unsigned i = 1; i < n && !err; i++) {
+        /* as float_motion_extract: before < score ? before : score */
+        const double m = i + 1 < n ? (sad[i] < sad[i + 1] ? sad[i] : sad[i + 1]) : sad[i];
+        err = ev_sink_put(sink, s->name[NAME_MOTION2], i, ev_float_motion_weighted(s, m));
+        if (!err)
+            err = ev_sink_put(sink, s->name[NAME_MOTION3], i, ev_float_motion_blended(s, m));
+    }
+    return err;
+}
+
+#ifdef EV_HAVE_CUDA
+/* The CUDA twin: the same options and outputs; blurs and SAD totals on the device in frame
+ * order (float_motion.cu), scores kept by frame number; at flush, motion2/motion3 of every
+ * frame from them, the values float_motion_extract and float_motion_flush write. */
+static int float_motion_cuda_init(void *state, const void *opts, const EvPicInfo *info,
+                                  const EvLog *log)
+{
+    FloatMotionState *s = state;
+    const int err = ev_float_motion_init_common(s, opts, info, log);
+    return err || s->opts.force_zero ? err : ev_float_motion_cuda_open(s, log);
+}
+
+static int float_motion_cuda_flush(void *state, const unsigned n_frames, EvSink *sink)
+{
+    FloatMotionState *s = state;
+    if (s->opts.force_zero || !n_frames)
+        return 0;
+    double *sad = NULL;
+    int err = ev_float_motion_cuda_scores(s, n_frames, &sad);
+    if (!err)
+        err = ev_float_motion_put_motion23(s, sad, n_frames, sink);
+    free(sad);
+    return err;
+}
+
+static void float_motion_cuda_close(void *state)
+{
+    ev_float_motion_cuda_close(state);
+}
+
+const EvExtractorClass ev_cuda_float_motion = {
+    .name = "float_motion",
+    .flags = EV_FEX_NO_SUBSAMPLE | EV_FEX_CUDA,
+    .options = float_motion_options,
+    .opts_size = sizeof(FloatMotionOpts),
+    .state_size = sizeof(FloatMotionState),
+    .init = float_motion_cuda_init,
+    .launch = ev_float_motion_launch_cuda,
+    .extract = ev_float_motion_extract_cuda,
+    .flush = float_motion_cuda_flush,
+    .close = float_motion_cuda_close,
+};
+#endif

@@ -6,30 +6,7 @@
 
 #include "core/extractor.h"
 #include "features/common/sample_math.h"
-#include "features/vif/float_vif_scale.h"
-#include "features/vif/vif_names.h"
-
-typedef struct FloatVifOpts {
-    int debug;
-    double enhn_gain_limit;
-    double kernelscale;
-    double prescale;
-    double scale1_min_val, scale2_min_val, scale3_min_val;
-    double sigma_nsq;
-    int skip_scale0;
-} FloatVifOpts;
-
-typedef struct FloatVifState {
-    FloatVifOpts opts;
-    int src_w, src_h;       /* the input luma */
-    int w, h;               /* after vif_prescale (nearest neighbour) */
-    float scaler;
-    int max_taps;
-    VifFloatFilter filter[4];
-    VifFloatParams params;
-    VifNames names;
-    VifFloatDsp dsp;
-} FloatVifState;
+#include "features/vif/float_vif.h"
 
 typedef struct FloatVifScratch {
     VifFloatRows rows;
@@ -184,10 +161,10 @@ static void load_luma(VifFloatImage *dst, const EvPic *p, const FloatVifState *s
     }
     const float ratio_x = (float)s->src_w / s->w, ratio_y = (float)s->src_h / s->h;
     for (int y = 0; y < dst->h; y++) {
-        const unsigned sy = (unsigned)(int)(y * ratio_y);
+        const unsigned sy = vif_float_nn_index(y, ratio_y);
         float *out = dst->data + y * dst->stride;
         for (int x = 0; x < dst->w; x++) {
-            const unsigned sx = (unsigned)(int)(x * ratio_x);
+            const unsigned sx = vif_float_nn_index(x, ratio_x);
             const uint32_t v = p->bpc > 8 ? ev_pic_row16(p, 0, sy)[sx] : ev_pic_row8(p, 0, sy)[sx];
             out[x] = sample_to_float(v, s->scaler, -128);
         }
@@ -217,11 +194,18 @@ static int float_vif_extract(const void *state, void *scratch, const EvPic *ref,
         vif_float_scale_stat(&v.num[scale], &v.den[scale], &sc.img[scale][0],
                              &sc.img[scale][1], f, &s->params, &s->dsp, &sc.rows);
     }
-    v.score[0] = s->opts.skip_scale0 ? 0.0 : (double)v.num[0] / (double)v.den[0];
-    v.score[1] = scale_score(v.num[1], v.den[1], s->opts.scale1_min_val);
-    v.score[2] = scale_score(v.num[2], v.den[2], s->opts.scale2_min_val);
-    v.score[3] = scale_score(v.num[3], v.den[3], s->opts.scale3_min_val);
-    return vif_put_scores(sink, frame, &s->names, &v, s->opts.debug);
+    return ev_float_vif_emit(s, &v, frame, sink);
+}
+
+int ev_float_vif_emit(const FloatVifState *s, VifScaleScores *v, const unsigned frame,
+                      EvSink *sink)
+{
+    v->skip_scale0 = s->opts.skip_scale0;
+    v->score[0] = s->opts.skip_scale0 ? 0.0 : (double)v->num[0] / (double)v->den[0];
+    v->score[1] = scale_score(v->num[1], v->den[1], s->opts.scale1_min_val);
+    v->score[2] = scale_score(v->num[2], v->den[2], s->opts.scale2_min_val);
+    v->score[3] = scale_score(v->num[3], v->den[3], s->opts.scale3_min_val);
+    return vif_put_scores(sink, frame, &s->names, v, s->opts.debug);
 }
 
 const EvExtractorClass ev_fex_float_vif = {
@@ -233,3 +217,17 @@ const EvExtractorClass ev_fex_float_vif = {
     .scratch_size = float_vif_scratch_size,
     .extract = float_vif_extract,
 };
+
+#ifdef EV_HAVE_CUDA
+/* The CUDA twin: the same options, init and outputs; the scales on the device (float_vif.cu). */
+const EvExtractorClass ev_cuda_float_vif = {
+    .name = "float_vif",
+    .flags = EV_FEX_CUDA | EV_FEX_CUDA_LUMA,
+    .options = float_vif_options,
+    .opts_size = sizeof(FloatVifOpts),
+    .state_size = sizeof(FloatVifState),
+    .init = float_vif_init,
+    .launch = ev_float_vif_launch_cuda,
+    .extract = ev_float_vif_extract_cuda,
+};
+#endif

@@ -20,6 +20,12 @@ EV_HD int vif_mirror(const int i, const int n)
     return i < 0 ? -i : (i >= n ? 2 * n - i - 2 : i);
 }
 
+/* vif_prescale's nearest-neighbour source index of output i: (int)(i * ratio) in float. */
+EV_HD unsigned vif_float_nn_index(const int i, const float ratio)
+{
+    return (unsigned)(int)((float)i * ratio);
+}
+
 /* libvmaf's log2f replacement (VIF_OPT_FAST_LOG2): the exponent from the bits, plus a degree-8
  * polynomial of the mantissa in [0, 1), Horner in float from the highest coefficient. */
 EV_HD float vif_log2f_approx(const float x)
