@@ -10,6 +10,8 @@
 #               twin beyond vif/adm/motion), TWIN_SEARCH_FRAMES (default 1000000) each
 #     backends  --backend cuda against --backend cpu, --precision max JSON of every built-in
 #               model (MODELS) on every corpus pair, byte for byte (the "backends" object aside)
+#     gray      gray (4:0:0) y4m made from the sample pair's luma, 8 and 10 bits: --backend cuda
+#               against --backend cpu JSON for the luma-only twins and models
 #     repeat    REPEATS (100) runs of one pair, then 8 processes at once: identical output
 #     bench     bench_vmaf, bench_twins (kernels), bench/cli_feed.sh
 #     ffmpeg    FFMPEG (an ffmpeg built by tests/ffmpeg/build_ffmpeg.sh) on this build's
@@ -25,7 +27,7 @@ cd "$here"
 build=${BUILD_DIR:-build-gpu}
 logs=${LOG_DIR:-$build/logs}
 corpus=${CORPUS:-$here/../shared/corpus}
-steps=${*:-build test gate search twinsearch backends repeat bench}
+steps=${*:-build test gate search twinsearch backends gray repeat bench}
 mkdir -p "$logs"
 status=0
 
@@ -133,6 +135,7 @@ step_backends() {
   while IFS=$'\t' read -r name ref dis w h chroma bpc frames _; do
     [ "$name" = name ] && continue
     for model in ${MODELS:-$("$cli" --list_models | awk 'NR > 1 { print $1 }')}; do
+      rm -f "$out/cpu.json" "$out/cuda.json"
       for b in cpu cuda; do
         "$cli" -r "$corpus/$ref" -d "$corpus/$dis" -w "$w" -h "$h" -p "$chroma" -b "$bpc" \
           --model "version=$model" --backend "$b" --precision max --json -q \
@@ -148,6 +151,48 @@ step_backends() {
     done
   done <"$corpus/corpus.tsv"
   note "backends: $runs pair x model runs, $bad different"
+  [ $bad -eq 0 ]
+}
+
+step_gray() {
+  local out=/tmp/ev-gray bad=0 runs=0
+  mkdir -p "$out"
+  python3 - "$here/testdata" "$out" <<'PY' || return 1
+import sys
+src, out = sys.argv[1], sys.argv[2]
+w, h = 576, 324
+for name in ("ref", "dis"):
+    header, body = open(f"{src}/sample_{name}.y4m", "rb").read().split(b"\n", 1)
+    frames = body.split(b"FRAME\n")[1:]
+    for tag, shift in ((b"mono", 0), (b"mono10", 2)):
+        with open(f"{out}/{name}_{tag.decode()}.y4m", "wb") as f:
+            f.write(header.replace(b" C420jpeg", b" C" + tag) + b"\n")
+            for fr in frames:
+                y = fr[:w * h]
+                f.write(b"FRAME\n" + (y if not shift else
+                        b"".join((v << shift).to_bytes(2, "little") for v in y)))
+PY
+  local sets=("--model version=vmaf_v0.6.1 --feature psnr --feature float_ssim --feature float_ms_ssim --feature float_psnr --feature float_moment"
+              "--model version=vmaf_float_v0.6.1 --feature float_ansnr"
+              "--feature cambi --feature speed_temporal")
+  for tag in mono mono10; do
+    for set in "${sets[@]}"; do
+      rm -f "$out/cpu.json" "$out/cuda.json"
+      for b in cpu cuda; do
+        # shellcheck disable=SC2086
+        "$cli" -r "$out/ref_$tag.y4m" -d "$out/dis_$tag.y4m" $set --backend "$b" \
+          --precision max --json -q -o "$out/$b.json" 2>>"$logs/gray.txt"
+      done
+      runs=$((runs + 1))
+      if cmp -s <(strip_json "$out/cpu.json") <(strip_json "$out/cuda.json") &&
+         grep -q '"backends"' "$out/cuda.json"; then
+        echo "same  $tag $set" >>"$logs/gray.txt"
+      else
+        echo "DIFFERENT $tag $set" >>"$logs/gray.txt"; bad=$((bad + 1))
+      fi
+    done
+  done
+  note "gray: $runs runs, $bad different"
   [ $bad -eq 0 ]
 }
 
