@@ -51,6 +51,7 @@ extern const EvExtractorClass ev_cuda_float_ms_ssim;
 extern const EvExtractorClass ev_cuda_motion;
 extern const EvExtractorClass ev_cuda_vif;
 extern const EvExtractorClass ev_cuda_adm;
+extern const EvExtractorClass ev_cuda_cambi;
 
 #define EV_TWIN_LIST                                                                           \
     EV_EXTRACTOR(ev_cuda_float_moment)                                                         \
@@ -60,7 +61,8 @@ extern const EvExtractorClass ev_cuda_adm;
     EV_EXTRACTOR(ev_cuda_float_ms_ssim)                                                        \
     EV_EXTRACTOR(ev_cuda_motion)                                                               \
     EV_EXTRACTOR(ev_cuda_vif)                                                                  \
-    EV_EXTRACTOR(ev_cuda_adm)
+    EV_EXTRACTOR(ev_cuda_adm)                                                                  \
+    EV_EXTRACTOR(ev_cuda_cambi)
 #else
 #define EV_TWIN_LIST
 #endif

@@ -290,26 +290,14 @@ static size_t cambi_scratch_bytes(const void *state)
     return cambi_scratch_size(state);
 }
 
-static int cambi_extract(const void *state, void *scratch, const EvPic *ref, const EvPic *dis,
-                         const unsigned frame, EvSink *sink)
+/* The outputs of a frame: cambi (the distorted picture's score), and with full_ref
+ * cambi_source and cambi_full_reference; each clipped to cambi_max_val. */
+static int cambi_emit(const CambiState *s, const unsigned frame, const double dis_score,
+                      const double src_score, EvSink *sink)
 {
-    const CambiState *s = state;
-    CambiScratch sc;
-    cambi_scratch_carve(s, scratch, &sc);
     const double max_val = s->opts.cambi_max_val;
-    double dis_score;
-    int err = cambi_picture_score(s, &s->dis, s->mask_threshold_dis, dis, &sc,
-                                  s->heatmap_fd[0] >= 0 ? s->heatmap_fd : NULL, frame,
-                                  &dis_score);
-    if (err)
-        return err;
-    err = ev_sink_put(sink, s->name, frame, dis_score < max_val ? dis_score : max_val);
+    int err = ev_sink_put(sink, s->name, frame, dis_score < max_val ? dis_score : max_val);
     if (err || !s->opts.full_ref)
-        return err;
-    double src_score;
-    err = cambi_picture_score(s, &s->src, s->mask_threshold_src, ref, &sc, NULL, frame,
-                              &src_score);
-    if (err)
         return err;
     const double diff = dis_score - src_score;
     const double combined = 0 > diff ? 0 : diff;
@@ -318,6 +306,22 @@ static int cambi_extract(const void *state, void *scratch, const EvPic *ref, con
         err = ev_sink_put(sink, "cambi_full_reference", frame,
                           combined < max_val ? combined : max_val);
     return err;
+}
+
+static int cambi_extract(const void *state, void *scratch, const EvPic *ref, const EvPic *dis,
+                         const unsigned frame, EvSink *sink)
+{
+    const CambiState *s = state;
+    CambiScratch sc;
+    cambi_scratch_carve(s, scratch, &sc);
+    double dis_score, src_score = 0;
+    int err = cambi_picture_score(s, &s->dis, s->mask_threshold_dis, dis, &sc,
+                                  s->heatmap_fd[0] >= 0 ? s->heatmap_fd : NULL, frame,
+                                  &dis_score);
+    if (!err && s->opts.full_ref)
+        err = cambi_picture_score(s, &s->src, s->mask_threshold_src, ref, &sc, NULL, frame,
+                                  &src_score);
+    return err ? err : cambi_emit(s, frame, dis_score, src_score, sink);
 }
 
 static void cambi_close(void *state)
@@ -349,3 +353,42 @@ static const EvExtractorClass *cambi_class(void)
 {
     return &ev_fex_cambi;
 }
+
+#ifdef EV_HAVE_CUDA
+int ev_cambi_launch_cuda(const void *state, void *scratch, const EvPic *ref, const EvPic *dis,
+                         unsigned frame);
+int ev_cambi_extract_cuda(const void *state, void *scratch, const EvPic *ref, const EvPic *dis,
+                          unsigned frame, EvSink *sink);
+int ev_cambi_twin_emit(const CambiState *s, unsigned frame, double dis_score, double src_score,
+                       EvSink *sink);
+
+int ev_cambi_twin_emit(const CambiState *s, const unsigned frame, const double dis_score,
+                       const double src_score, EvSink *sink)
+{
+    return cambi_emit(s, frame, dis_score, src_score, sink);
+}
+
+/* The twin's host scratch: one scale's contrast values (copied back only where the CPU takes
+ * libvmaf's order, or for heatmaps) and a heatmap row. */
+static size_t cambi_twin_scratch_bytes(const void *state)
+{
+    const CambiState *s = state;
+    return (size_t)s->alloc_w * s->alloc_h * sizeof(float) + s->alloc_w * sizeof(uint16_t) + 64;
+}
+
+/* The CUDA twin: the same options, init and outputs; the five scales on the device
+ * (cambi.cu). */
+const EvExtractorClass ev_cuda_cambi = {
+    .name = "cambi",
+    .flags = EV_FEX_CUDA | EV_FEX_CUDA_LUMA,
+    .options = cambi_options,
+    .str_defaults = cambi_str_defaults,
+    .opts_size = sizeof(CambiOpts),
+    .state_size = sizeof(CambiState),
+    .init = cambi_init,
+    .scratch_size = cambi_twin_scratch_bytes,
+    .launch = ev_cambi_launch_cuda,
+    .extract = ev_cambi_extract_cuda,
+    .close = cambi_close,
+};
+#endif

@@ -73,13 +73,14 @@ EV_HD uint16_t cambi_mode_filter_at(const CambiScaleIn *in, const unsigned r, co
 
 /* The contrast value of a counted pixel of band code `code`, from the box counts of the codes
  * around it: p0 of its own, up[d] and down[d] of code + d + 1 and code - d - 1 (0 outside the
- * band), d < t->num_diffs. */
-EV_HD float cambi_c_value_of(const CambiTables *t, const unsigned code, const uint32_t p0,
-                             const uint32_t *up, const uint32_t *down)
+ * band), d < nd = t->num_diffs (a constant in the twin's kernels, so the loop unrolls). */
+EV_HD float cambi_c_value_of(const CambiTables *t, const int nd, const unsigned code,
+                             const uint32_t p0, const uint32_t *up, const uint32_t *down)
 {
     const int v = (int)(code + t->band_lo);
     float best = 0.0f;
-    for (int d = 0; d < t->num_diffs; d++)
+    EV_UNROLL
+    for (int d = 0; d < nd; d++)
         if (cambi_step_counts(t, d, v))
             best = cambi_step_best(best, t, d, p0, up[d], down[d]);
     return best;
