@@ -85,6 +85,26 @@ static const OptionSet option_sets[] = {
     { "motion", "motion_five_frame_window=true:motion_moving_average=true", 1 },
     { "motion", "motion_blend_factor=0.5:motion_blend_offset=10.0", 1 },
     { "motion", "motion_fps_weight=2.5:motion_max_val=5.0", 1 },
+    { "cambi", "", 0 },
+    { "cambi", "cambi_high_res_speedup=1080:cambi_vis_lum_threshold=0.06:cambi_max_val=17", 0 },
+    { "cambi", "max_log_contrast=0", 1 },
+    { "cambi", "max_log_contrast=1:tvi_threshold=0.1", 1 },
+    { "cambi", "max_log_contrast=3", 1 },
+    { "cambi", "max_log_contrast=4:cambi_vis_lum_threshold=1.0", 1 },
+    { "cambi", "max_log_contrast=5", 0 },
+    { "cambi", "enc_bitdepth=8", 1 },
+    { "cambi", "enc_bitdepth=10", 1 },
+    { "cambi", "enc_width=320:enc_height=216", 1 },
+    { "cambi", "window_size=15", 1 },
+    { "cambi", "window_size=127", 1 },
+    { "cambi", "topk=0.01", 1 },
+    { "cambi", "cambi_topk=1.0", 1 },
+    { "cambi", "cambi_eotf=pq", 1 },
+    { "cambi", "eotf=pq:cambi_vis_lum_threshold=1.0", 1 },
+    { "cambi", "full_ref=true", 0 },
+    { "cambi", "full_ref=true:enc_width=320:enc_height=216", 1 },
+    { "cambi", "cambi_high_res_speedup=1440", 0 },
+    { "cambi", "cambi_high_res_speedup=2160:max_log_contrast=3", 0 },
     { "model", "version=vmaf_v0.6.1", 0 },
     { "model", "version=vmaf_v0.6.1neg", 1 },
     { "model", "version=vmaf_4k_v0.6.1", 1 },
@@ -381,6 +401,9 @@ int main(int argc, char **argv)
         for (unsigned i = 0; i < fx.n && !err; i++) {
             if (option_sets[o].quick && !a.search && !fx.item[i].quick && fx.item[i].kind != FIX_CORPUS)
                 continue;
+            if (fx.item[i].only && strcmp(fx.item[i].only, option_sets[o].extractor) &&
+                strcmp(option_sets[o].extractor, "model"))
+                continue; /* a fixture for one extractor (cambi's banding) */
             err = run_row(&a, &option_sets[o], &fx.item[i], &bad, &frames);
             rows++;
         }

@@ -10,6 +10,10 @@
 #include "features/cambi/cambi_math.h"
 #include "features/cambi/cambi_twin.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 typedef enum CambiEotf { CAMBI_EOTF_BT1886, CAMBI_EOTF_PQ } CambiEotf;
 
 typedef struct CambiOpts {
@@ -125,5 +129,9 @@ int cambi_tvi_for_diff(int diff, double tvi, CambiEotf eotf);  /* -1: not found 
 int cambi_vlt_luma(double threshold, CambiEotf eotf);           /* -1: not found */
 void cambi_recip_table(float recip[CAMBI_RECIP_SIZE]);
 int cambi_tables_init(CambiTables *t, const CambiOpts *o, CambiEotf eotf);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif
