@@ -38,3 +38,19 @@ add_test(NAME twins_feature_search_self
                  --features "cambi;speed_chroma:speed_kernelscale=1.0;ciede" --min-size 216x216
                  --max-size 400x300 --depths 8,10,12,16)
 set_tests_properties(twins_feature_search_self PROPERTIES LABELS twins)
+
+# cambi: the gate's rows on the quick fixtures (banding among them), and the search with its
+# banded pools (216x216 is cambi's smallest encode), on the GPU; the search CPU against CPU (CI).
+set(EV_CAMBI_SEARCH_FEATURES
+    "cambi;cambi:cambi_high_res_speedup=1080:cambi_vis_lum_threshold=0.06:cambi_max_val=17;cambi:max_log_contrast=5:enc_bitdepth=8:full_ref=true")
+add_test(NAME gpu_cambi_parity_quick COMMAND exactvmaf_parity --quick --only cambi)
+add_test(NAME gpu_cambi_search_quick
+         COMMAND exactvmaf_parity --vmaf-search 20000 --features "${EV_CAMBI_SEARCH_FEATURES}"
+                 --min-size 216x216 --max-size 720x480 --depths 8,10,12,16)
+set_tests_properties(gpu_cambi_parity_quick gpu_cambi_search_quick PROPERTIES
+                     LABELS gpu SKIP_RETURN_CODE 77)
+add_test(NAME twins_cambi_search_self
+         COMMAND exactvmaf_parity --twin-backend cpu --vmaf-search 400 --threads 2
+                 --features "${EV_CAMBI_SEARCH_FEATURES}" --min-size 216x216 --max-size 400x300
+                 --depths 8,10,12,16)
+set_tests_properties(twins_cambi_search_self PROPERTIES LABELS twins)

@@ -51,7 +51,7 @@ static int add_banding(FixtureList *l, int variant, unsigned w, unsigned h, unsi
                        EvPixelLayout layout, unsigned frames, uint32_t seed)
 {
     static const char *const names[] = { "banding8", "dithered8", "noisy8",
-                                          "banding10", "stripes", "blocks" };
+                                          "banding10", "stripes", "blocks", "overrange" };
     const int err = add(l, FIX_BANDING, names[variant], w, h, bpc, layout, frames, seed);
     if (!err) {
         l->item[l->n - 1].delta = variant;
@@ -120,6 +120,8 @@ int fixtures_quick(FixtureList *l, uint32_t seed)
     err |= add_banding(l, BANDING_BLOCKS, 256, 216, 9, EV_PIX_420, 2, seed + 114);
     err |= add_banding(l, BANDING_DITHERED, 216, 216, 8, EV_PIX_444, 2, seed + 115);
     err |= add_banding(l, BANDING_10BIT, 1000, 216, 14, EV_PIX_420, 2, seed + 116);
+    err |= add_banding(l, BANDING_OVERRANGE, 640, 360, 10, EV_PIX_420, 2, seed + 117);
+    err |= add_banding(l, BANDING_OVERRANGE, 300, 240, 12, EV_PIX_444, 2, seed + 118);
     for (unsigned i = first; i < l->n; i++)
         l->item[i].quick = 1;
     return err;

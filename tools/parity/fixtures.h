@@ -29,6 +29,8 @@ enum {
     BANDING_STRIPES,    /* 4-wide stripes of 10-bit codes 4 apart: the largest contrast values
                            (a top-k sum past 2^53 units from 1080p up) */
     BANDING_BLOCKS,     /* 8x8 blocks of random levels: many codes in one window */
+    BANDING_OVERRANGE,  /* BANDING_10BIT with a few luma samples above the depth's maximum
+                           (9..15 bits): refused, by the first in raster order */
 };
 
 typedef struct Fixture {

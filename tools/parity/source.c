@@ -75,7 +75,7 @@ static uint32_t banding_sample(const Fixture *fx, unsigned frame, unsigned p, si
         const unsigned lo = 64 + (s >> 4) % 337, span = 60 + (s >> 13) % 441;
         code = lo + (unsigned)((uint64_t)span * (a * x + b * y) / ((uint64_t)a * pw + b * ph + 1));
     }
-    if (side && fx->delta != BANDING_10BIT && fx->delta != BANDING_STRIPES) {
+    if (side && fx->delta <= BANDING_NOISY) {
         int q = (int)((code + 2) >> 2); /* 8 bits */
         if (fx->delta == BANDING_DITHERED && (noise & 3) == 0)
             q += (noise >> 2) & 1 ? 1 : -1;
@@ -84,7 +84,10 @@ static uint32_t banding_sample(const Fixture *fx, unsigned frame, unsigned p, si
         q = q < 0 ? 0 : q > 255 ? 255 : q;
         return bpc >= 8 ? (uint32_t)q << (bpc - 8) & max : (uint32_t)q;
     }
-    return (bpc >= 10 ? code << (bpc - 10) : code >> (10 - bpc)) & max;
+    const uint32_t v = (bpc >= 10 ? code << (bpc - 10) : code >> (10 - bpc)) & max;
+    if (fx->delta == BANDING_OVERRANGE && side && p == 0 && noise % 4099 == 0 && bpc < 16)
+        return max + 1 + (noise >> 16) % (65535 - max); /* stored as uint16 */
+    return v;
 }
 
 /* One sample of a generated fixture. side 0 = ref, 1 = dis. */
