@@ -36,6 +36,7 @@ constexpr unsigned BIN_A0 = 0x3F00u;  // the high 16 bits of 0.5f
 constexpr unsigned BINS_A = 0x4680u - BIN_A0; // ... up to those of 16384.0f (exclusive)
 constexpr int POOL_THREADS = 256;
 constexpr int POOL_BLOCKS = 64;       // per scale
+constexpr unsigned NO_BIN = 0xffffffffu;
 
 // ---- what one picture's work leaves on the device ----------------------------------------------
 
@@ -380,17 +381,23 @@ __global__ void __launch_bounds__(POOL_THREADS) hist_kernel(PoolArgs a, int pass
         hist[k] = 0;
     __syncthreads();
     const float *c = a.c[s];
-    for (unsigned i = blockIdx.x * POOL_THREADS + threadIdx.x; i < a.n[s];
-         i += gridDim.x * POOL_THREADS) {
-        const unsigned v = bits_of(c[i]);
-        if (v == 0)
-            continue;
+    const unsigned lane = threadIdx.x & 31, n = a.n[s];
+    // warp by warp (i0 the same in a warp): lanes with the same bin add once, by their count
+    // (banded pictures have long runs of equal values)
+    for (unsigned i0 = blockIdx.x * POOL_THREADS + (threadIdx.x & ~31u); i0 < n;
+         i0 += gridDim.x * POOL_THREADS) {
+        const unsigned i = i0 + lane, v = i < n ? bits_of(c[i]) : 0;
+        // (0 never matches sel: sel holds the high bits of a value >= 0.5f)
+        unsigned bin;
         if (pass == 0)
-            atomicAdd(&hist[(v >> 16) - BIN_A0], 1u); // regular: 0.5f <= value < 16384.0f
-        else if (pass == 1 && v >> 16 == sel)
-            atomicAdd(&hist[(v >> 8) & 0xff], 1u);
-        else if (pass == 2 && v >> 8 == sel)
-            atomicAdd(&hist[v & 0xff], 1u);
+            bin = v ? (v >> 16) - BIN_A0 : NO_BIN; // regular: 0.5f <= value < 16384.0f
+        else if (pass == 1)
+            bin = v >> 16 == sel ? (v >> 8) & 0xff : NO_BIN;
+        else
+            bin = v >> 8 == sel ? v & 0xff : NO_BIN;
+        const unsigned peers = __match_any_sync(0xffffffffu, bin);
+        if (bin != NO_BIN && lane == (unsigned)__ffs(peers) - 1)
+            atomicAdd(&hist[bin], (unsigned)__popc(peers));
     }
     __syncthreads();
     ScaleHist &g = a.pool->h[s];
