@@ -190,24 +190,6 @@ struct CArgs {
     int pad, span, cap;              // window radius; counts' row length and codes held
 };
 
-// Bytes [x, x + n) of a shared row, summed: 32-bit words, the edges masked (the row is padded
-// so that the last word read lies inside it).
-__device__ __forceinline__ uint32_t row_sum(const uint8_t *row, int x, int n)
-{
-    const uint32_t *wd = reinterpret_cast<const uint32_t *>(row);
-    const int first = x >> 2, last = (x + n - 1) >> 2;
-    uint32_t acc = 0;
-    for (int k = first; k <= last; k++) {
-        uint32_t v = wd[k];
-        if (k == first)
-            v &= 0xffffffffu << (8 * (x & 3));
-        if (k == last)
-            v &= 0xffffffffu >> (8 * (3 - ((x + n - 1) & 3)));
-        acc = __dp4a(v, 0x01010101u, acc);
-    }
-    return acc;
-}
-
 __device__ __forceinline__ void block_min_max(unsigned &lo, unsigned &hi)
 {
     __shared__ unsigned s_lo, s_hi;
@@ -240,111 +222,59 @@ __device__ void add_totals(ScaleTotals *tot, unsigned long long units, unsigned 
     }
 }
 
-// The contrast values of a TH x TW tile of one scale. The window counts of the codes held
-// (cap codes from `base`) at the tile's columns and the window's margins sit in shared memory
-// as vertical counts V[code][x] of the rows in the window, slid down row by row (each column
-// kept by one thread: no races); a pixel's count of a code is the sum of V over its 2 pad + 1
-// columns. Box counts: integers, the reference's hist. A region whose counted codes span more
-// than cap is done in several passes of overlapping code ranges, each pixel in the first one
-// that holds every code it reads. ND: num_diffs.
+// The contrast values of a TH x TW tile of one scale (cambi_twin.h's CambiTile: the vertical
+// counts of the codes held in shared memory, slid down row by row, a pixel's window counts
+// summed from them; box counts, the reference's hist). The phases between the barriers are
+// cambi_twin.h's; the host runs the same loop in tests/unit/cambi_twin_test.c. ND: num_diffs.
 template <int ND> __global__ void __launch_bounds__(TW) c_kernel(CArgs a)
 {
     extern __shared__ __align__(16) uint8_t vcount[];
     int sc = 0;
     while (sc + 1 < NS && blockIdx.x >= a.s[sc + 1].first_block)
         sc++;
-    const CScale S = a.s[sc];
+    const CScale &S = a.s[sc];
     const unsigned b = blockIdx.x - S.first_block;
-    const int j0 = (int)(b % S.strips) * TW, i0 = (int)(b / S.strips) * TH;
-    const int w = (int)S.w, h = (int)S.h, pad = a.pad, span = a.span, cap = a.cap;
-    const int i_end = min(i0 + TH, h), t = threadIdx.x, j = j0 + t;
-    const int r_lo = max(0, i0 - pad), r_hi = min(h, i_end + pad);
-    // the counted codes of the region the tile's windows read
+    CambiTile tile;
+    tile.codes = S.codes;
+    tile.c = S.c;
+    tile.w = (int)S.w;
+    tile.h = (int)S.h;
+    tile.j0 = (int)(b % S.strips) * TW;
+    tile.i0 = (int)(b / S.strips) * TH;
+    tile.i_end = min(tile.i0 + TH, tile.h);
+    tile.threads = TW;
+    tile.pad = a.pad;
+    tile.span = a.span;
+    tile.cap = a.cap;
+    const int t = threadIdx.x;
     unsigned lo = 0xffffu, hi = 0;
-    for (int r = r_lo; r < r_hi; r++)
-        for (int x = t; x < span; x += TW) {
-            const int g = j0 - pad + x;
-            if (g < 0 || g >= w)
-                continue;
-            const unsigned code = S.codes[(size_t)r * w + g];
-            if (code != CAMBI_NOT_COUNTED) {
-                lo = min(lo, code);
-                hi = max(hi, code);
-            }
-        }
+    cambi_tile_code_range(&tile, t, &lo, &hi);
     block_min_max(lo, hi);
-    unsigned long long units = 0;
-    unsigned nonzero = 0, irregular = 0;
-    if (lo > hi) { // nothing counted: every value is 0
-        for (int i = i0; i < i_end && j < w; i++)
-            S.c[(size_t)i * w + j] = 0.0f;
+    CambiTileSums sums = { 0, 0, 0 };
+    if (lo > hi) { // nothing counted: every value is 0 (v is not read)
+        for (int i = tile.i0; i < tile.i_end; i++)
+            cambi_tile_query(&tile, vcount, a.t, ND, lo, hi, 0, t, i, &sums);
         return;
     }
-    const int step = cap - 2 * ND; // > 0 (the host's choice of cap)
-    const int passes = (int)(hi - lo + 1) <= cap ? 1 : 1 + ((int)(hi - lo + 1) - cap + step - 1) / step;
+    const int passes = cambi_tile_passes(lo, hi, tile.cap, ND);
     for (int q = 0; q < passes; q++) {
-        const int base = (int)lo + q * step;
-        for (int k = t; k < cap * span / 16; k += TW)
+        const int base = (int)lo + q * cambi_tile_step(tile.cap, ND);
+        for (int k = t; k < tile.cap * tile.span / 16; k += TW)
             reinterpret_cast<uint4 *>(vcount)[k] = make_uint4(0, 0, 0, 0);
         __syncthreads();
-        // row r enters (delta 1) or leaves (-1) the vertical counts
-        auto slide = [&](int r, int delta) {
-            for (int x = t; x < span; x += TW) {
-                const int g = j0 - pad + x;
-                if (g < 0 || g >= w)
-                    continue;
-                const int code = S.codes[(size_t)r * w + g];
-                if (code != (int)CAMBI_NOT_COUNTED && code >= base && code < base + cap)
-                    vcount[(code - base) * span + x] += (uint8_t)delta;
-            }
-        };
-        for (int r = r_lo; r < min(h, i0 + pad); r++)
-            slide(r, 1);
-        for (int i = i0; i < i_end; i++) {
-            if (i + pad < h)
-                slide(i + pad, 1);
-            if (i > i0 && i - pad - 1 >= 0)
-                slide(i - pad - 1, -1);
+        for (int r = cambi_tile_row_lo(&tile); r < min(tile.h, tile.i0 + tile.pad); r++)
+            cambi_tile_slide(&tile, vcount, base, t, r, 1);
+        for (int i = tile.i0; i < tile.i_end; i++) {
+            if (i + tile.pad < tile.h)
+                cambi_tile_slide(&tile, vcount, base, t, i + tile.pad, 1);
+            if (i > tile.i0 && i - tile.pad - 1 >= 0)
+                cambi_tile_slide(&tile, vcount, base, t, i - tile.pad - 1, -1);
             __syncthreads();
-            if (j < w) {
-                const unsigned code = S.codes[(size_t)i * w + j];
-                float v = 0.0f;
-                bool mine = q == 0 && code == CAMBI_NOT_COUNTED;
-                if (code != CAMBI_NOT_COUNTED) {
-                    // the codes it reads that can be present: [c - ND, c + ND] within [lo, hi]
-                    const int need_lo = max((int)lo, (int)code - ND);
-                    const int need_hi = min((int)hi, (int)code + ND);
-                    const bool here = need_lo >= base && need_hi < base + cap;
-                    const int prev = base - step;
-                    const bool before = q > 0 && need_lo >= prev && need_hi < prev + cap;
-                    if (here && !before) {
-                        mine = true;
-                        auto count = [&](int k) -> uint32_t {
-                            if (k < need_lo || k > need_hi)
-                                return 0;
-                            return row_sum(vcount + (k - base) * span, t, 2 * pad + 1);
-                        };
-                        uint32_t up[ND], down[ND];
-#pragma unroll
-                        for (int d = 0; d < ND; d++) {
-                            up[d] = count((int)code + d + 1);
-                            down[d] = count((int)code - d - 1);
-                        }
-                        v = cambi_c_value_of(a.t, ND, code, count((int)code), up, down);
-                        if (v != 0.0f) {
-                            irregular |= !cambi_value_regular(v);
-                            units += cambi_value_units(v);
-                            nonzero++;
-                        }
-                    }
-                }
-                if (mine)
-                    S.c[(size_t)i * w + j] = v;
-            }
+            cambi_tile_query(&tile, vcount, a.t, ND, lo, hi, q, t, i, &sums);
             __syncthreads();
         }
     }
-    add_totals(a.tot + sc, units, nonzero, irregular);
+    add_totals(a.tot + sc, sums.units, sums.nonzero, sums.irregular);
 }
 
 // ---- pooling: the k-th largest value by a radix selection on its bits -------------------------
@@ -540,11 +470,9 @@ void launch_c(const CambiState *s, const CambiGeometry *g, const PicBufs &p,
     a.t = tables;
     a.tot = p.pool->r.s;
     a.pad = (int)(g->window >> 1);
-    a.span = ((TW + 2 * a.pad + 4) + 15) & ~15; // room for the last word row_sum reads
+    a.span = cambi_tile_span(TW, a.pad);
     const int nd = s->tables->num_diffs;
-    a.cap = V_BYTES / a.span;
-    a.cap = a.cap < (int)s->tables->band_n ? a.cap : (int)s->tables->band_n;
-    a.cap = a.cap > 2 * nd + 1 ? a.cap : 2 * nd + 1;
+    a.cap = cambi_tile_cap(V_BYTES, a.span, s->tables->band_n, nd);
     unsigned blocks = 0;
     for (int k = 0; k < NS; k++) {
         a.s[k] = { p.codes[k], p.c[k], sz[k].w, sz[k].h, (unsigned)ev_blocks((int)sz[k].w, TW),
