@@ -65,7 +65,7 @@ step_test() {
 step_gate() {
   # one run per extractor (GATE_ONLY, default all of them), each with its own log
   local rc=0 x
-  for x in ${GATE_ONLY:-float_moment psnr float_psnr float_ssim float_ms_ssim vif adm motion model}; do
+  for x in ${GATE_ONLY:-float_moment psnr float_psnr float_ssim float_ms_ssim vif adm motion cambi model}; do
     "$parity" --corpus "$corpus" --threads "${GATE_THREADS:-16}" --only "$x" >"$logs/gate_$x.txt" 2>&1
     local r=$?
     note "gate $x: rc $r: $(tail -1 "$logs/gate_$x.txt")"
