@@ -54,3 +54,7 @@ add_test(NAME twins_cambi_search_self
                  --features "${EV_CAMBI_SEARCH_FEATURES}" --min-size 216x216 --max-size 400x300
                  --depths 8,10,12,16)
 set_tests_properties(twins_cambi_search_self PROPERTIES LABELS twins)
+add_test(NAME gpu_cambi_heatmaps
+         COMMAND ${CMAKE_CURRENT_LIST_DIR}/cambi_heatmaps.sh $<TARGET_FILE:exactvmaf_cli>
+                 ${EV_SHARED_DIR}/corpus ${CMAKE_CURRENT_BINARY_DIR}/cambi_heatmaps)
+set_tests_properties(gpu_cambi_heatmaps PROPERTIES LABELS gpu SKIP_RETURN_CODE 77)
