@@ -363,7 +363,7 @@ int main(void)
             for (int p = 0; p < N_PATTERNS; p++)
                 run_case(option_sets[o], sizes[z][0], sizes[z][1], depths[(o + z + p) % 4], p);
     /* the speed-up at its resolution, and every depth with the model's options */
-    for (unsigned d = 0; d < 4; d++)
+    for (unsigned d = 0; d < 2; d++)
         run_case("cambi_high_res_speedup=1080:cambi_vis_lum_threshold=0.06", 1920, 1080,
                  depths[d], d % 2 ? RAMP8_DITHER : RAMP8);
     /* v in far less memory: tiles in many passes (cap down to 2 num_diffs + 1 codes) */
@@ -371,8 +371,9 @@ int main(void)
         tile_vbytes = vb;
         for (int p = 0; p < N_PATTERNS; p++)
             run_case(p % 2 ? "max_log_contrast=5" : "", 357, 250, depths[p % 4], p);
-        run_case("cambi_high_res_speedup=1080:cambi_vis_lum_threshold=0.06", 1920, 1080, 10,
-                 BLOCKS);
+        if (vb == 1500)
+            run_case("cambi_high_res_speedup=1080:cambi_vis_lum_threshold=0.06", 1920, 1080,
+                     10, BLOCKS);
     }
     tile_vbytes = 40 * 1024;
     CHECK(tile_passes_seen > 0);
@@ -382,7 +383,7 @@ int main(void)
     const unsigned before = fallbacks;
     run_case("", 1920, 1080, 10, STRIPES);
     CHECK(fallbacks > before);
-    CHECK(refused <= 3 && cases >= 130);
+    CHECK(refused <= 3 && cases >= 160);
     printf("cambi_twin: %u picture scores compared (%u scales took the reference's order, %u "
            "option sets refused, %u tiles in several passes), %u checks passed, %u failed\n",
            cases, fallbacks, refused, tile_passes_seen, check_passed, check_failed);
