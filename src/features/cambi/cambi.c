@@ -171,9 +171,10 @@ static int resolve_sizes(CambiState *s, const EvPicInfo *info, const EvLog *log)
     return 0;
 }
 
-static int cambi_init(void *state, const void *opts, const EvPicInfo *info, const EvLog *log)
+static void cambi_close(void *state);
+
+static int cambi_setup(CambiState *s, const void *opts, const EvPicInfo *info, const EvLog *log)
 {
-    CambiState *s = state;
     for (unsigned i = 0; i < CAMBI_NUM_SCALES; i++)
         s->heatmap_fd[i] = -1;
     s->log = log;
@@ -242,6 +243,15 @@ static int cambi_init(void *state, const void *opts, const EvPicInfo *info, cons
     if (o->heatmaps_path[0])
         return open_heatmaps(s, log);
     return 0;
+}
+
+/* A refusal frees what the setup took (the engine closes only what init accepted). */
+static int cambi_init(void *state, const void *opts, const EvPicInfo *info, const EvLog *log)
+{
+    const int err = cambi_setup(state, opts, info, log);
+    if (err)
+        cambi_close(state);
+    return err;
 }
 
 static size_t align64(const size_t n)
@@ -324,17 +334,22 @@ static int cambi_extract(const void *state, void *scratch, const EvPic *ref, con
     return err ? err : cambi_emit(s, frame, dis_score, src_score, sink);
 }
 
+/* Frees and closes what the state holds, and forgets it (a second call does nothing). */
 static void cambi_close(void *state)
 {
     CambiState *s = state;
-    for (unsigned i = 0; i < CAMBI_NUM_SCALES; i++)
+    for (unsigned i = 0; i < CAMBI_NUM_SCALES; i++) {
         if (s->heatmap_fd[i] >= 0)
             close(s->heatmap_fd[i]);
+        s->heatmap_fd[i] = -1;
+    }
     free(s->dis.col_src);
     free(s->dis.row_src);
     free(s->src.col_src);
     free(s->src.row_src);
     free(s->tables);
+    s->dis.col_src = s->dis.row_src = s->src.col_src = s->src.row_src = NULL;
+    s->tables = NULL;
 }
 
 const EvExtractorClass ev_fex_cambi = {
