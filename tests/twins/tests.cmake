@@ -102,3 +102,22 @@ add_test(NAME gpu_float_search_opts_quick
          COMMAND exactvmaf_parity --vmaf-search 20000 --features "${EV_FLOAT_TWINS_OPTS}"
                  --min-size 48x48 --max-size 400x300 --depths 8,10,12,16)
 set_tests_properties(gpu_float_search_quick gpu_float_search_opts_quick PROPERTIES LABELS gpu SKIP_RETURN_CODE 77)
+# cambi: the gate's rows on the quick fixtures (banding among them), and the search with its
+# banded pools (216x216 is cambi's smallest encode), on the GPU; the search CPU against CPU (CI).
+set(EV_CAMBI_SEARCH_FEATURES
+    "cambi;cambi:cambi_high_res_speedup=1080:cambi_vis_lum_threshold=0.06:cambi_max_val=17;cambi:max_log_contrast=5:enc_bitdepth=8:full_ref=true")
+add_test(NAME gpu_cambi_parity_quick COMMAND exactvmaf_parity --quick --only cambi)
+add_test(NAME gpu_cambi_search_quick
+         COMMAND exactvmaf_parity --vmaf-search 20000 --features "${EV_CAMBI_SEARCH_FEATURES}"
+                 --min-size 216x216 --max-size 720x480 --depths 8,10,12,16)
+set_tests_properties(gpu_cambi_parity_quick gpu_cambi_search_quick PROPERTIES
+                     LABELS gpu SKIP_RETURN_CODE 77)
+add_test(NAME twins_cambi_search_self
+         COMMAND exactvmaf_parity --twin-backend cpu --vmaf-search 400 --threads 2
+                 --features "${EV_CAMBI_SEARCH_FEATURES}" --min-size 216x216 --max-size 400x300
+                 --depths 8,10,12,16)
+set_tests_properties(twins_cambi_search_self PROPERTIES LABELS twins)
+add_test(NAME gpu_cambi_heatmaps
+         COMMAND ${CMAKE_CURRENT_LIST_DIR}/cambi_heatmaps.sh $<TARGET_FILE:exactvmaf_cli>
+                 ${EV_SHARED_DIR}/corpus ${CMAKE_CURRENT_BINARY_DIR}/cambi_heatmaps)
+set_tests_properties(gpu_cambi_heatmaps PROPERTIES LABELS gpu SKIP_RETURN_CODE 77)

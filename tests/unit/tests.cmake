@@ -15,6 +15,7 @@ ev_add_test(unit_ssim_exact_sum SOURCES ${CMAKE_CURRENT_LIST_DIR}/ssim_exact_sum
 ev_add_test(unit_twin_steps SOURCES ${CMAKE_CURRENT_LIST_DIR}/twin_steps_test.c LABELS unit)
 ev_add_test(unit_speed_math SOURCES ${CMAKE_CURRENT_LIST_DIR}/speed_math_test.c LABELS unit)
 ev_add_test(unit_cambi_math SOURCES ${CMAKE_CURRENT_LIST_DIR}/cambi_math_test.c LABELS unit)
+ev_add_test(unit_cambi_twin SOURCES ${CMAKE_CURRENT_LIST_DIR}/cambi_twin_test.c LABELS unit)
 ev_add_test(unit_ciede_math SOURCES ${CMAKE_CURRENT_LIST_DIR}/ciede_math_test.c LABELS unit)
 ev_add_test(unit_psnr_hvs_math SOURCES ${CMAKE_CURRENT_LIST_DIR}/psnr_hvs_math_test.c LABELS unit)
 ev_add_test(unit_multi SOURCES ${CMAKE_CURRENT_LIST_DIR}/multi_test.c LABELS unit)

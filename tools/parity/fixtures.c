@@ -46,6 +46,20 @@ static int add(FixtureList *l, FixtureKind kind, const char *what, unsigned w, u
     return 0;
 }
 
+/* A FIX_BANDING fixture (cambi's rows only). */
+static int add_banding(FixtureList *l, int variant, unsigned w, unsigned h, unsigned bpc,
+                       EvPixelLayout layout, unsigned frames, uint32_t seed)
+{
+    static const char *const names[] = { "banding8", "dithered8", "noisy8",
+                                          "banding10", "stripes", "blocks", "overrange" };
+    const int err = add(l, FIX_BANDING, names[variant], w, h, bpc, layout, frames, seed);
+    if (!err) {
+        l->item[l->n - 1].delta = variant;
+        l->item[l->n - 1].only = "cambi";
+    }
+    return err;
+}
+
 int fixtures_standard(FixtureList *l, uint32_t seed, int quick)
 {
     int err = fixtures_quick(l, seed);
@@ -61,6 +75,12 @@ int fixtures_standard(FixtureList *l, uint32_t seed, int quick)
     err |= add(l, FIX_NOISE, "noise", 7680, 4320, 8, EV_PIX_420, 1, seed + 76);
     err |= add(l, FIX_MOTION, "motion", 1920, 1080, 10, EV_PIX_420, 12, seed + 77);
     err |= add(l, FIX_EXTREME, "extreme", 1920, 1080, 16, EV_PIX_444, 2, seed + 78);
+    err |= add_banding(l, BANDING_DITHERED, 1920, 1080, 8, EV_PIX_420, 3, seed + 200);
+    err |= add_banding(l, BANDING_10BIT, 1920, 1080, 10, EV_PIX_420, 2, seed + 201);
+    err |= add_banding(l, BANDING_STRIPES, 1920, 1080, 10, EV_PIX_420, 1, seed + 202);
+    err |= add_banding(l, BANDING_NOISY, 2560, 1440, 10, EV_PIX_420, 1, seed + 203);
+    err |= add_banding(l, BANDING_8BIT, 3840, 2160, 10, EV_PIX_420, 1, seed + 204);
+    err |= add_banding(l, BANDING_BLOCKS, 3840, 2160, 8, EV_PIX_420, 1, seed + 205);
     for (unsigned i = first; i < l->n; i++)
         l->item[i].quick = 0;
     return err;
@@ -91,6 +111,17 @@ int fixtures_quick(FixtureList *l, uint32_t seed)
     err |= add(l, FIX_MOTION, "motion", 33, 35, 12, EV_PIX_444, 7, seed + 97);
     err |= add(l, FIX_EXTREME, "extreme", 357, 353, 16, EV_PIX_420, 2, seed + 98);
     err |= add(l, FIX_EXTREME, "extreme", 640, 360, 8, EV_PIX_422, 2, seed + 99);
+    for (int v = BANDING_8BIT; v <= BANDING_BLOCKS; v++)
+        err |= add_banding(l, v, 640, 360, 8, EV_PIX_420, 3, seed + 100 + (unsigned)v);
+    err |= add_banding(l, BANDING_10BIT, 640, 360, 10, EV_PIX_420, 3, seed + 110);
+    err |= add_banding(l, BANDING_DITHERED, 640, 360, 10, EV_PIX_420, 3, seed + 111);
+    err |= add_banding(l, BANDING_NOISY, 357, 353, 12, EV_PIX_422, 2, seed + 112);
+    err |= add_banding(l, BANDING_8BIT, 400, 300, 16, EV_PIX_444, 2, seed + 113);
+    err |= add_banding(l, BANDING_BLOCKS, 256, 216, 9, EV_PIX_420, 2, seed + 114);
+    err |= add_banding(l, BANDING_DITHERED, 216, 216, 8, EV_PIX_444, 2, seed + 115);
+    err |= add_banding(l, BANDING_10BIT, 1000, 216, 14, EV_PIX_420, 2, seed + 116);
+    err |= add_banding(l, BANDING_OVERRANGE, 640, 360, 10, EV_PIX_420, 2, seed + 117);
+    err |= add_banding(l, BANDING_OVERRANGE, 300, 240, 12, EV_PIX_444, 2, seed + 118);
     for (unsigned i = first; i < l->n; i++)
         l->item[i].quick = 1;
     return err;

@@ -16,7 +16,22 @@ typedef enum FixtureKind {
                            ref + noise (motion across cuts and identical frames) */
     FIX_EXTREME,        /* every sample 0 or max, ref and dis independent */
     FIX_CORPUS,         /* a pair of raw files */
+    FIX_BANDING,        /* smooth gradients (ref: 10-bit precision) and their banded versions
+                           (dis), the variant in delta (BANDING_*); for cambi */
 } FixtureKind;
+
+/* FIX_BANDING variants (Fixture.delta): dis is the ref's 10-bit gradient ... */
+enum {
+    BANDING_8BIT,       /* ... quantised to 8 bits */
+    BANDING_DITHERED,   /* ... quantised to 8 bits, one in four samples moved by one step */
+    BANDING_NOISY,      /* ... quantised to 8 bits plus noise of up to two steps */
+    BANDING_10BIT,      /* ... itself (at depths above 10: banding of 10-bit steps) */
+    BANDING_STRIPES,    /* 4-wide stripes of 10-bit codes 4 apart: the largest contrast values
+                           (a top-k sum past 2^53 units from 1080p up) */
+    BANDING_BLOCKS,     /* 8x8 blocks of random levels: many codes in one window */
+    BANDING_OVERRANGE,  /* BANDING_10BIT with a few luma samples above the depth's maximum
+                           (9..15 bits): refused, by the first in raster order */
+};
 
 typedef struct Fixture {
     char name[96];
@@ -26,6 +41,7 @@ typedef struct Fixture {
     uint32_t seed;
     int delta;                  /* FIX_UNITS_2P53: -1, 0, +1 */
     int quick;                  /* in the quick set */
+    const char *only;           /* NULL, or the one extractor (and models) it is for */
     char ref_path[512], dis_path[512]; /* FIX_CORPUS */
 } Fixture;
 

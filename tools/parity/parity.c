@@ -135,11 +135,32 @@ static const OptionSet option_sets[] = {
     { "float_motion", "motion_blend_factor=0.5:motion_blend_offset=10.0", 1 },
     { "float_motion", "motion_fps_weight=2.5:motion_max_val=5.0", 1 },
     { "float_ansnr", "", 0 },
+    { "cambi", "", 0 },
+    { "cambi", "cambi_high_res_speedup=1080:cambi_vis_lum_threshold=0.06:cambi_max_val=17", 0 },
+    { "cambi", "max_log_contrast=0:window_size=15", 1 },
+    { "cambi", "max_log_contrast=1:tvi_threshold=0.1:topk=0.01", 1 },
+    { "cambi", "max_log_contrast=4:eotf=pq:cambi_vis_lum_threshold=1.0", 1 },
+    { "cambi", "max_log_contrast=5", 0 },
+    { "cambi", "enc_bitdepth=8:cambi_eotf=pq", 1 },
+    { "cambi", "enc_bitdepth=10:window_size=127:cambi_topk=1.0", 1 },
+    { "cambi", "enc_width=320:enc_height=216", 1 },
+    { "cambi", "full_ref=true", 0 },
+    { "cambi", "full_ref=true:enc_width=320:enc_height=216:enc_bitdepth=8", 1 },
+    { "cambi", "cambi_high_res_speedup=1440", 0 },
+    { "cambi", "cambi_high_res_speedup=2160:max_log_contrast=3", 0 },
     { "model", "version=vmaf_v0.6.1", 0 },
     { "model", "version=vmaf_v0.6.1neg", 1 },
     { "model", "version=vmaf_4k_v0.6.1", 1 },
     { "model", "version=vmaf_4k_v0.6.1neg", 1 },
     { "model", "version=vmaf_b_v0.6.3", 1 },
+    { "model", "version=vmaf_v1.0.16_3d0h", 0 },
+    { "model", "version=vmaf_v1.0.16_3d0h_2160", 1 },
+    { "model", "version=vmaf_v1.0.16_5d0h", 1 },
+    { "model", "version=vmaf_v1.0.16_1d5h_2160", 1 },
+    { "model", "version=vmaf_v1.0.16_hfr_3d0h", 1 },
+    { "model", "version=vmaf_v1.0.16_hfr_3d0h_2160", 1 },
+    { "model", "version=vmaf_v1.0.16_hfr_5d0h", 1 },
+    { "model", "version=vmaf_v1.0.16_hfr_1d5h_2160", 1 },
     { "psnr_hvs", "", 0 },      /* no options; depths above 12 are refused by both */
     { "model", "version=vmaf_float_v0.6.1", 0 },
     { "model", "version=vmaf_float_v0.6.1neg", 1 },
@@ -436,6 +457,9 @@ int main(int argc, char **argv)
         for (unsigned i = 0; i < fx.n && !err; i++) {
             if (option_sets[o].quick && !a.search && !fx.item[i].quick && fx.item[i].kind != FIX_CORPUS)
                 continue;
+            if (fx.item[i].only && strcmp(fx.item[i].only, option_sets[o].extractor) &&
+                strcmp(option_sets[o].extractor, "model"))
+                continue; /* a fixture for one extractor (cambi's banding) */
             err = run_row(&a, &option_sets[o], &fx.item[i], &bad, &frames);
             rows++;
         }

@@ -53,6 +53,43 @@ static uint32_t motion_sample(const Fixture *fx, unsigned frame, unsigned p, siz
     return v;
 }
 
+/* FIX_BANDING: a gradient of 10-bit codes across the plane, its direction and range drawn per
+ * frame; the ref at 10-bit precision, the dis banded (the variants of fixtures.h). */
+static uint32_t banding_sample(const Fixture *fx, unsigned frame, unsigned p, size_t i, int side)
+{
+    unsigned pw, ph;
+    ev_plane_size(fx->width, fx->height, fx->layout, p, &pw, &ph);
+    const unsigned bpc = fx->bitdepth, x = (unsigned)(i % pw), y = (unsigned)(i / pw);
+    const uint32_t max = (1u << bpc) - 1;
+    const uint32_t s = fixture_hash(fx->seed ^ frame * 0x632be5abu ^ p * 0x9e3779b9u);
+    const uint32_t noise = fixture_hash(s ^ (uint32_t)i * 0x85ebca6bu);
+    if (fx->delta == BANDING_BLOCKS) {
+        const uint32_t b = fixture_hash(s ^ (x / 8) * 0x27d4eb2du ^ (y / 8) * 0x165667b1u);
+        return b & max;
+    }
+    uint32_t code;
+    if (fx->delta == BANDING_STRIPES) {
+        code = 300 + 4 * ((x / 4) & 1);
+    } else {
+        const unsigned a = s & 3, b = ((s >> 2) & 3) | (a ? 0 : 1);
+        const unsigned lo = 64 + (s >> 4) % 337, span = 60 + (s >> 13) % 441;
+        code = lo + (unsigned)((uint64_t)span * (a * x + b * y) / ((uint64_t)a * pw + b * ph + 1));
+    }
+    if (side && fx->delta <= BANDING_NOISY) {
+        int q = (int)((code + 2) >> 2); /* 8 bits */
+        if (fx->delta == BANDING_DITHERED && (noise & 3) == 0)
+            q += (noise >> 2) & 1 ? 1 : -1;
+        if (fx->delta == BANDING_NOISY)
+            q += (int)((noise >> 2) % 5) - 2;
+        q = q < 0 ? 0 : q > 255 ? 255 : q;
+        return bpc >= 8 ? (uint32_t)q << (bpc - 8) & max : (uint32_t)q;
+    }
+    const uint32_t v = (bpc >= 10 ? code << (bpc - 10) : code >> (10 - bpc)) & max;
+    if (fx->delta == BANDING_OVERRANGE && side && p == 0 && noise % 4099 == 0 && bpc < 16)
+        return max + 1 + (noise >> 16) % (65535 - max); /* stored as uint16 */
+    return v;
+}
+
 /* One sample of a generated fixture. side 0 = ref, 1 = dis. */
 static uint32_t sample(const Fixture *fx, unsigned frame, unsigned p, size_t i, int side)
 {
@@ -62,6 +99,8 @@ static uint32_t sample(const Fixture *fx, unsigned frame, unsigned p, size_t i, 
     switch (fx->kind) {
     case FIX_MOTION:
         return motion_sample(fx, frame, p, i, side);
+    case FIX_BANDING:
+        return banding_sample(fx, frame, p, i, side);
     case FIX_EXTREME:
         return (side ? fixture_hash(base ^ 0x68e31da4u) : base) & 1 ? max : 0;
     case FIX_IDENTICAL:

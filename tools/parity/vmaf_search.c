@@ -9,7 +9,11 @@
  * pictures, a distorted picture equal to the reference or close to it, a reference equal to
  * the previous one (no motion), panned by one sample, or cut to new content.
  * --features replaces the v0.6.1 set by any extractors (and options), --min-size and
- * --max-size bound the geometry drawn: the same search for every twin.
+ * --max-size bound the geometry drawn: the same search for every twin. When the features
+ * include cambi, two more pools (a banded random walk: runs of equal samples stepping by
+ * 8-bit or 10-bit steps, so pictures have flat areas and bands; and the same with one sample
+ * in four moved by a step) and two more frame kinds that use them are drawn as well; other
+ * searches draw exactly as before.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -37,7 +41,9 @@ typedef struct Batch {
     unsigned w, h, bpc, frames;
     EvPixelLayout layout;
     size_t frame_samples, pool_samples;
-    void *pool[3];              /* noise, noise + small noise, 0/max */
+    void *pool[5];              /* noise, noise + small noise, 0/max; with cambi: banded,
+                                   banded and dithered */
+    int banding;                /* the features include cambi: pools 3 and 4, kinds 8 and 9 */
 } Batch;
 
 int search_use_features(EvContext *c, const char *features)
@@ -94,6 +100,42 @@ static EvContext *open_side(const VmafSearch *vs, const Batch *b, EvBackend back
     return c;
 }
 
+/* Pools 3 and 4: a random walk of levels held for runs of 1 .. 4 (w + 1) samples (rows of
+ * a picture then repeat, mostly: flat areas with bands), stepping by 1 or 2 steps of 8-bit
+ * (or, from 10 bits, 10-bit) size; pool 4 moves one sample in four by a step. */
+static int make_banded_pools(Batch *b, uint64_t *s)
+{
+    const size_t bytes = b->bpc > 8 ? 2 : 1, n = b->pool_samples;
+    const uint32_t max = (1u << b->bpc) - 1;
+    const unsigned shift = b->bpc >= 10 && next(s) % 2 ? b->bpc - 10 : b->bpc - 8;
+    const uint32_t step = 1u << shift;
+    for (int k = 3; k < 5; k++)
+        if (!(b->pool[k] = malloc(n * bytes)))
+            return -ENOMEM;
+    int64_t level = (int64_t)(next(s) % (max / step + 1));
+    size_t run = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (!run) {
+            run = 1 + next(s) % (4 * ((size_t)b->w + 1));
+            level += (int64_t)(next(s) % 5) - 2;
+            level = level < 0 ? 0 : level > (int64_t)(max / step) ? (int64_t)(max / step) : level;
+        }
+        run--;
+        const uint64_t r = next(s);
+        const uint32_t v = (uint32_t)level * step;
+        int64_t d = (int64_t)v + ((r & 3) ? 0 : (r & 4) ? (int64_t)step : -(int64_t)step);
+        const uint32_t dv = d < 0 ? 0 : d > (int64_t)max ? max : (uint32_t)d;
+        if (bytes == 1) {
+            ((uint8_t *)b->pool[3])[i] = (uint8_t)v;
+            ((uint8_t *)b->pool[4])[i] = (uint8_t)dv;
+        } else {
+            ((uint16_t *)b->pool[3])[i] = (uint16_t)v;
+            ((uint16_t *)b->pool[4])[i] = (uint16_t)dv;
+        }
+    }
+    return 0;
+}
+
 static int make_pools(Batch *b, uint64_t *s)
 {
     const size_t bytes = b->bpc > 8 ? 2 : 1, n = b->pool_samples;
@@ -118,7 +160,7 @@ static int make_pools(Batch *b, uint64_t *s)
             ((uint16_t *)b->pool[2])[i] = (uint16_t)x;
         }
     }
-    return 0;
+    return b->banding ? make_banded_pools(b, s) : 0;
 }
 
 /* A picture whose planes lie one after another in pool from sample offset off. */
@@ -188,16 +230,18 @@ static int run_batch(const VmafSearch *vs, Batch *b, uint64_t *s, unsigned long 
     const size_t span = b->pool_samples - b->frame_samples;
     size_t prev = 0;
     for (unsigned i = 0; i < b->frames && !err; i++) {
-        const unsigned kind = (unsigned)(next(s) % 8);
+        const unsigned kind = (unsigned)(next(s) % (b->banding ? 10 : 8));
         size_t off = (size_t)(next(s) % (span + 1));
         if (i && kind == 5)
             off = prev;                         /* the reference does not move */
         else if (i && kind == 6 && prev < span)
             off = prev + 1;                     /* a pan by one sample */
         prev = off;
-        const EvPicture ref = picture_at(b, b->pool[kind == 7 ? 2 : 0], off);
+        const EvPicture ref = picture_at(b, b->pool[kind == 7 ? 2 : kind >= 8 ? 3 : 0], off);
         EvPicture dis;
         switch (kind) {
+        case 8: dis = picture_at(b, b->pool[3], (size_t)(next(s) % (span + 1))); break;
+        case 9: dis = picture_at(b, b->pool[4], off); break;          /* dithered */
         case 0: dis = ref; break;                                   /* identical */
         case 1: case 5: case 6: dis = picture_at(b, b->pool[1], off); break; /* close */
         case 7: dis = picture_at(b, b->pool[2], (off + 7) % (span + 1)); break;
@@ -215,7 +259,7 @@ static int run_batch(const VmafSearch *vs, Batch *b, uint64_t *s, unsigned long 
         *bad += compare(cpu, twin, b, first, values);
     ev_close(&cpu);
     ev_close(&twin);
-    for (int k = 0; k < 3; k++)
+    for (int k = 0; k < 5; k++)
         free(b->pool[k]);
     if (err)
         fprintf(stderr, "exactvmaf-parity: vmaf search batch %ux%u %u-bit layout %d: %s\n",
@@ -245,6 +289,7 @@ int vmaf_search(const VmafSearch *vs)
                 depths[n_depths++] = d;
         b.bpc = depths[next(&s) % n_depths];
         b.layout = (EvPixelLayout)(1 + next(&s) % 3);
+        b.banding = vs->features && strstr(vs->features, "cambi") != NULL;
         for (unsigned k = 0; k < 3; k++) {
             unsigned pw, ph;
             ev_plane_size(b.w, b.h, b.layout, k, &pw, &ph);

@@ -171,9 +171,10 @@ static int resolve_sizes(CambiState *s, const EvPicInfo *info, const EvLog *log)
     return 0;
 }
 
-static int cambi_init(void *state, const void *opts, const EvPicInfo *info, const EvLog *log)
+static void cambi_close(void *state);
+
+static int cambi_setup(CambiState *s, const void *opts, const EvPicInfo *info, const EvLog *log)
 {
-    CambiState *s = state;
     for (unsigned i = 0; i < CAMBI_NUM_SCALES; i++)
         s->heatmap_fd[i] = -1;
     s->log = log;
@@ -244,6 +245,15 @@ static int cambi_init(void *state, const void *opts, const EvPicInfo *info, cons
     return 0;
 }
 
+/* A refusal frees what the setup took (the engine closes only what init accepted). */
+static int cambi_init(void *state, const void *opts, const EvPicInfo *info, const EvLog *log)
+{
+    const int err = cambi_setup(state, opts, info, log);
+    if (err)
+        cambi_close(state);
+    return err;
+}
+
 static size_t align64(const size_t n)
 {
     return (n + 63) & ~(size_t)63;
@@ -290,26 +300,14 @@ static size_t cambi_scratch_bytes(const void *state)
     return cambi_scratch_size(state);
 }
 
-static int cambi_extract(const void *state, void *scratch, const EvPic *ref, const EvPic *dis,
-                         const unsigned frame, EvSink *sink)
+/* The outputs of a frame: cambi (the distorted picture's score), and with full_ref
+ * cambi_source and cambi_full_reference; each clipped to cambi_max_val. */
+static int cambi_emit(const CambiState *s, const unsigned frame, const double dis_score,
+                      const double src_score, EvSink *sink)
 {
-    const CambiState *s = state;
-    CambiScratch sc;
-    cambi_scratch_carve(s, scratch, &sc);
     const double max_val = s->opts.cambi_max_val;
-    double dis_score;
-    int err = cambi_picture_score(s, &s->dis, s->mask_threshold_dis, dis, &sc,
-                                  s->heatmap_fd[0] >= 0 ? s->heatmap_fd : NULL, frame,
-                                  &dis_score);
-    if (err)
-        return err;
-    err = ev_sink_put(sink, s->name, frame, dis_score < max_val ? dis_score : max_val);
+    int err = ev_sink_put(sink, s->name, frame, dis_score < max_val ? dis_score : max_val);
     if (err || !s->opts.full_ref)
-        return err;
-    double src_score;
-    err = cambi_picture_score(s, &s->src, s->mask_threshold_src, ref, &sc, NULL, frame,
-                              &src_score);
-    if (err)
         return err;
     const double diff = dis_score - src_score;
     const double combined = 0 > diff ? 0 : diff;
@@ -320,17 +318,38 @@ static int cambi_extract(const void *state, void *scratch, const EvPic *ref, con
     return err;
 }
 
+static int cambi_extract(const void *state, void *scratch, const EvPic *ref, const EvPic *dis,
+                         const unsigned frame, EvSink *sink)
+{
+    const CambiState *s = state;
+    CambiScratch sc;
+    cambi_scratch_carve(s, scratch, &sc);
+    double dis_score, src_score = 0;
+    int err = cambi_picture_score(s, &s->dis, s->mask_threshold_dis, dis, &sc,
+                                  s->heatmap_fd[0] >= 0 ? s->heatmap_fd : NULL, frame,
+                                  &dis_score);
+    if (!err && s->opts.full_ref)
+        err = cambi_picture_score(s, &s->src, s->mask_threshold_src, ref, &sc, NULL, frame,
+                                  &src_score);
+    return err ? err : cambi_emit(s, frame, dis_score, src_score, sink);
+}
+
+/* Frees and closes what the state holds, and forgets it (a second call does nothing). */
 static void cambi_close(void *state)
 {
     CambiState *s = state;
-    for (unsigned i = 0; i < CAMBI_NUM_SCALES; i++)
+    for (unsigned i = 0; i < CAMBI_NUM_SCALES; i++) {
         if (s->heatmap_fd[i] >= 0)
             close(s->heatmap_fd[i]);
+        s->heatmap_fd[i] = -1;
+    }
     free(s->dis.col_src);
     free(s->dis.row_src);
     free(s->src.col_src);
     free(s->src.row_src);
     free(s->tables);
+    s->dis.col_src = s->dis.row_src = s->src.col_src = s->src.row_src = NULL;
+    s->tables = NULL;
 }
 
 const EvExtractorClass ev_fex_cambi = {
@@ -349,3 +368,42 @@ static const EvExtractorClass *cambi_class(void)
 {
     return &ev_fex_cambi;
 }
+
+#ifdef EV_HAVE_CUDA
+int ev_cambi_launch_cuda(const void *state, void *scratch, const EvPic *ref, const EvPic *dis,
+                         unsigned frame);
+int ev_cambi_extract_cuda(const void *state, void *scratch, const EvPic *ref, const EvPic *dis,
+                          unsigned frame, EvSink *sink);
+int ev_cambi_twin_emit(const CambiState *s, unsigned frame, double dis_score, double src_score,
+                       EvSink *sink);
+
+int ev_cambi_twin_emit(const CambiState *s, const unsigned frame, const double dis_score,
+                       const double src_score, EvSink *sink)
+{
+    return cambi_emit(s, frame, dis_score, src_score, sink);
+}
+
+/* The twin's host scratch: one scale's contrast values (copied back only where the CPU takes
+ * libvmaf's order, or for heatmaps) and a heatmap row. */
+static size_t cambi_twin_scratch_bytes(const void *state)
+{
+    const CambiState *s = state;
+    return (size_t)s->alloc_w * s->alloc_h * sizeof(float) + s->alloc_w * sizeof(uint16_t) + 64;
+}
+
+/* The CUDA twin: the same options, init and outputs; the five scales on the device
+ * (cambi.cu). */
+const EvExtractorClass ev_cuda_cambi = {
+    .name = "cambi",
+    .flags = EV_FEX_CUDA | EV_FEX_CUDA_LUMA,
+    .options = cambi_options,
+    .str_defaults = cambi_str_defaults,
+    .opts_size = sizeof(CambiOpts),
+    .state_size = sizeof(CambiState),
+    .init = cambi_init,
+    .scratch_size = cambi_twin_scratch_bytes,
+    .launch = ev_cambi_launch_cuda,
+    .extract = ev_cambi_extract_cuda,
+    .close = cambi_close,
+};
+#endif

@@ -9,7 +9,16 @@
 
 /* ---- preprocessing: 10 bits at the scored size, anti-dithering ---------------------------- */
 
-/* libvmaf refuses a luma sample above the depth's maximum (9..15 bits). */
+int cambi_range_error(const CambiState *s, const unsigned frame, const unsigned value,
+                      const unsigned x, const unsigned y, const unsigned bpc)
+{
+    ev_log(s->log, EV_LOG_ERROR, "cambi: frame %u: luma sample %u at (%u, %u) exceeds the "
+           "%u-bit maximum %u", frame, value, x, y, bpc, (1u << bpc) - 1);
+    return -EINVAL;
+}
+
+/* libvmaf refuses a luma sample above the depth's maximum (9..15 bits); the first in raster
+ * order is named. */
 static int check_range(const CambiState *s, const EvPic *pic, const unsigned frame)
 {
     if (pic->bpc == 8 || pic->bpc == 16)
@@ -18,11 +27,8 @@ static int check_range(const CambiState *s, const EvPic *pic, const unsigned fra
     for (unsigned i = 0; i < pic->h[0]; i++) {
         const uint16_t *row = ev_pic_row16(pic, 0, i);
         for (unsigned j = 0; j < pic->w[0]; j++)
-            if (row[j] > max) {
-                ev_log(s->log, EV_LOG_ERROR, "cambi: frame %u: luma sample %u at (%u, %u) "
-                       "exceeds the %u-bit maximum %u", frame, row[j], j, i, pic->bpc, max);
-                return -EINVAL;
-            }
+            if (row[j] > max)
+                return cambi_range_error(s, frame, row[j], j, i, pic->bpc);
     }
     return 0;
 }
@@ -43,7 +49,8 @@ static void load_10b(const CambiGeometry *g, const EvPic *pic, uint16_t *image)
     }
 }
 
-/* In place, raster order: each output reads only samples not yet replaced. */
+/* In place, raster order: each output reads only samples not yet replaced (so each is
+ * cambi_anti_dither_at of the loaded image). */
 static void anti_dither(uint16_t *x, const unsigned w, const unsigned h)
 {
     for (unsigned i = 0; i + 1 < h; i++) {
@@ -67,8 +74,8 @@ static void count_flat_row(const uint16_t *x, const unsigned w, const unsigned h
     const uint16_t *row = x + (size_t)r * w;
     const uint16_t *below = r + 1 < h ? row + w : row;
     for (unsigned j = 0; j + 1 < w; j++)
-        col_count[j] += (uint32_t)(delta * ((row[j] == row[j + 1]) & (row[j] == below[j])));
-    col_count[w - 1] += (uint32_t)(delta * (row[w - 1] == below[w - 1]));
+        col_count[j] += (uint32_t)delta * cambi_flat(row[j], row[j + 1], below[j]);
+    col_count[w - 1] += (uint32_t)delta * cambi_flat(row[w - 1], row[w - 1], below[w - 1]);
 }
 
 /* col_count has r zeros on each side of the w columns (the frame's edge counts nothing). */
@@ -140,22 +147,19 @@ static void mode_filter(uint16_t *x, const unsigned w, const unsigned h, uint16_
 
 /* ---- contrast values: sliding window histograms --------------------------------------------- */
 
-#define NOT_COUNTED 0xFFFFu
+#define NOT_COUNTED CAMBI_NOT_COUNTED
 
 typedef struct Window {
     uint16_t *hist;           /* hist[code * w + col]: pixels of band code `code` around col */
     unsigned w, pad;
 } Window;
 
-/* Band codes of a scale: code - band_lo for a masked sample in the band, else NOT_COUNTED
- * (the band has at most 1056 codes, so the two never meet). */
+/* Band codes of a scale (cambi_band_code). */
 static void band_codes(const uint16_t *x, const uint8_t *mask, const size_t n,
                        const CambiTables *t, uint16_t *codes)
 {
-    for (size_t k = 0; k < n; k++) {
-        const unsigned code = (uint16_t)(x[k] - t->band_lo);
-        codes[k] = mask[k] && code < t->band_n ? (uint16_t)code : NOT_COUNTED;
-    }
+    for (size_t k = 0; k < n; k++)
+        codes[k] = cambi_band_code(x[k], mask[k], t->band_lo, t->band_n);
 }
 
 static void add_range(uint16_t *row, const unsigned lo, const unsigned hi)
@@ -213,14 +217,11 @@ static float c_value(const Window *win, const CambiTables *t, const unsigned cod
     const uint32_t p0 = h[(size_t)code * w];
     float best = 0.0f;
     for (int d = 0; d < t->num_diffs; d++) {
-        if (v > t->tvi[d] || v + t->num_diffs + d + 1 <= t->vlt)
+        if (!cambi_step_counts(t, d, v))
             continue;
         const uint32_t up = h[(size_t)(code + d + 1) * w];
         const uint32_t down = (int)code - d - 1 >= 0 ? h[(size_t)(code - d - 1) * w] : 0;
-        const uint32_t p = up > down ? up : down;
-        const float val = cambi_step_value(t->weight[d], p0, p, t->recip[p0 + p]);
-        if (val > best)
-            best = val;
+        best = cambi_step_best(best, t, d, p0, up, down);
     }
     return best;
 }
@@ -262,7 +263,7 @@ static void c_values(const CambiTables *t, const uint16_t *codes, const unsigned
 
 /* libvmaf's dump_c_values: each value scaled to 16 bits by 65535 / (max weight * window^2 / 4),
  * native-endian uint16, frame after frame. */
-static int write_heatmap(const int fd, const CambiTables *t, const float *c, const unsigned w,
+int cambi_write_heatmap(const int fd, const CambiTables *t, const float *c, const unsigned w,
                          const unsigned h, const unsigned window, const unsigned frame,
                          uint16_t *row_buf)
 {
@@ -312,7 +313,7 @@ int cambi_picture_score(const CambiState *s, const CambiGeometry *g, const unsig
         c_values(s->tables, sc->codes, w, h, g->window, sc->hist, sc->mode_rows, sc->c_values,
                  &tot);
         if (heatmap_fd) {
-            const int err = write_heatmap(heatmap_fd[scale], s->tables, sc->c_values, w, h,
+            const int err = cambi_write_heatmap(heatmap_fd[scale], s->tables, sc->c_values, w, h,
                                           g->window, frame, sc->mode_rows);
             if (err)
                 return err;

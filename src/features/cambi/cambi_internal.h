@@ -8,6 +8,11 @@
 
 #include "core/extractor.h"
 #include "features/cambi/cambi_math.h"
+#include "features/cambi/cambi_twin.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
 
 typedef enum CambiEotf { CAMBI_EOTF_BT1886, CAMBI_EOTF_PQ } CambiEotf;
 
@@ -34,15 +39,6 @@ typedef struct CambiGeometry {
     unsigned *col_src, *row_src; /* nearest-neighbour source column/row of each output one */
 } CambiGeometry;
 
-/* Per-pixel contrast tables, the same for every frame. */
-typedef struct CambiTables {
-    int num_diffs;                   /* 1 << max_log_contrast */
-    int weight[CAMBI_MAX_DIFFS];     /* contrast weight of step d + 1 */
-    int tvi[CAMBI_MAX_DIFFS];        /* the largest 10-bit code where step d + 1 counts */
-    int vlt;                         /* codes + step must exceed this (0: no threshold) */
-    unsigned band_lo, band_n;        /* codes band_lo .. band_lo + band_n - 1 are counted */
-    float recip[CAMBI_RECIP_SIZE];   /* libvmaf's reciprocal table (cambi_recip_table) */
-} CambiTables;
 
 typedef struct CambiState {
     CambiOpts opts;
@@ -80,6 +76,13 @@ int cambi_picture_score(const CambiState *s, const CambiGeometry *g, unsigned ma
                         const EvPic *pic, CambiScratch *sc, const int *heatmap_fd,
                         unsigned frame, double *score);
 
+/* Log the reference's refusal of a luma sample above the depth's maximum; -EINVAL. */
+int cambi_range_error(const CambiState *s, unsigned frame, unsigned value, unsigned x,
+                      unsigned y, unsigned bpc);
+/* libvmaf's dump_c_values of one scale's c[] (w x h) into fd at frame's place. */
+int cambi_write_heatmap(int fd, const CambiTables *t, const float *c, unsigned w, unsigned h,
+                        unsigned window, unsigned frame, uint16_t *row_buf);
+
 /* What the pooling needs to know of a scale's values, gathered as they are computed: the exact
  * sum in units of 2^-24 (cambi_pool.c), how many are not 0, and whether one is not of the form
  * the exact sum relies on. */
@@ -101,8 +104,8 @@ static inline void cambi_totals_add(CambiTotals *t, const float v)
 {
     if (v == 0.0f)
         return;
-    t->irregular |= !(v >= 0.5f && v < 16384.0f);
-    t->units += (uint64_t)((double)v * 16777216.0);
+    t->irregular |= !cambi_value_regular(v);
+    t->units += cambi_value_units(v);
     t->nonzero++;
 }
 
@@ -110,6 +113,12 @@ static inline void cambi_totals_add(CambiTotals *t, const float v)
  * order it leaves them), given the totals of c. c may be reordered. */
 double cambi_topk_mean(float *c, unsigned n, int topk_count, const CambiTotals *tot,
                        uint32_t *radix);
+/* The exact path of cambi_topk_mean from what it gathers: the totals, and when more than k
+ * values are not 0, the k-th largest value's bits and the count and unit sum of the values
+ * above it. 0 and *mean set, or 1 when the reference's order must be reproduced (a value not
+ * of the proven form, or a sum of 2^53 units or more). Shared with the CUDA twin. */
+int cambi_topk_exact(const CambiTotals *tot, unsigned k, uint32_t kth_bits, unsigned above,
+                     uint64_t above_units, double *mean);
 /* The reference's order: its quick select and sum (the fallback of cambi_topk_mean). */
 double cambi_topk_mean_select(float *c, unsigned n, int topk_count);
 
@@ -120,5 +129,9 @@ int cambi_tvi_for_diff(int diff, double tvi, CambiEotf eotf);  /* -1: not found 
 int cambi_vlt_luma(double threshold, CambiEotf eotf);           /* -1: not found */
 void cambi_recip_table(float recip[CAMBI_RECIP_SIZE]);
 int cambi_tables_init(CambiTables *t, const CambiOpts *o, CambiEotf eotf);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

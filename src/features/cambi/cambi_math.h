@@ -37,6 +37,16 @@
 #define CAMBI_RECIP_SIZE 4226           /* libvmaf's reciprocal table: window^2 must be below */
 #define CAMBI_MAX_DIFFS 32              /* 1 << max_log_contrast, max_log_contrast <= 5 */
 
+/* Per-pixel contrast tables, the same for every frame (a twin keeps a device copy). */
+typedef struct CambiTables {
+    int num_diffs;                   /* 1 << max_log_contrast */
+    int weight[CAMBI_MAX_DIFFS];     /* contrast weight of step d + 1 */
+    int tvi[CAMBI_MAX_DIFFS];        /* the largest 10-bit code where step d + 1 counts */
+    int vlt;                         /* codes + step must exceed this (0: no threshold) */
+    unsigned band_lo, band_n;        /* codes band_lo .. band_lo + band_n - 1 are counted */
+    float recip[CAMBI_RECIP_SIZE];   /* libvmaf's reciprocal table (cambi_recip_table) */
+} CambiTables;
+
 /* Suprathreshold contrast response: the weight of contrast step d + 1. */
 EV_HD int cambi_contrast_weight(const int d)
 {
@@ -144,6 +154,42 @@ EV_HD float cambi_step_value(const int weight, const uint32_t p0, const uint32_t
                              const float recip_of_sum)
 {
     return (float)(weight * (int)p0 * (int)p) * recip_of_sum;
+}
+
+/* The mask's zero-derivative flag: a sample equal to its right and lower neighbours (at the
+ * last column or row the missing neighbour is the sample itself). */
+EV_HD uint32_t cambi_flat(const uint16_t v, const uint16_t right, const uint16_t below)
+{
+    return (uint32_t)((v == right) & (v == below));
+}
+
+/* CAMBI_NOT_COUNTED, or the band code of a sample: v - band_lo for a masked sample in the band
+ * (the band has at most 1056 codes, so the two never meet). */
+#define CAMBI_NOT_COUNTED 0xFFFFu
+
+EV_HD uint16_t cambi_band_code(const uint16_t v, const unsigned masked, const unsigned band_lo,
+                               const unsigned band_n)
+{
+    const unsigned code = (uint16_t)(v - band_lo);
+    return masked && code < band_n ? (uint16_t)code : (uint16_t)CAMBI_NOT_COUNTED;
+}
+
+/* Contrast step d takes part for a pixel of 10-bit value v: below its visibility threshold
+ * tvi[d], and v + num_diffs + d + 1 above vlt (the reference's test, literally). */
+EV_HD int cambi_step_counts(const CambiTables *t, const int d, const int v)
+{
+    return v <= t->tvi[d] && v + t->num_diffs + d + 1 > t->vlt;
+}
+
+/* The pixel's value after step d: the larger of best and the step's value, from p0 (pixels of
+ * its code in the window), up and down (of the codes d + 1 above and below; 0 outside the
+ * band). */
+EV_HD float cambi_step_best(const float best, const CambiTables *t, const int d,
+                            const uint32_t p0, const uint32_t up, const uint32_t down)
+{
+    const uint32_t p = up > down ? up : down;
+    const float val = cambi_step_value(t->weight[d], p0, p, t->recip[p0 + p]);
+    return val > best ? val : best;
 }
 
 /* How many of n values the spatial pooling averages: (int)(topk * n) clipped to [1, n]. */

@@ -26,7 +26,7 @@ static uint32_t float_bits(const float f)
 /* A value of the proven form (0, or a float in [0.5, 2^14)) in units of 2^-24. */
 static uint64_t units_of(const float v)
 {
-    return (uint64_t)((double)v * UNIT_SCALE);
+    return cambi_value_units(v);
 }
 
 /* The k-th largest value's bits among c[0..n) (k >= 1), by two 16-bit counting passes. */
@@ -52,30 +52,43 @@ static uint32_t kth_largest_bits(const float *c, const unsigned n, const unsigne
     return hi << 16 | lo;
 }
 
+int cambi_topk_exact(const CambiTotals *tot, const unsigned k, const uint32_t kth_bits,
+                     const unsigned above, const uint64_t above_units, double *mean)
+{
+    if (tot->irregular)
+        return 1;
+    uint64_t sum = tot->units; /* the k largest hold every non-zero value */
+    if (tot->nonzero > k) {
+        float t;
+        memcpy(&t, &kth_bits, sizeof(t));
+        sum = above_units + (uint64_t)(k - above) * units_of(t);
+    }
+    if (sum >= EXACT_LIMIT)
+        return 1;
+    *mean = (double)sum / UNIT_SCALE / (int)k;
+    return 0;
+}
+
 double cambi_topk_mean(float *c, const unsigned n, const int topk_count,
                        const CambiTotals *tot, uint32_t *radix)
 {
     const unsigned k = (unsigned)topk_count;
-    if (tot->irregular)
-        return cambi_topk_mean_select(c, n, topk_count);
-    uint64_t sum = tot->units; /* the k largest hold every non-zero value */
-    if (tot->nonzero > k) {
-        const uint32_t kth = kth_largest_bits(c, n, k, radix);
-        float t;
-        memcpy(&t, &kth, sizeof(t));
-        sum = 0;
-        unsigned above = 0;
+    uint32_t kth = 0;
+    unsigned above = 0;
+    uint64_t above_units = 0;
+    if (!tot->irregular && tot->nonzero > k) {
+        kth = kth_largest_bits(c, n, k, radix);
         for (unsigned i = 0; i < n; i++) {
             if (float_bits(c[i]) > kth) {
-                sum += units_of(c[i]);
+                above_units += units_of(c[i]);
                 above++;
             }
         }
-        sum += (uint64_t)(k - above) * units_of(t);
     }
-    if (sum >= EXACT_LIMIT)
+    double mean;
+    if (cambi_topk_exact(tot, k, kth, above, above_units, &mean))
         return cambi_topk_mean_select(c, n, topk_count);
-    return (double)sum / UNIT_SCALE / topk_count;
+    return mean;
 }
 
 /* libvmaf's selection: Hoare partitions around arr[k] until position k separates the k
