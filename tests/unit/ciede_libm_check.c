@@ -14,7 +14,9 @@
  *                                                 random ones
  *   exactvmaf-ciede-libm-check de BPC N [threads [seed]]
  *                                                 ciede2000 of N random pairs of colours of
- *                                                 random triples (pow(c, 7), powf, exp)
+ *                                                 random triples (pow(c, 7), powf, exp, sin,
+ *                                                 cos)
+ *   exactvmaf-ciede-libm-check sincos N [threads] sin and cos of N random x, |x| < 32
  *
  * Exit status 0 when every call matched and none was refused, 1 otherwise (the first
  * mismatches printed with their bits).
@@ -31,14 +33,20 @@
 #include <time.h>
 
 #include "features/ciede/ciede_libm.h"
+#include "features/ciede/ciede_sincos_table.h"
 
 /* Through volatile pointers so that the compiler cannot fold or expand glibc's calls. */
 static float (*volatile glibc_powf)(float, float) = powf;
 static double (*volatile glibc_pow)(double, double) = pow;
 static double (*volatile glibc_exp)(double) = exp;
+static double (*volatile glibc_sin)(double) = sin;
+static double (*volatile glibc_cos)(double) = cos;
 
-enum { FN_POW, FN_POWF7, FN_EXP, FN_COUNT };
-static const char *const fn_names[FN_COUNT] = { "pow", "powf(c, 7)", "exp" };
+/* glibc's sin/cos table, read from this process's libm (main). */
+static double sincos_table[440];
+
+enum { FN_POW, FN_POWF7, FN_EXP, FN_SIN, FN_COS, FN_COUNT };
+static const char *const fn_names[FN_COUNT] = { "pow", "powf(c, 7)", "exp", "sin", "cos" };
 
 typedef struct Tally {
     uint64_t calls[FN_COUNT], bad[FN_COUNT], refused[FN_COUNT];
@@ -93,6 +101,22 @@ static double wrap_exp(const double x)
     return want;
 }
 
+static double wrap_sin(const double x)
+{
+    const double want = glibc_sin(x);
+    count(FN_SIN, x, 0, want, ciede_glibc_sin(x, sincos_table));
+    return want;
+}
+
+static double wrap_cos(const double x)
+{
+    const double want = glibc_cos(x);
+    count(FN_COS, x, 0, want, ciede_glibc_cos(x, sincos_table));
+    return want;
+}
+
+#define CIEDE_HOST_SIN wrap_sin
+#define CIEDE_HOST_COS wrap_cos
 #define CIEDE_HOST_POW wrap_pow
 #define CIEDE_HOST_POWF7 wrap_powf7
 #define CIEDE_HOST_EXP wrap_exp
@@ -106,7 +130,7 @@ static uint64_t splitmix(uint64_t *s)
     return z ^ (z >> 31);
 }
 
-typedef enum Mode { MODE_POW7, MODE_LAB_ALL, MODE_LAB_RANDOM, MODE_DE } Mode;
+typedef enum Mode { MODE_POW7, MODE_LAB_ALL, MODE_LAB_RANDOM, MODE_DE, MODE_SINCOS } Mode;
 
 typedef struct Job {
     Mode mode;
@@ -142,6 +166,16 @@ static void *run_job(void *arg)
             const float c = float_of((uint32_t)n);
             wrap_powf7(c);
             wrap_pow((double)c, 7.0);
+            break;
+        }
+        case MODE_SINCOS: {
+            /* |x| < 32 uniformly, and 1/8 of the draws below 2^-20 (every path of both) */
+            const uint64_t r = splitmix(&seed);
+            double x = ((double)(r >> 11) * 0x1p-53) * 64.0 - 32.0;
+            if ((r & 7) == 0)
+                x = ldexp(x, -25 - (int)(r >> 3 & 31));
+            wrap_sin(x);
+            wrap_cos(x);
             break;
         }
         case MODE_LAB_ALL:
@@ -239,6 +273,7 @@ static int ci_sample(void)
                t.calls[FN_POW], t.bad[FN_POW], t.refused[FN_POW]);
         fail |= t.bad[FN_POWF7] || t.refused[FN_POWF7] || t.bad[FN_POW] || t.refused[FN_POW];
     }
+    fail |= run_mode(MODE_SINCOS, 0, 1u << 20, 1, 20261200, "sin/cos |x| < 32");
     fail |= run_mode(MODE_LAB_RANDOM, 8, 1u << 19, 1, 20261201, "lab 8-bit random");
     fail |= run_mode(MODE_LAB_RANDOM, 10, 1u << 18, 1, 20261202, "lab 10-bit random");
     fail |= run_mode(MODE_LAB_RANDOM, 16, 1u << 18, 1, 20261203, "lab 16-bit random");
@@ -269,11 +304,19 @@ static unsigned bpc_arg(const char *s)
 
 int main(int argc, char **argv)
 {
+    char err[512];
+    if (ciede_sincos_table_from_libm(sincos_table, err, sizeof(err))) {
+        fprintf(stderr, "%s\n", err);
+        return 1;
+    }
     if (argc == 1)
         return ci_sample();
     if (!strcmp(argv[1], "pow7"))
         return run_mode(MODE_POW7, 0, 0x7f800000u, threads_arg(argc, argv, 2), 0,
                         "pow7 all floats [0, FLT_MAX]");
+    if (!strcmp(argv[1], "sincos") && argc >= 3)
+        return run_mode(MODE_SINCOS, 0, strtoull(argv[2], NULL, 10), threads_arg(argc, argv, 3),
+                        20261208, "sin/cos random |x| < 32");
     if (!strcmp(argv[1], "lab") && argc >= 3) {
         const unsigned bpc = bpc_arg(argv[2]);
         const int n = threads_arg(argc, argv, 3);
@@ -294,6 +337,6 @@ int main(int argc, char **argv)
         return run_mode(MODE_DE, bpc, n, threads_arg(argc, argv, 4), seed, "de random pairs");
     }
     fprintf(stderr, "usage: %s [pow7 [threads] | lab BPC [threads [N]] | de BPC N [threads "
-            "[seed]]]\n", argv[0]);
+            "[seed]] | sincos N [threads]]\n", argv[0]);
     return 2;
 }

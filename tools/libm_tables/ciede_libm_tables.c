@@ -16,6 +16,8 @@
  *   T[k] moves exp's result only where it lies within ~2^-50 ulp of a rounding boundary, so no
  *   test can find it: these three are taken from that source, the rest are computed.
  * exp2f (powf's exp2): the bits of 2^(k/32) rounded to double, less k << 47, k = 0..31.
+ * sin/cos (IBM Accurate Mathematical Library's, in glibc's s_sin.c): for k = 0..109, sin(k/128)
+ *   and cos(k/128), each as the nearest double and the nearest double to the rest.
  * pow's log: z in [OFF, 2 OFF), OFF = 0x3fe6955500000000 as bits, split by the top 7 bits of
  *   (bits(z) - OFF) into 128 subintervals; for subinterval i with centre m (the mean of its
  *   end points), invc = m < 1 ? round(128 / m) / 128 : round(256 / m) / 256, logc =
@@ -74,6 +76,13 @@ int main(void)
         const double logc = (double)(roundq(logc_exact * 0x1p43Q) / 0x1p43Q);
         const double logctail = (double)(logc_exact - logc);
         printf("    { %a, %a, %a }, \\\n", invc, logc, logctail);
+    }
+    printf("}\n\n/* sin/cos: {sin hi, sin lo, cos hi, cos lo} of k/128, k = 0..109. */\n");
+    printf("#define CIEDE_SINCOS_TABLE_INIT { \\\n");
+    for (int k = 0; k < 110; k++) {
+        const __float128 x = (__float128)k / 128, s = sinq(x), c = cosq(x);
+        const double sh = (double)s, ch = (double)c;
+        printf("    { %a, %a, %a, %a }, \\\n", sh, (double)(s - sh), ch, (double)(c - ch));
     }
     printf("}\n/* clang-format on */\n\n#endif\n");
     return 0;

@@ -8,8 +8,7 @@
  * ARM's (MIT); the other tables are generated from their definitions (ciede_libm_tables.h).
  *
  * Only the paths that ciede can reach are here. Every other input (pow: x not +0 or a positive
- * normal double, y outside [2^-65, 2^63), |y log x| >= 1024, or an overflowing result in
- * glibc's special case, y log x >= 512; exp: |x| >= 512 or not finite; powf: x negative or NaN, y not a
+ * normal double, y outside [2^-65, 2^63) or not positive at x = 0, |y log x| >= 1024; exp: |x| >= 512 or not finite; powf: x negative or NaN, y not a
  * positive normal float) returns NaN, which the twin detects
  * and reports: these functions never return a value glibc would not.
  *
@@ -65,6 +64,8 @@ static __device__ const CiedePowLogEntry ciede_pow_log_table_dev[128] = CIEDE_PO
 static __device__ const uint64_t ciede_exp2f_table_dev[32] = CIEDE_EXP2F_TABLE_INIT;
 static __device__ const CiedePowfLog2Entry ciede_powf_log2_table_dev[16] =
     CIEDE_POWF_LOG2_TABLE_INIT;
+/* glibc's sin/cos table: the twin uploads it (ciede_sincos_table_from_libm) before use. */
+static __device__ double ciede_sincos_table_dev[440];
 #endif
 
 EV_HD const uint64_t *ciede_exp_tab(void)
@@ -148,14 +149,18 @@ EV_HD uint32_t ciede_top12(const double x)
 }
 
 /*
- * glibc's specialcase of exp_inline for k < 0 (results near or in the subnormal range):
- * scale * (1 + tmp) rounded once to the subnormal precision. The FMA build fuses nothing here
- * (scale * tmp has two uses). Other k (overflow) are not needed by ciede: NaN.
+ * glibc's specialcase of exp_inline. k > 0 (results near overflow): scale's exponent taken
+ * down by 1009 and put back by one product (the FMA build fuses scale + scale * tmp here).
+ * k < 0 (results near or in the subnormal range): scale * (1 + tmp) rounded once to the
+ * subnormal precision; nothing fused (scale * tmp has two uses).
  */
 EV_HD double ciede_exp_special(const double tmp, uint64_t sbits, const uint64_t ki)
 {
-    if (!(ki & 0x80000000u))
-        return NAN;
+    if (!(ki & 0x80000000u)) {
+        sbits -= 1009ull << 52;
+        const double scale = ciede_double64(sbits);
+        return 0x1p1009 * fma(scale, tmp, scale);
+    }
     sbits += 1022ull << 52;
     const double scale = ciede_double64(sbits);
     const double st = scale * tmp;
@@ -262,7 +267,7 @@ EV_HD double ciede_pow_log(const uint64_t ix, double *lo_out, const CiedePowLogE
 
 /*
  * glibc's pow(x, y) for x = +0 or a positive normal double, y > 0 or 2^-65 <= |y| < 2^63,
- * and y log x in (-1024, 512) (subnormal results included); NaN elsewhere.
+ * and |y log x| < 1024 (subnormal and overflowing results included); NaN elsewhere.
  */
 EV_HD double ciede_glibc_pow(const double x, const double y)
 {
@@ -372,5 +377,154 @@ EV_HD float ciede_glibc_powf(const float x, const float y)
     return ciede_powf_exp2(ylogx, ciede_exp2f_tab());
 }
 
+
+
+/*
+ * sin and cos: glibc's s_sin.c (IBM Accurate Mathematical Library, 2001; here rewritten from
+ * its algorithm), the paths for |x| < 105414350 (up to the table-driven reduction by pi/2;
+ * beyond it glibc calls __branred: NaN here), with the fusions of __sin_fma / __cos_fma.
+ * x = k/128 + r: sin/cos(k/128) from a table of double-double pairs, r by polynomials.
+ * tab: 110 entries {sin hi, sin lo, cos hi, cos lo} of k/128, glibc's own (their lo parts are
+ * not all the nearest doubles; ciede_sincos_table.c reads them from the host's libm).
+ */
+#define CIEDE_SIN_S1 -0x1.5555555555555p-3
+#define CIEDE_SIN_S2 0x1.1111111110ECEp-7
+#define CIEDE_SIN_S3 -0x1.A01A019DB08B8p-13
+#define CIEDE_SIN_S4 0x1.71DE27B9A7ED9p-19
+#define CIEDE_SIN_S5 -0x1.ADDFFC2FCDF59p-26
+#define CIEDE_SIN_BIG 0x1.8000000000000p45
+#define CIEDE_SIN_HP0 0x1.921FB54442D18p0
+#define CIEDE_SIN_HP1 0x1.1A62633145C07p-54
+#define CIEDE_SIN_MP1 0x1.921FB58000000p0
+#define CIEDE_SIN_MP2 -0x1.DDE973C000000p-27
+#define CIEDE_SIN_PP3 -0x1.CB3B398000000p-55
+#define CIEDE_SIN_PP4 -0x1.d747f23e32ed7p-83
+#define CIEDE_SIN_HPINV 0x1.45F306DC9C883p-1
+#define CIEDE_SIN_TOINT 0x1.8000000000000p52
+#define CIEDE_SIN_SN3 -1.66666666666664880952546298448555E-01
+#define CIEDE_SIN_SN5 8.33333214285722277379541354343671E-03
+#define CIEDE_SIN_CS2 4.99999999999999999999950396842453E-01
+#define CIEDE_SIN_CS4 -4.16666666666664434524222570944589E-02
+#define CIEDE_SIN_CS6 1.38888874007937613028114285595617E-03
+#define CIEDE_SINCOS_TABLE_SIZE 440
+
+/* glibc's TAYLOR_SIN(a * a, a, da): sin(a + da) for |a| < 0.126. */
+EV_HD double ciede_sin_taylor(const double a, const double da)
+{
+    const double xx = a * a;
+    const double p = fma(fma(fma(fma(CIEDE_SIN_S5, xx, CIEDE_SIN_S4), xx, CIEDE_SIN_S3), xx,
+                             CIEDE_SIN_S2), xx, CIEDE_SIN_S1);
+    const double t = fma(xx, fma(p, a, -(0.5 * da)), da);
+    return a + t;
+}
+
+/* The table index of |x| < 0.86 rounded to a multiple of 1/128 (u = big + |x|), times 4. */
+EV_HD int ciede_sincos_index(const double u)
+{
+    return (int)(uint32_t)ciede_bits64(u) << 2;
+}
+
+/* glibc's do_sin(x, dx): sin(x + dx) for |x| < 0.86. */
+EV_HD double ciede_do_sin(const double x, double dx, const double *tab)
+{
+    if (fabs(x) < 0.126)
+        return ciede_sin_taylor(x, dx);
+    if (x <= 0)
+        dx = -dx;
+    const double u = CIEDE_SIN_BIG + fabs(x);
+    const double r = fabs(x) - (u - CIEDE_SIN_BIG);
+    const double xx = r * r;
+    const double s = r + fma(r * xx, fma(xx, CIEDE_SIN_SN5, CIEDE_SIN_SN3), dx);
+    const double c = fma(r, dx, xx * fma(xx, fma(xx, CIEDE_SIN_CS6, CIEDE_SIN_CS4), CIEDE_SIN_CS2));
+    const int k = ciede_sincos_index(u);
+    const double sn = tab[k], ssn = tab[k + 1], cs = tab[k + 2], ccs = tab[k + 3];
+    const double cor = fma(s, cs, fma(-sn, c, fma(s, ccs, ssn)));
+    return copysign(sn + cor, x);
+}
+
+/* glibc's do_cos(x, dx): cos(x + dx) for |x| < 0.86. */
+EV_HD double ciede_do_cos(const double x, double dx, const double *tab)
+{
+    if (x < 0)
+        dx = -dx;
+    const double u = CIEDE_SIN_BIG + fabs(x);
+    const double r = fabs(x) - (u - CIEDE_SIN_BIG) + dx;
+    const double xx = r * r;
+    const double s = fma(r * xx, fma(xx, CIEDE_SIN_SN5, CIEDE_SIN_SN3), r);
+    const double c = xx * fma(xx, fma(xx, CIEDE_SIN_CS6, CIEDE_SIN_CS4), CIEDE_SIN_CS2);
+    const int k = ciede_sincos_index(u);
+    const double sn = tab[k], ssn = tab[k + 1], cs = tab[k + 2], ccs = tab[k + 3];
+    const double cor = fma(-s, sn, fma(-c, cs, fma(-s, ssn, ccs)));
+    return cs + cor;
+}
+
+/* glibc's reduce_sincos: x = n pi/2 + (*a + *da), |x| < 105414350; returns n mod 4. */
+EV_HD int ciede_reduce_sincos(const double x, double *a, double *da)
+{
+    const double t = fma(x, CIEDE_SIN_HPINV, CIEDE_SIN_TOINT);
+    const double xn = t - CIEDE_SIN_TOINT;
+    const double y = fma(-xn, CIEDE_SIN_MP2, fma(-xn, CIEDE_SIN_MP1, x));
+    const int n = (int)((uint32_t)ciede_bits64(t) & 3u);
+    const double t2 = fma(-xn, CIEDE_SIN_PP3, y);
+    double db = fma(-xn, CIEDE_SIN_PP3, y - t2);
+    const double b = fma(-xn, CIEDE_SIN_PP4, t2);
+    db += fma(-xn, CIEDE_SIN_PP4, t2 - b);
+    *a = b;
+    *da = db;
+    return n;
+}
+
+/* glibc's do_sincos: sin (n even) or cos (n odd) of a + da, negated for n & 2. */
+EV_HD double ciede_do_sincos(const double a, const double da, const int n, const double *tab)
+{
+    const double r = (n & 1) ? ciede_do_cos(a, da, tab) : ciede_do_sin(a, da, tab);
+    return (n & 2) ? -r : r;
+}
+
+/* The high word of |x| (glibc's k). */
+EV_HD uint32_t ciede_abs_high(const double x)
+{
+    return (uint32_t)(ciede_bits64(x) >> 32) & 0x7fffffffu;
+}
+
+/* glibc's sin(x) for |x| < 105414350 (NaN beyond). */
+EV_HD double ciede_glibc_sin(const double x, const double *tab)
+{
+    const uint32_t k = ciede_abs_high(x);
+    if (k < 0x3e500000u)
+        return x;
+    if (k < 0x3feb6000u)
+        return ciede_do_sin(x, 0, tab);
+    if (k < 0x400368fdu)
+        return copysign(ciede_do_cos(CIEDE_SIN_HP0 - fabs(x), CIEDE_SIN_HP1, tab), x);
+    if (k < 0x419921fbu) {
+        double a, da;
+        const int n = ciede_reduce_sincos(x, &a, &da);
+        return ciede_do_sincos(a, da, n, tab);
+    }
+    return NAN;
+}
+
+/* glibc's cos(x) for |x| < 105414350 (NaN beyond). */
+EV_HD double ciede_glibc_cos(const double x, const double *tab)
+{
+    const uint32_t k = ciede_abs_high(x);
+    if (k < 0x3e400000u)
+        return 1.0;
+    if (k < 0x3feb6000u)
+        return ciede_do_cos(x, 0, tab);
+    if (k < 0x400368fdu) {
+        const double y = CIEDE_SIN_HP0 - fabs(x);
+        const double a = y + CIEDE_SIN_HP1;
+        const double da = (y - a) + CIEDE_SIN_HP1;
+        return ciede_do_sin(a, da, tab);
+    }
+    if (k < 0x419921fbu) {
+        double a, da;
+        const int n = ciede_reduce_sincos(x, &a, &da);
+        return ciede_do_sincos(a, da, n + 1, tab);
+    }
+    return NAN;
+}
 
 #endif

@@ -35,8 +35,8 @@
  * The libm calls, by name. The host (the C reference) calls glibc; a unit test may define the
  * CIEDE_HOST_* macros first to wrap them (tests/unit/ciede_libm_check.c compares every call
  * with the device's replica). Device code calls the replicas proven equal to glibc on the
- * arguments ciede produces (ciede_libm.h); those not yet replicated (sin, cos,
- * atan2) have no device definition, so device code that needs them does not compile.
+ * arguments ciede produces (ciede_libm.h); one not yet replicated (atan2) has no device
+ * definition, so device code that needs it does not compile.
  */
 #ifndef CIEDE_HOST_POW
 #define CIEDE_HOST_POW pow
@@ -62,8 +62,8 @@
 #define CIEDE_POW ciede_glibc_pow
 #define CIEDE_POWF7(c) ciede_glibc_powf(c, 7.0f)
 #define CIEDE_EXP ciede_glibc_exp
-#define CIEDE_SIN ciede_glibc_sin
-#define CIEDE_COS ciede_glibc_cos
+#define CIEDE_SIN(x) ciede_glibc_sin(x, ciede_sincos_table_dev)
+#define CIEDE_COS(x) ciede_glibc_cos(x, ciede_sincos_table_dev)
 #define CIEDE_ATAN2 ciede_glibc_atan2
 #else
 #define CIEDE_POW CIEDE_HOST_POW
