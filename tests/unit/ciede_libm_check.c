@@ -14,9 +14,10 @@
  *                                                 random ones
  *   exactvmaf-ciede-libm-check de BPC N [threads [seed]]
  *                                                 ciede2000 of N random pairs of colours of
- *                                                 random triples (pow(c, 7), powf, exp, sin,
- *                                                 cos)
+ *                                                 random triples (every libm call of
+ *                                                 ciede2000)
  *   exactvmaf-ciede-libm-check sincos N [threads] sin and cos of N random x, |x| < 32
+ *   exactvmaf-ciede-libm-check atan2 N [threads]  atan2 of N random pairs of floats
  *
  * Exit status 0 when every call matched and none was refused, 1 otherwise (the first
  * mismatches printed with their bits).
@@ -33,7 +34,7 @@
 #include <time.h>
 
 #include "features/ciede/ciede_libm.h"
-#include "features/ciede/ciede_sincos_table.h"
+#include "features/ciede/ciede_glibc_tables.h"
 
 /* Through volatile pointers so that the compiler cannot fold or expand glibc's calls. */
 static float (*volatile glibc_powf)(float, float) = powf;
@@ -41,12 +42,14 @@ static double (*volatile glibc_pow)(double, double) = pow;
 static double (*volatile glibc_exp)(double) = exp;
 static double (*volatile glibc_sin)(double) = sin;
 static double (*volatile glibc_cos)(double) = cos;
+static double (*volatile glibc_atan2)(double, double) = atan2;
 
-/* glibc's sin/cos table, read from this process's libm (main). */
-static double sincos_table[440];
+/* glibc's tables, read from this process's libm (main). */
+static CiedeGlibcTables tables;
 
-enum { FN_POW, FN_POWF7, FN_EXP, FN_SIN, FN_COS, FN_COUNT };
-static const char *const fn_names[FN_COUNT] = { "pow", "powf(c, 7)", "exp", "sin", "cos" };
+enum { FN_POW, FN_POWF7, FN_EXP, FN_SIN, FN_COS, FN_ATAN2, FN_COUNT };
+static const char *const fn_names[FN_COUNT] = { "pow", "powf(c, 7)", "exp", "sin", "cos",
+                                                "atan2" };
 
 typedef struct Tally {
     uint64_t calls[FN_COUNT], bad[FN_COUNT], refused[FN_COUNT];
@@ -104,17 +107,25 @@ static double wrap_exp(const double x)
 static double wrap_sin(const double x)
 {
     const double want = glibc_sin(x);
-    count(FN_SIN, x, 0, want, ciede_glibc_sin(x, sincos_table));
+    count(FN_SIN, x, 0, want, ciede_glibc_sin(x, tables.sincos));
     return want;
 }
 
 static double wrap_cos(const double x)
 {
     const double want = glibc_cos(x);
-    count(FN_COS, x, 0, want, ciede_glibc_cos(x, sincos_table));
+    count(FN_COS, x, 0, want, ciede_glibc_cos(x, tables.sincos));
     return want;
 }
 
+static double wrap_atan2(const double y, const double x)
+{
+    const double want = glibc_atan2(y, x);
+    count(FN_ATAN2, y, x, want, ciede_glibc_atan2(y, x, tables.atan2));
+    return want;
+}
+
+#define CIEDE_HOST_ATAN2 wrap_atan2
 #define CIEDE_HOST_SIN wrap_sin
 #define CIEDE_HOST_COS wrap_cos
 #define CIEDE_HOST_POW wrap_pow
@@ -130,7 +141,9 @@ static uint64_t splitmix(uint64_t *s)
     return z ^ (z >> 31);
 }
 
-typedef enum Mode { MODE_POW7, MODE_LAB_ALL, MODE_LAB_RANDOM, MODE_DE, MODE_SINCOS } Mode;
+typedef enum Mode {
+    MODE_POW7, MODE_LAB_ALL, MODE_LAB_RANDOM, MODE_DE, MODE_SINCOS, MODE_ATAN2
+} Mode;
 
 typedef struct Job {
     Mode mode;
@@ -176,6 +189,21 @@ static void *run_job(void *arg)
                 x = ldexp(x, -25 - (int)(r >> 3 & 31));
             wrap_sin(x);
             wrap_cos(x);
+            break;
+        }
+        case MODE_ATAN2: {
+            /* two random floats of random magnitude in [2^-30, 2^10) and sign (ciede's
+             * atan2(b, a') takes floats), an eighth of them with one zero */
+            const uint64_t r = splitmix(&seed), q = splitmix(&seed);
+            float fy = ldexpf((float)(r >> 40) * 0x1p-24f + 1.0f, (int)(r >> 8 & 31) - 30);
+            float fx = ldexpf((float)(q >> 40) * 0x1p-24f + 1.0f, (int)(q >> 8 & 31) - 30);
+            if ((r & 7) == 0)
+                fy = 0.0f;
+            else if ((r & 7) == 1)
+                fx = 0.0f;
+            fy = (r & 16) ? -fy : fy;
+            fx = (q & 16) ? -fx : fx;
+            wrap_atan2((double)fy, (double)fx);
             break;
         }
         case MODE_LAB_ALL:
@@ -274,6 +302,7 @@ static int ci_sample(void)
         fail |= t.bad[FN_POWF7] || t.refused[FN_POWF7] || t.bad[FN_POW] || t.refused[FN_POW];
     }
     fail |= run_mode(MODE_SINCOS, 0, 1u << 20, 1, 20261200, "sin/cos |x| < 32");
+    fail |= run_mode(MODE_ATAN2, 0, 1u << 20, 1, 20261209, "atan2 of random floats");
     fail |= run_mode(MODE_LAB_RANDOM, 8, 1u << 19, 1, 20261201, "lab 8-bit random");
     fail |= run_mode(MODE_LAB_RANDOM, 10, 1u << 18, 1, 20261202, "lab 10-bit random");
     fail |= run_mode(MODE_LAB_RANDOM, 16, 1u << 18, 1, 20261203, "lab 16-bit random");
@@ -305,7 +334,7 @@ static unsigned bpc_arg(const char *s)
 int main(int argc, char **argv)
 {
     char err[512];
-    if (ciede_sincos_table_from_libm(sincos_table, err, sizeof(err))) {
+    if (ciede_glibc_tables_from_libm(&tables, err, sizeof(err))) {
         fprintf(stderr, "%s\n", err);
         return 1;
     }
@@ -317,6 +346,9 @@ int main(int argc, char **argv)
     if (!strcmp(argv[1], "sincos") && argc >= 3)
         return run_mode(MODE_SINCOS, 0, strtoull(argv[2], NULL, 10), threads_arg(argc, argv, 3),
                         20261208, "sin/cos random |x| < 32");
+    if (!strcmp(argv[1], "atan2") && argc >= 3)
+        return run_mode(MODE_ATAN2, 0, strtoull(argv[2], NULL, 10), threads_arg(argc, argv, 3),
+                        20261210, "atan2 of random floats");
     if (!strcmp(argv[1], "lab") && argc >= 3) {
         const unsigned bpc = bpc_arg(argv[2]);
         const int n = threads_arg(argc, argv, 3);
@@ -337,6 +369,6 @@ int main(int argc, char **argv)
         return run_mode(MODE_DE, bpc, n, threads_arg(argc, argv, 4), seed, "de random pairs");
     }
     fprintf(stderr, "usage: %s [pow7 [threads] | lab BPC [threads [N]] | de BPC N [threads "
-            "[seed]] | sincos N [threads]]\n", argv[0]);
+            "[seed]] | sincos N [threads] | atan2 N [threads]]\n", argv[0]);
     return 2;
 }

@@ -64,8 +64,9 @@ static __device__ const CiedePowLogEntry ciede_pow_log_table_dev[128] = CIEDE_PO
 static __device__ const uint64_t ciede_exp2f_table_dev[32] = CIEDE_EXP2F_TABLE_INIT;
 static __device__ const CiedePowfLog2Entry ciede_powf_log2_table_dev[16] =
     CIEDE_POWF_LOG2_TABLE_INIT;
-/* glibc's sin/cos table: the twin uploads it (ciede_sincos_table_from_libm) before use. */
+/* glibc's sin/cos and atan2 tables: the twin uploads them (ciede_glibc_tables.c). */
 static __device__ double ciede_sincos_table_dev[440];
+static __device__ double ciede_atan2_table_dev[7 * 241];
 #endif
 
 EV_HD const uint64_t *ciede_exp_tab(void)
@@ -385,7 +386,7 @@ EV_HD float ciede_glibc_powf(const float x, const float y)
  * beyond it glibc calls __branred: NaN here), with the fusions of __sin_fma / __cos_fma.
  * x = k/128 + r: sin/cos(k/128) from a table of double-double pairs, r by polynomials.
  * tab: 110 entries {sin hi, sin lo, cos hi, cos lo} of k/128, glibc's own (their lo parts are
- * not all the nearest doubles; ciede_sincos_table.c reads them from the host's libm).
+ * not all the nearest doubles; ciede_glibc_tables.c reads them from the host's libm).
  */
 #define CIEDE_SIN_S1 -0x1.5555555555555p-3
 #define CIEDE_SIN_S2 0x1.1111111110ECEp-7
@@ -525,6 +526,164 @@ EV_HD double ciede_glibc_cos(const double x, const double *tab)
         return ciede_do_sincos(a, da, n + 1, tab);
     }
     return NAN;
+}
+
+
+/*
+ * atan2: glibc's e_atan2.c (IBM Accurate Mathematical Library; here rewritten from its
+ * algorithm) without its slow paths (removed in glibc 2.35), with the fusions of
+ * __ieee754_atan2_fma. u = min(|x|,|y|) / max(|x|,|y|) + du exactly (du by an fma), then
+ * atan(u) by a polynomial (u < 1/16) or the table point x0 <= u (cij[i] = {x0, atan x0,
+ * Taylor coefficients}), combined into the quadrant's result with pi/2 or pi as double-doubles.
+ * cij: 241 rows of 7, glibc's own (its points are chosen by a search: ciede_glibc_tables.c
+ * reads it from the host's libm). Finite arguments only (NaN for NaN or infinite ones).
+ */
+#define CIEDE_ATAN2_ROWS 241
+#define CIEDE_ATAN2_TABLE_SIZE (7 * CIEDE_ATAN2_ROWS)
+
+EV_HD double ciede_atan2_const(const uint64_t bits)
+{
+    return ciede_double64(bits);
+}
+
+#define CIEDE_AT_D3 ciede_atan2_const(0xbfd5555555555555ull)
+#define CIEDE_AT_D5 ciede_atan2_const(0x3fc99999999997fdull)
+#define CIEDE_AT_D7 ciede_atan2_const(0xbfc24924923f7603ull)
+#define CIEDE_AT_D9 ciede_atan2_const(0x3fbc71c6e5129a3bull)
+#define CIEDE_AT_D11 ciede_atan2_const(0xbfb7458022b13c25ull)
+#define CIEDE_AT_D13 ciede_atan2_const(0x3fb375f08b31cbceull)
+#define CIEDE_AT_INV16 0x1p-4
+#define CIEDE_AT_OPI ciede_atan2_const(0x400921fb54442d18ull)
+#define CIEDE_AT_OPI1 ciede_atan2_const(0x3ca1a62633145c07ull)
+#define CIEDE_AT_HPI ciede_atan2_const(0x3ff921fb54442d18ull)
+#define CIEDE_AT_HPI1 ciede_atan2_const(0x3c91a62633145c07ull)
+#define CIEDE_AT_QPI ciede_atan2_const(0x3fe921fb54442d18ull)
+#define CIEDE_AT_TQPI ciede_atan2_const(0x4002d97c7f3321d2ull)
+#define CIEDE_AT_TWO52 0x1p52
+
+/* atan(u + du) - u - du for u < 1/16 by glibc's polynomial I, times u v (v = u u). */
+EV_HD double ciede_atan2_poly(const double v)
+{
+    return fma(v, fma(v, fma(v, fma(v, fma(v, CIEDE_AT_D13, CIEDE_AT_D11), CIEDE_AT_D9),
+                                 CIEDE_AT_D7), CIEDE_AT_D5), CIEDE_AT_D3);
+}
+
+/* The row of the table point below u in [1/16, 1]: (2^52 + 256 u) - 2^52 - 16. */
+EV_HD const double *ciede_atan2_row(const double u, const double *cij)
+{
+    const int i = (int)(fma(u, 256.0, CIEDE_AT_TWO52) - CIEDE_AT_TWO52) - 16;
+    return cij + 7 * i;
+}
+
+/* c[2] + v (c[3] + v (c[4] + v (c[5] + v c[6]))) of a row. */
+EV_HD double ciede_atan2_taylor2(const double v, const double *c)
+{
+    return fma(v, fma(v, fma(v, fma(v, c[6], c[5]), c[4]), c[3]), c[2]);
+}
+
+/* glibc's atan2(y, x) for finite x, y (NaN otherwise). */
+EV_HD double ciede_glibc_atan2(const double y, const double x, const double *cij)
+{
+    const uint64_t bx = ciede_bits64(x), by = ciede_bits64(y);
+    const uint32_t ux = (uint32_t)(bx >> 32), uy = (uint32_t)(by >> 32);
+    if ((ux & 0x7ff00000u) == 0x7ff00000u || (uy & 0x7ff00000u) == 0x7ff00000u)
+        return NAN;
+    if ((by & 0x7fffffffffffffffull) == 0)
+        return (ux & 0x80000000u) == 0 ? ((uy & 0x80000000u) ? -0.0 : 0.0)
+                                       : ((uy & 0x80000000u) ? -CIEDE_AT_OPI : CIEDE_AT_OPI);
+    if (x == 0)
+        return (uy & 0x80000000u) == 0 ? CIEDE_AT_HPI : -CIEDE_AT_HPI;
+    double ax = x < 0 ? -x : x;
+    double ay = y < 0 ? -y : y;
+    const int de = (int)(uy & 0x7ff00000u) - (int)(ux & 0x7ff00000u);
+    if (de >= 59768832)
+        return y > 0 ? CIEDE_AT_HPI : -CIEDE_AT_HPI;
+    if (de <= -59768832) {
+        if (x > 0)
+            return copysign(ay / ax, y);
+        return y > 0 ? CIEDE_AT_OPI : -CIEDE_AT_OPI;
+    }
+    if (ax < 0x1p-500 || ay < 0x1p-500) {
+        ax *= 0x1p500;
+        ay *= 0x1p500;
+    }
+    if (ax > 0x1p500 || ay > 0x1p500) {
+        ax *= 0x1p-500;
+        ay *= 0x1p-500;
+    }
+    double u, du;
+    if (ay < ax) {
+        u = ay / ax;
+        const double v = ax * u, vv = fma(ax, u, -v);
+        du = ((ay - v) - vv) / ax;
+    } else {
+        u = ax / ay;
+        const double v = ay * u, vv = fma(ay, u, -v);
+        du = ((ax - v) - vv) / ay;
+    }
+    double z;
+    if (x > 0) {
+        if (ay < ax) { /* (i) atan(ay / ax) */
+            if (u < CIEDE_AT_INV16) {
+                const double v = u * u;
+                const double zz = fma(u * v, ciede_atan2_poly(v), du);
+                z = u + zz;
+            } else {
+                const double *c = ciede_atan2_row(u, cij);
+                const double t3 = u - c[0];
+                const double v = du + t3;
+                const double dv = fabs(t3) > fabs(du) ? (t3 - v) + du : (du - v) + t3;
+                const double p = fma(v, fma(v, fma(v, c[6], c[5]), c[4]), c[3]);
+                const double zz = fma(v, c[2], fma(dv, c[2], (v * v) * p));
+                z = zz + c[1];
+            }
+        } else if (u < CIEDE_AT_INV16) { /* (ii) pi/2 - atan(ax / ay) */
+            const double v = u * u;
+            const double zz = (u * v) * ciede_atan2_poly(v);
+            const double t2 = CIEDE_AT_HPI - u;
+            const double cor = CIEDE_AT_HPI > fabs(u) ? (CIEDE_AT_HPI - t2) - u
+                                                      : CIEDE_AT_HPI - (u + t2);
+            const double t3 = ((cor + CIEDE_AT_HPI1) - du) - zz;
+            z = t3 + t2;
+        } else {
+            const double *c = ciede_atan2_row(u, cij);
+            const double v = (u - c[0]) + du;
+            const double zz = fma(-v, ciede_atan2_taylor2(v, c), CIEDE_AT_HPI1);
+            const double t1 = CIEDE_AT_HPI - c[1];
+            z = t1 + zz;
+        }
+    } else if (ax < ay) { /* (iii) pi/2 + atan(ax / ay) */
+        if (u < CIEDE_AT_INV16) {
+            const double v = u * u;
+            const double zz = (u * v) * ciede_atan2_poly(v);
+            const double t2 = u + CIEDE_AT_HPI;
+            const double cor = CIEDE_AT_HPI > fabs(u) ? (CIEDE_AT_HPI - t2) + u
+                                                      : (u - t2) + CIEDE_AT_HPI;
+            const double t3 = ((cor + CIEDE_AT_HPI1) + du) + zz;
+            z = t3 + t2;
+        } else {
+            const double *c = ciede_atan2_row(u, cij);
+            const double t1 = CIEDE_AT_HPI + c[1];
+            const double v = (u - c[0]) + du;
+            const double zz = fma(v, ciede_atan2_taylor2(v, c), CIEDE_AT_HPI1);
+            z = t1 + zz;
+        }
+    } else if (u < CIEDE_AT_INV16) { /* (iv) pi - atan(ay / ax) */
+        const double v = u * u;
+        const double zz = (u * v) * ciede_atan2_poly(v);
+        const double t2 = CIEDE_AT_OPI - u;
+        const double cor = CIEDE_AT_OPI > fabs(u) ? (CIEDE_AT_OPI - t2) - u
+                                                  : CIEDE_AT_OPI - (t2 + u);
+        const double t3 = ((cor + CIEDE_AT_OPI1) - du) - zz;
+        z = t3 + t2;
+    } else {
+        const double *c = ciede_atan2_row(u, cij);
+        const double v = (u - c[0]) + du;
+        const double zz = fma(-v, ciede_atan2_taylor2(v, c), CIEDE_AT_OPI1);
+        const double t1 = CIEDE_AT_OPI - c[1];
+        z = t1 + zz;
+    }
+    return copysign(z, y);
 }
 
 #endif

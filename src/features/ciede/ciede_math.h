@@ -35,8 +35,8 @@
  * The libm calls, by name. The host (the C reference) calls glibc; a unit test may define the
  * CIEDE_HOST_* macros first to wrap them (tests/unit/ciede_libm_check.c compares every call
  * with the device's replica). Device code calls the replicas proven equal to glibc on the
- * arguments ciede produces (ciede_libm.h); one not yet replicated (atan2) has no device
- * definition, so device code that needs it does not compile.
+ * arguments ciede produces (ciede_libm.h); the sin/cos and atan2 tables are glibc's, read
+ * from the host's libm and uploaded by the twin (ciede_glibc_tables.c).
  */
 #ifndef CIEDE_HOST_POW
 #define CIEDE_HOST_POW pow
@@ -64,7 +64,7 @@
 #define CIEDE_EXP ciede_glibc_exp
 #define CIEDE_SIN(x) ciede_glibc_sin(x, ciede_sincos_table_dev)
 #define CIEDE_COS(x) ciede_glibc_cos(x, ciede_sincos_table_dev)
-#define CIEDE_ATAN2 ciede_glibc_atan2
+#define CIEDE_ATAN2(y, x) ciede_glibc_atan2(y, x, ciede_atan2_table_dev)
 #else
 #define CIEDE_POW CIEDE_HOST_POW
 #define CIEDE_POWF7 CIEDE_HOST_POWF7
