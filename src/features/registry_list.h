@@ -58,6 +58,7 @@ extern const EvExtractorClass ev_cuda_float_vif;
 extern const EvExtractorClass ev_cuda_float_adm;
 extern const EvExtractorClass ev_cuda_float_motion;
 extern const EvExtractorClass ev_cuda_float_ansnr;
+extern const EvExtractorClass ev_cuda_ciede;
 
 #define EV_TWIN_LIST                                                                           \
     EV_EXTRACTOR(ev_cuda_float_moment)                                                         \
@@ -74,7 +75,8 @@ extern const EvExtractorClass ev_cuda_float_ansnr;
     EV_EXTRACTOR(ev_cuda_float_vif)                                                            \
     EV_EXTRACTOR(ev_cuda_float_adm)                                                            \
     EV_EXTRACTOR(ev_cuda_float_motion)                                                         \
-    EV_EXTRACTOR(ev_cuda_float_ansnr)
+    EV_EXTRACTOR(ev_cuda_float_ansnr)                                                          \
+    EV_EXTRACTOR(ev_cuda_ciede)
 #else
 #define EV_TWIN_LIST
 #endif

@@ -102,3 +102,17 @@ add_test(NAME gpu_float_search_opts_quick
          COMMAND exactvmaf_parity --vmaf-search 20000 --features "${EV_FLOAT_TWINS_OPTS}"
                  --min-size 48x48 --max-size 400x300 --depths 8,10,12,16)
 set_tests_properties(gpu_float_search_quick gpu_float_search_opts_quick PROPERTIES LABELS gpu SKIP_RETURN_CODE 77)
+
+# ciede's twin (device replicas of glibc's libm, ciede_libm.h): its search at small sizes,
+# every depth and layout, CPU against CPU (CI) and on the GPU; its gate rows on every fixture.
+add_test(NAME twins_ciede_search_self
+         COMMAND exactvmaf_parity --twin-backend cpu --vmaf-search 4000 --threads 2
+                 --features ciede --min-size 16x16 --max-size 96x72 --depths 8,10,12,16)
+set_tests_properties(twins_ciede_search_self PROPERTIES LABELS twins)
+add_test(NAME gpu_ciede_search_quick
+         COMMAND exactvmaf_parity --vmaf-search 20000 --features ciede --min-size 16x16
+                 --max-size 96x72 --depths 8,10,12,16)
+add_test(NAME gpu_ciede_parity
+         COMMAND exactvmaf_parity --only ciede --corpus ${EV_SHARED_DIR}/corpus)
+set_tests_properties(gpu_ciede_search_quick gpu_ciede_parity PROPERTIES
+                     LABELS gpu SKIP_RETURN_CODE 77)

@@ -135,6 +135,7 @@ static const OptionSet option_sets[] = {
     { "float_motion", "motion_blend_factor=0.5:motion_blend_offset=10.0", 1 },
     { "float_motion", "motion_fps_weight=2.5:motion_max_val=5.0", 1 },
     { "float_ansnr", "", 0 },
+    { "ciede", "", 0 },
     { "model", "version=vmaf_v0.6.1", 0 },
     { "model", "version=vmaf_v0.6.1neg", 1 },
     { "model", "version=vmaf_4k_v0.6.1", 1 },
