@@ -15,6 +15,7 @@
 #include "cuda/kept.cuh"
 #include "cuda/runtime.h"
 #include "features/ciede/ciede_glibc_tables.h"
+#include "features/ciede/ciede_libm.h"
 #include "features/ciede/ciede_twin.h"
 
 namespace {
