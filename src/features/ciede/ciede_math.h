@@ -17,8 +17,8 @@
  *   atan2 x 2, cos x 4, sin x 2, exp x 1 per pixel, and log10 once per frame.
  * sqrt is correctly rounded everywhere. GCC folds the reference's pow(x, 2) and powf(x, 2) to
  * x * x (exact, so written so here) and powf(25, 7) to the float 6103515648; those are not
- * libm calls. A CUDA twin must run these calls on the host or use functions proven equal to
- * glibc's on every input it can see (DESIGN.md, libm). Checked: the golden values (every
+ * libm calls. The CUDA twin (ciede.cu) runs replicas of glibc's algorithms (ciede_libm.h),
+ * shown equal to glibc on the inputs ciede produces by tests/unit/ciede_libm_check.c. Checked: the golden values (every
  * corpus pair, 8-16 bits, three layouts) and tests/unit/ciede_math_test.c (Netflix's bits for
  * single pixels) match with glibc 2.36 on x86-64, which picks its FMA builds of pow, sin, cos,
  * atan2 and exp on CPUs with FMA (as here); its SSE2 builds, used on CPUs without FMA, have the
