@@ -103,8 +103,9 @@ extern "C" int ev_ciede_cuda_init(const void *state, const EvLog *log)
     if (tables_read)
         return 0;
     char err[512];
-    if (ciede_glibc_tables_from_libm(&tables, err, sizeof(err))) {
-        ev_log(log, EV_LOG_ERROR, "%s (the CUDA twin of ciede needs them)", err);
+    if (ciede_glibc_tables_from_libm(&tables, err, sizeof(err)) ||
+        ciede_libm_selftest(&tables, 20000, err, sizeof(err))) {
+        ev_log(log, EV_LOG_ERROR, "%s (the CUDA twin of ciede needs them; use the CPU)", err);
         return -EINVAL;
     }
     tables_read = true;

@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include "features/ciede/ciede_glibc_tables.h"
+#include "features/ciede/ciede_libm.h"
 #include "features/ciede/ciede_libm_tables.h"
 
 enum { SINCOS_ENTRIES = 110, SINCOS_DOUBLES = 4 * SINCOS_ENTRIES, ATAN2_ROWS = 241 };
@@ -176,5 +177,61 @@ int ciede_glibc_tables_from_libm(CiedeGlibcTables *t, char *err, size_t err_size
     if (n_atan2 != 1)
         return fail(err, err_size, n_atan2 > 1 ? "two different atan2 tables in"
                                                 : "no atan2 table in", info.dli_fname);
+    return 0;
+}
+
+static double (*volatile libm_pow)(double, double) = pow;
+static float (*volatile libm_powf)(float, float) = powf;
+static double (*volatile libm_exp)(double) = exp;
+static double (*volatile libm_sin)(double) = sin;
+static double (*volatile libm_cos)(double) = cos;
+static double (*volatile libm_atan2)(double, double) = atan2;
+
+static uint64_t mix(uint64_t *s)
+{
+    uint64_t z = (*s += 0x9e3779b97f4a7c15ull);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+}
+
+/* A double in [lo, hi) from the generator. */
+static double draw(uint64_t *s, const double lo, const double hi)
+{
+    return lo + (hi - lo) * ((double)(mix(s) >> 11) * 0x1p-53);
+}
+
+static int differs(const char *fn, const double x, const double want, const double got,
+                   char *err, const size_t n)
+{
+    if (!memcmp(&want, &got, sizeof(want)))
+        return 0;
+    snprintf(err, n, "ciede: this libm's %s(%a) = %a, the device replica's %a: the replicas "
+             "follow glibc's x86-64 FMA builds (2.28 and later), not this libm", fn, x, want,
+             got);
+    return 1;
+}
+
+int ciede_libm_selftest(const CiedeGlibcTables *t, const unsigned n, char *err, size_t err_size)
+{
+    uint64_t s = 20261201;
+    for (unsigned i = 0; i < n; i++) {
+        const double x = draw(&s, 0.08, 1.0), t3 = draw(&s, 0.008, 1.0), c = draw(&s, 0, 300);
+        const float cf = (float)c;
+        const double e = -draw(&s, 0, 121), a = draw(&s, -25, 25), b = draw(&s, -1.6, 1.6);
+        const float ya = (float)draw(&s, -200, 200), xa = (float)draw(&s, -200, 200);
+        const float pf = libm_powf(cf, 7.0f), pf2 = ciede_glibc_powf(cf, 7.0f);
+        if (differs("pow", x, libm_pow(x, 2.4), ciede_glibc_pow(x, 2.4), err, err_size) ||
+            differs("pow", t3, libm_pow(t3, 1.0 / 3.0), ciede_glibc_pow(t3, 1.0 / 3.0), err,
+                    err_size) ||
+            differs("pow", cf, libm_pow(cf, 7.0), ciede_glibc_pow(cf, 7.0), err, err_size) ||
+            differs("powf", cf, pf, pf2, err, err_size) ||
+            differs("exp", e, libm_exp(e), ciede_glibc_exp(e), err, err_size) ||
+            differs("cos", a, libm_cos(a), ciede_glibc_cos(a, t->sincos), err, err_size) ||
+            differs("sin", b, libm_sin(b), ciede_glibc_sin(b, t->sincos), err, err_size) ||
+            differs("atan2", ya, libm_atan2(ya, xa), ciede_glibc_atan2(ya, xa, t->atan2), err,
+                    err_size))
+            return -1;
+    }
     return 0;
 }
