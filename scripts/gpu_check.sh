@@ -12,6 +12,8 @@
 #               model (MODELS) on every corpus pair, byte for byte (the "backends" object aside)
 #     gray      gray (4:0:0) y4m made from the sample pair's luma, 8 and 10 bits: --backend cuda
 #               against --backend cpu JSON for the luma-only twins and models
+#     ciedelibm the proofs of ciede's device libm against this host's glibc
+#               (scripts/ciede_libm_check.sh, part CIEDE_LIBM: enum (default), random or all)
 #     repeat    REPEATS (100) runs of one pair, then 8 processes at once: identical output
 #     bench     bench_vmaf, bench_twins (kernels), bench/cli_feed.sh
 #     ffmpeg    FFMPEG (an ffmpeg built by tests/ffmpeg/build_ffmpeg.sh) on this build's
@@ -118,6 +120,13 @@ step_twinsearch() {
     note "twin search $k ($feats, $min..$max, depths $depths): rc $r: $(tail -1 "$logs/twinsearch_$k.txt")"
     [ $r -eq 0 ] || { rc=1; grep -v '^batch' "$logs/twinsearch_$k.txt" | head -10; }
   done
+  return $rc
+}
+
+step_ciedelibm() {
+  scripts/ciede_libm_check.sh "$(nproc)" "${CIEDE_LIBM:-enum}" >"$logs/ciede_libm.txt" 2>&1
+  local rc=$?
+  note "ciede libm: rc $rc: $(tail -1 "$logs/ciede_libm.txt")"
   return $rc
 }
 

@@ -59,6 +59,7 @@ extern const EvExtractorClass ev_cuda_float_adm;
 extern const EvExtractorClass ev_cuda_float_motion;
 extern const EvExtractorClass ev_cuda_float_ansnr;
 extern const EvExtractorClass ev_cuda_cambi;
+extern const EvExtractorClass ev_cuda_ciede;
 
 #define EV_TWIN_LIST                                                                           \
     EV_EXTRACTOR(ev_cuda_float_moment)                                                         \
@@ -76,7 +77,8 @@ extern const EvExtractorClass ev_cuda_cambi;
     EV_EXTRACTOR(ev_cuda_float_adm)                                                            \
     EV_EXTRACTOR(ev_cuda_float_motion)                                                         \
     EV_EXTRACTOR(ev_cuda_float_ansnr)                                                          \
-    EV_EXTRACTOR(ev_cuda_cambi)
+    EV_EXTRACTOR(ev_cuda_cambi)                                                                \
+    EV_EXTRACTOR(ev_cuda_ciede)
 #else
 #define EV_TWIN_LIST
 #endif

@@ -121,3 +121,17 @@ add_test(NAME gpu_cambi_heatmaps
          COMMAND ${CMAKE_CURRENT_LIST_DIR}/cambi_heatmaps.sh $<TARGET_FILE:exactvmaf_cli>
                  ${EV_SHARED_DIR}/corpus ${CMAKE_CURRENT_BINARY_DIR}/cambi_heatmaps)
 set_tests_properties(gpu_cambi_heatmaps PROPERTIES LABELS gpu SKIP_RETURN_CODE 77)
+
+# ciede's twin (device replicas of glibc's libm, ciede_libm.h): its search at small sizes,
+# every depth and layout, CPU against CPU (CI) and on the GPU; its gate rows on every fixture.
+add_test(NAME twins_ciede_search_self
+         COMMAND exactvmaf_parity --twin-backend cpu --vmaf-search 4000 --threads 2
+                 --features ciede --min-size 16x16 --max-size 96x72 --depths 8,10,12,16)
+set_tests_properties(twins_ciede_search_self PROPERTIES LABELS twins)
+add_test(NAME gpu_ciede_search_quick
+         COMMAND exactvmaf_parity --vmaf-search 20000 --features ciede --min-size 16x16
+                 --max-size 96x72 --depths 8,10,12,16)
+add_test(NAME gpu_ciede_parity
+         COMMAND exactvmaf_parity --only ciede --corpus ${EV_SHARED_DIR}/corpus)
+set_tests_properties(gpu_ciede_search_quick gpu_ciede_parity PROPERTIES
+                     LABELS gpu SKIP_RETURN_CODE 77)

@@ -148,6 +148,7 @@ static const OptionSet option_sets[] = {
     { "cambi", "full_ref=true:enc_width=320:enc_height=216:enc_bitdepth=8", 1 },
     { "cambi", "cambi_high_res_speedup=1440", 0 },
     { "cambi", "cambi_high_res_speedup=2160:max_log_contrast=3", 0 },
+    { "ciede", "", 0 },
     { "model", "version=vmaf_v0.6.1", 0 },
     { "model", "version=vmaf_v0.6.1neg", 1 },
     { "model", "version=vmaf_4k_v0.6.1", 1 },

@@ -229,7 +229,8 @@ static int run_batch(const VmafSearch *vs, Batch *b, uint64_t *s, unsigned long 
         err = -EINVAL;
     const size_t span = b->pool_samples - b->frame_samples;
     size_t prev = 0;
-    for (unsigned i = 0; i < b->frames && !err; i++) {
+    int refused = 0; /* a geometry both sides refuse (e.g. ciede's odd 4:2:0 heights) */
+    for (unsigned i = 0; i < b->frames && !err && !refused; i++) {
         const unsigned kind = (unsigned)(next(s) % (b->banding ? 10 : 8));
         size_t off = (size_t)(next(s) % (span + 1));
         if (i && kind == 5)
@@ -250,13 +251,18 @@ static int run_batch(const VmafSearch *vs, Batch *b, uint64_t *s, unsigned long 
         err = ev_send_pictures(cpu, &ref, &dis);
         if (!err)
             err = ev_send_pictures(twin, &ref, &dis);
+        else if (i == 0 && err == -EINVAL && ev_send_pictures(twin, &ref, &dis) == -EINVAL)
+            refused = 1, err = 0;
     }
-    if (!err)
+    if (!err && !refused)
         err = ev_flush(cpu);
-    if (!err)
+    if (!err && !refused)
         err = ev_flush(twin);
-    if (!err)
+    if (!err && !refused)
         *bad += compare(cpu, twin, b, first, values);
+    if (refused)
+        printf("batch %ux%u %u-bit layout %d: refused by both sides\n", b->w, b->h, b->bpc,
+               (int)b->layout);
     ev_close(&cpu);
     ev_close(&twin);
     for (int k = 0; k < 5; k++)

@@ -1,6 +1,6 @@
 /* ciede: CIEDE2000 colour difference (ciede2000 = 45 - 20 log10(mean dE00)), as libvmaf's
  * feature/ciede.c; per-pixel arithmetic in ciede_math.h. Chroma is brought to luma size the
- * way libvmaf's scale_chroma_planes reads it, quirks included (see chroma_at).
+ * way libvmaf's scale_chroma_planes reads it, quirks included (see chroma_rows, ciede_twin.h).
  *
  * Two loops give the same sum: frame_sum_reference (the spec, run when --cpumask masks AVX2
  * and up, like every family's C reference, so the golden tests check it) and frame_sum_memo,
@@ -14,17 +14,19 @@
 #include "core/cpu.h"
 #include "core/extractor.h"
 #include "features/ciede/ciede_math.h"
+#include "features/ciede/ciede_twin.h"
 
 #define LAB_CACHE_BITS 12
 #define LAB_CACHE_SIZE (1u << LAB_CACHE_BITS)
 
 typedef struct CiedeState {
-    unsigned w, h;
+    unsigned w, h, bpc;
     EvPixelLayout layout;
     unsigned chroma_w, chroma_h;
     unsigned nf_stride;     /* libvmaf's chroma stride in samples: chroma_w rounded up to 32 */
     CiedeRange range;
     int reference_only;     /* run frame_sum_reference (C level of --cpumask) */
+    const EvLog *log;       /* the CUDA twin's, for its per-frame errors */
 } CiedeState;
 
 /* One remembered conversion; key 0 is empty (a stored key has bit 48 set). */
@@ -44,21 +46,26 @@ typedef struct CiedeScratch {
  * row i / 2 and output column j reads input column j / 2 for 4:2:0 but j for 4:2:2 (its
  * horizontal test uses the vertical flag), so a 4:2:2 row runs on into the next chroma rows
  * of the plane as laid out in libvmaf's picture: rows nf_stride samples apart, the samples
- * between chroma_w and nf_stride zero. Offset k from the plane's start, in that layout:
+ * between chroma_w and nf_stride zero. ciede_chroma_read (ciede_twin.h, shared with the CUDA
+ * twin) reads that way; the offset of libvmaf's read for output (i, j):
  */
-static uint16_t chroma_at(const CiedeState *s, const EvPic *pic, unsigned p, size_t k)
-{
-    const unsigned row = (unsigned)(k / s->nf_stride), col = (unsigned)(k % s->nf_stride);
-    if (col >= s->chroma_w)
-        return 0;
-    return pic->bpc > 8 ? ev_pic_row16(pic, p, row)[col] : ev_pic_row8(pic, p, row)[col];
-}
-
-/* The offset of libvmaf's read for output (i, j). */
 static size_t chroma_offset(const CiedeState *s, unsigned i, unsigned j)
 {
     const size_t col = s->layout == EV_PIX_420 ? j / 2 : j;
     return (size_t)(i / 2) * s->nf_stride + col;
+}
+
+CiedeGeom ciede_geom(const void *state)
+{
+    const CiedeState *s = state;
+    const CiedeGeom g = { s->w, s->h, s->bpc, (int)s->layout, s->chroma_w, s->nf_stride,
+                          s->range };
+    return g;
+}
+
+const EvLog *ciede_log(const void *state)
+{
+    return ((const CiedeState *)state)->log;
 }
 
 static int ciede_init(void *state, const void *opts, const EvPicInfo *info, const EvLog *log)
@@ -75,6 +82,7 @@ static int ciede_init(void *state, const void *opts, const EvPicInfo *info, cons
     }
     s->w = info->width;
     s->h = info->height;
+    s->bpc = info->bpc;
     s->layout = info->layout;
     ev_plane_size(info->width, info->height, info->layout, 1, &s->chroma_w, &s->chroma_h);
     s->nf_stride = (s->chroma_w + 31) & ~31u;
@@ -117,14 +125,15 @@ static CiedeScratch carve(const CiedeState *s, void *scratch)
 static void chroma_rows(const CiedeState *s, const EvPic *pic, unsigned i, uint16_t *u,
                         uint16_t *v)
 {
+    const CiedeGeom g = ciede_geom(s);
+    const CiedePlane pu = { pic->data[1], pic->stride[1] }, pv = { pic->data[2], pic->stride[2] };
     for (unsigned j = 0; j < s->w; j++) {
         if (s->layout == EV_PIX_444) {
-            u[j] = pic->bpc > 8 ? ev_pic_row16(pic, 1, i)[j] : ev_pic_row8(pic, 1, i)[j];
-            v[j] = pic->bpc > 8 ? ev_pic_row16(pic, 2, i)[j] : ev_pic_row8(pic, 2, i)[j];
+            u[j] = (uint16_t)ciede_sample(pu, pic->bpc, i, j);
+            v[j] = (uint16_t)ciede_sample(pv, pic->bpc, i, j);
         } else {
-            const size_t k = chroma_offset(s, i, j);
-            u[j] = chroma_at(s, pic, 1, k);
-            v[j] = chroma_at(s, pic, 2, k);
+            u[j] = (uint16_t)ciede_chroma_read(&g, pu, i, j);
+            v[j] = (uint16_t)ciede_chroma_read(&g, pv, i, j);
         }
     }
 }
@@ -202,3 +211,23 @@ const EvExtractorClass ev_fex_ciede = {
     .scratch_size = ciede_scratch_size,
     .extract = ciede_extract,
 };
+
+#ifdef EV_HAVE_CUDA
+/* The twin: the CPU's init, then glibc's tables (ciede_glibc_tables.c) for the device libm. */
+static int ciede_cuda_init(void *state, const void *opts, const EvPicInfo *info,
+                           const EvLog *log)
+{
+    const int err = ciede_init(state, opts, info, log);
+    ((CiedeState *)state)->log = log;
+    return err ? err : ev_ciede_cuda_init(state, log);
+}
+
+const EvExtractorClass ev_cuda_ciede = {
+    .name = "ciede",
+    .flags = EV_FEX_CUDA,
+    .state_size = sizeof(CiedeState),
+    .init = ciede_cuda_init,
+    .launch = ev_ciede_launch_cuda,
+    .extract = ev_ciede_extract_cuda,
+};
+#endif

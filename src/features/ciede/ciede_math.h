@@ -17,8 +17,8 @@
  *   atan2 x 2, cos x 4, sin x 2, exp x 1 per pixel, and log10 once per frame.
  * sqrt is correctly rounded everywhere. GCC folds the reference's pow(x, 2) and powf(x, 2) to
  * x * x (exact, so written so here) and powf(25, 7) to the float 6103515648; those are not
- * libm calls. A CUDA twin must run these calls on the host or use functions proven equal to
- * glibc's on every input it can see (DESIGN.md, libm). Checked: the golden values (every
+ * libm calls. The CUDA twin (ciede.cu) runs replicas of glibc's algorithms (ciede_libm.h),
+ * shown equal to glibc on the inputs ciede produces by tests/unit/ciede_libm_check.c. Checked: the golden values (every
  * corpus pair, 8-16 bits, three layouts) and tests/unit/ciede_math_test.c (Netflix's bits for
  * single pixels) match with glibc 2.36 on x86-64, which picks its FMA builds of pow, sin, cos,
  * atan2 and exp on CPUs with FMA (as here); its SSE2 builds, used on CPUs without FMA, have the
@@ -30,6 +30,49 @@
 #include <math.h>
 
 #include "core/hd.h"
+
+/*
+ * The libm calls, by name. The host (the C reference) calls glibc; a unit test may define the
+ * CIEDE_HOST_* macros first to wrap them (tests/unit/ciede_libm_check.c compares every call
+ * with the device's replica). Device code calls the replicas proven equal to glibc on the
+ * arguments ciede produces (ciede_libm.h); the sin/cos and atan2 tables are glibc's, read
+ * from the host's libm and uploaded by the twin (ciede_glibc_tables.c).
+ */
+#ifndef CIEDE_HOST_POW
+#define CIEDE_HOST_POW pow
+#endif
+#ifndef CIEDE_HOST_POWF7
+#define CIEDE_HOST_POWF7(c) powf(c, 7.0f)
+#endif
+#ifndef CIEDE_HOST_EXP
+#define CIEDE_HOST_EXP exp
+#endif
+#ifndef CIEDE_HOST_SIN
+#define CIEDE_HOST_SIN sin
+#endif
+#ifndef CIEDE_HOST_COS
+#define CIEDE_HOST_COS cos
+#endif
+#ifndef CIEDE_HOST_ATAN2
+#define CIEDE_HOST_ATAN2 atan2
+#endif
+
+#ifdef __CUDA_ARCH__
+#include "features/ciede/ciede_libm.h"
+#define CIEDE_POW ciede_glibc_pow
+#define CIEDE_POWF7(c) ciede_glibc_powf(c, 7.0f)
+#define CIEDE_EXP ciede_glibc_exp
+#define CIEDE_SIN(x) ciede_glibc_sin(x, ciede_sincos_table_dev)
+#define CIEDE_COS(x) ciede_glibc_cos(x, ciede_sincos_table_dev)
+#define CIEDE_ATAN2(y, x) ciede_glibc_atan2(y, x, ciede_atan2_table_dev)
+#else
+#define CIEDE_POW CIEDE_HOST_POW
+#define CIEDE_POWF7 CIEDE_HOST_POWF7
+#define CIEDE_EXP CIEDE_HOST_EXP
+#define CIEDE_SIN CIEDE_HOST_SIN
+#define CIEDE_COS CIEDE_HOST_COS
+#define CIEDE_ATAN2 CIEDE_HOST_ATAN2
+#endif
 
 #define CIEDE_PI 3.14159265358979323846
 #define CIEDE_25_POW_7 6103515625.0     /* pow(25, 7), exact in double */
@@ -55,7 +98,7 @@ EV_HD CiedeRange ciede_range(const unsigned bpc)
 EV_HD double ciede_linear(const double c)
 {
     if (c > 10. / 255.)
-        return pow((c + 0.055) * (1.0 / 1.055), 2.4);
+        return CIEDE_POW((c + 0.055) * (1.0 / 1.055), 2.4);
     return c * (1.0 / 12.92);
 }
 
@@ -63,7 +106,7 @@ EV_HD double ciede_linear(const double c)
 EV_HD float ciede_lab_map(const double t)
 {
     if (t > 216.0 / 24389.0)
-        return (float)pow(t, 1.0 / 3.0);
+        return (float)CIEDE_POW(t, 1.0 / 3.0);
     return (float)((24389.0 / 27.0 * t + 16.0) * (1.0 / 116.0));
 }
 
@@ -93,7 +136,7 @@ EV_HD float ciede_hue(const float b, const float a_prime)
 {
     if (b == 0.0f && a_prime == 0.0f)
         return 0.0f;
-    const float h = (float)atan2((double)b, (double)a_prime);
+    const float h = (float)CIEDE_ATAN2((double)b, (double)a_prime);
     return h < 0.0f ? (float)((double)h + 2. * CIEDE_PI) : h;
 }
 
@@ -121,9 +164,9 @@ EV_HD float ciede_mean_hue(const float h1, const float h2)
 EV_HD float ciede_t(const float h_bar)
 {
     const double h = h_bar;
-    return (float)(1.0 - 0.17 * cos(h - CIEDE_PI / 6.0) + 0.24 * cos(2.0 * h) +
-                   0.32 * cos(3.0 * h + CIEDE_PI / 30.0) -
-                   0.20 * cos(4.0 * h - 7.0 * CIEDE_PI / 20.0));
+    return (float)(1.0 - 0.17 * CIEDE_COS(h - CIEDE_PI / 6.0) + 0.24 * CIEDE_COS(2.0 * h) +
+                   0.32 * CIEDE_COS(3.0 * h + CIEDE_PI / 30.0) -
+                   0.20 * CIEDE_COS(4.0 * h - 7.0 * CIEDE_PI / 20.0));
 }
 
 /* R_T, the rotation term: degrees and radians pass through floats as in the reference. */
@@ -131,11 +174,11 @@ EV_HD float ciede_r_sub_t(const float c_bar_prime, const float h_bar)
 {
     const float h_deg = (float)((double)h_bar * (180.0 / CIEDE_PI));
     const float x = (float)(((double)h_deg - 275.0) * (1.0 / 25.0));
-    const float c7 = powf(c_bar_prime, 7.0f);
+    const float c7 = CIEDE_POWF7(c_bar_prime);
     const float ratio = c7 / (c7 + CIEDE_25_POW_7F);
-    const float angle_deg = (float)(60.0 * exp(-(double)(x * x)));
+    const float angle_deg = (float)(60.0 * CIEDE_EXP(-(double)(x * x)));
     const float angle = (float)((double)angle_deg * (CIEDE_PI / 180.0));
-    return (float)(-2.0 * sqrt((double)ratio) * sin((double)angle));
+    return (float)(-2.0 * sqrt((double)ratio) * CIEDE_SIN((double)angle));
 }
 
 /* The CIEDE2000 difference of two colours (kL 0.65, kC 1, kH 4), rounded to float. */
@@ -146,7 +189,7 @@ EV_HD float ciede2000(const CiedeLab p, const CiedeLab q)
     const float c1 = (float)sqrt((double)p.a * p.a + (double)p.b * p.b);
     const float c2 = (float)sqrt((double)q.a * q.a + (double)q.b * q.b);
     const float c_bar = (c1 + c2) / 2;
-    const double c_bar7 = pow((double)c_bar, 7.0);
+    const double c_bar7 = CIEDE_POW((double)c_bar, 7.0);
     const double g = 1 - sqrt(c_bar7 / (c_bar7 + CIEDE_25_POW_7));
     const float a1 = (float)((double)p.a + (double)(p.a / 2) * g);
     const float a2 = (float)((double)q.a + (double)(q.a / 2) * g);
@@ -161,7 +204,7 @@ EV_HD float ciede2000(const CiedeLab p, const CiedeLab q)
     const float h2 = ciede_hue(q.b, a2);
     const float delta_h = ciede_delta_hue(c1, c2, h1, h2);
     const float delta_big_h =
-        (float)(2.0 * sqrt((double)(cp1 * cp2)) * sin((double)delta_h / 2.0));
+        (float)(2.0 * sqrt((double)(cp1 * cp2)) * CIEDE_SIN((double)delta_h / 2.0));
     const float h_bar = ciede_mean_hue(h1, h2);
     const float t = ciede_t(h_bar);
     const float s_h = (float)(1.0 + 0.015 * (double)cp_bar * (double)t);

@@ -1,0 +1,176 @@
+// CUDA twin of ciede: one thread per pixel computes dE00 with ciede_math.h's own functions,
+// whose libm calls run on the device replicas of glibc's (ciede_libm.h: the same operations,
+// fusions and tables, proven equal by tests/unit/ciede_libm_check.c), and writes it as a
+// float. The floats come back to the host, which adds them in raster order into one double as
+// the reference does (the sum of the reference is a running double: no order-free form), then
+// 45 - 20 log10(sum / (w h)). A dE00 that is NaN means a replica met an argument outside its
+// proven range (glibc never gives NaN here): the frame fails, naming the pixel.
+// Reference: ciede.c beside this file.
+#include <cmath>
+#include <cstring>
+#include <mutex>
+
+#include <cerrno>
+
+#include "cuda/kept.cuh"
+#include "cuda/runtime.h"
+#include "features/ciede/ciede_glibc_tables.h"
+#include "features/ciede/ciede_libm.h"
+#include "features/ciede/ciede_twin.h"
+
+namespace {
+
+constexpr int THREADS = 128;
+
+// glibc's tables, read once per process from the host's libm, uploaded once per device.
+std::mutex tables_lock;
+bool tables_read;
+CiedeGlibcTables tables;
+constexpr int MAX_DEVICES = 64;
+bool tables_on_device[MAX_DEVICES];
+
+struct Pics {
+    CiedePlane r[3], d[3];
+};
+
+__global__ void de00_kernel(const CiedeGeom g, const Pics p, float *out)
+{
+    const unsigned j = blockIdx.x * blockDim.x + threadIdx.x, i = blockIdx.y;
+    if (j >= g.w)
+        return;
+    const CiedeLab a = ciede_lab_at(&g, p.r[0], p.r[1], p.r[2], i, j);
+    const CiedeLab b = ciede_lab_at(&g, p.d[0], p.d[1], p.d[2], i, j);
+    out[(size_t)i * g.w + j] = ciede2000(a, b);
+}
+
+// The worker's kept buffers of the twin (owner: its state): the frame's dE00 on the device
+// and their pinned host copy.
+struct Bufs {
+    float *de_dev;
+    float *de_host;
+};
+
+int bufs_of(const void *state, const CiedeGeom &g, EvCudaWorker *gpu, Bufs &b)
+{
+    const size_t bytes = (size_t)g.w * g.h * sizeof(float);
+    void *dev = nullptr, *host = nullptr;
+    const int err = ev_cuda_worker_memory(gpu, state, bytes, bytes, &dev, &host);
+    b.de_dev = static_cast<float *>(dev);
+    b.de_host = static_cast<float *>(host);
+    return err;
+}
+
+int cuda_fail(const void *state, cudaError_t e, const char *what)
+{
+    if (e == cudaSuccess)
+        return 0;
+    ev_log(ciede_log(state), EV_LOG_ERROR, "ciede (CUDA): %s: %s", what, cudaGetErrorString(e));
+    return -EIO;
+}
+
+// The tables on the current device, once: uploaded on this worker's stream and waited for
+// under the lock (the only host wait outside extract, once per device per process).
+int tables_to_device(cudaStream_t stream)
+{
+    int dev = 0;
+    if (cudaGetDevice(&dev) != cudaSuccess || dev < 0 || dev >= MAX_DEVICES)
+        return -EIO;
+    std::lock_guard<std::mutex> hold(tables_lock);
+    if (tables_on_device[dev])
+        return 0;
+    if (!tables_read)
+        return -EINVAL;
+    cudaError_t e = cudaMemcpyToSymbolAsync(ciede_sincos_table_dev, tables.sincos,
+                                            sizeof(tables.sincos), 0, cudaMemcpyHostToDevice,
+                                            stream);
+    if (e == cudaSuccess)
+        e = cudaMemcpyToSymbolAsync(ciede_atan2_table_dev, tables.atan2, sizeof(tables.atan2),
+                                    0, cudaMemcpyHostToDevice, stream);
+    if (e == cudaSuccess)
+        e = cudaStreamSynchronize(stream);
+    if (e != cudaSuccess)
+        return -EIO;
+    tables_on_device[dev] = true;
+    return 0;
+}
+
+} // namespace
+
+extern "C" int ev_ciede_cuda_init(const void *state, const EvLog *log)
+{
+    (void)state;
+    std::lock_guard<std::mutex> hold(tables_lock);
+    if (tables_read)
+        return 0;
+    char err[512];
+    if (ciede_glibc_tables_from_libm(&tables, err, sizeof(err)) ||
+        ciede_libm_selftest(&tables, 20000, err, sizeof(err))) {
+        ev_log(log, EV_LOG_ERROR, "%s (the CUDA twin of ciede needs them; use the CPU)", err);
+        return -EINVAL;
+    }
+    tables_read = true;
+    return 0;
+}
+
+extern "C" int ev_ciede_launch_cuda(const void *state, void *scratch, const EvPic *ref,
+                                    const EvPic *dis, unsigned frame)
+{
+    (void)scratch;
+    (void)frame;
+    if (!ref)
+        return 0;
+    const CiedeGeom g = ciede_geom(state);
+    Bufs b;
+    int err = bufs_of(state, g, ref->gpu, b);
+    if (err)
+        return err;
+    const cudaStream_t stream = static_cast<cudaStream_t>(ev_cuda_stream(ref->gpu));
+    err = tables_to_device(stream);
+    if (err) {
+        ev_log(ciede_log(state), EV_LOG_ERROR, "ciede (CUDA): cannot upload glibc's tables");
+        return err;
+    }
+    Pics p;
+    for (int k = 0; k < 3; k++) {
+        p.r[k] = CiedePlane{ ref->dev[k], ref->stride[k] };
+        p.d[k] = CiedePlane{ dis->dev[k], dis->stride[k] };
+    }
+    de00_kernel<<<dim3(ev_blocks((int)g.w, THREADS), g.h), THREADS, 0, stream>>>(g, p, b.de_dev);
+    err = cuda_fail(state, cudaGetLastError(), "dE00 kernel");
+    if (!err)
+        err = cuda_fail(state, cudaMemcpyAsync(b.de_host, b.de_dev,
+                                               (size_t)g.w * g.h * sizeof(float),
+                                               cudaMemcpyDeviceToHost, stream),
+                        "dE00 copy");
+    return err;
+}
+
+extern "C" int ev_ciede_extract_cuda(const void *state, void *scratch, const EvPic *ref,
+                                     const EvPic *dis, unsigned frame, EvSink *sink)
+{
+    (void)scratch;
+    (void)dis;
+    const CiedeGeom g = ciede_geom(state);
+    Bufs b;
+    int err = bufs_of(state, g, ref->gpu, b);
+    if (!err)
+        err = ev_cuda_finish(ref->gpu, "ciede");
+    if (err)
+        return err;
+    // the reference's sum: every pixel's dE00 into one double, in raster order
+    double sum = 0.;
+    const size_t n = (size_t)g.w * g.h;
+    for (size_t k = 0; k < n; k++) {
+        const float de = b.de_host[k];
+        if (std::isnan(de)) {
+            ev_log(ciede_log(state), EV_LOG_ERROR,
+                   "ciede (CUDA): frame %u pixel (%zu, %zu): an argument outside the proven "
+                   "range of the device's glibc replicas (ciede_libm.h); use the CPU",
+                   frame, k % g.w, k / g.w);
+            return -EDOM;
+        }
+        sum += de;
+    }
+    const double score = ciede_score(sum, (double)(g.w * g.h));
+    return ev_sink_put(sink, "ciede2000", frame, score);
+}
