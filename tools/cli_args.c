@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "cli_args.h"
+#include "cli_presets.h"
 
 enum {
     ARG_XML = 256, ARG_JSON, ARG_CSV, ARG_SUB, ARG_THREADS, ARG_FEATURE, ARG_SUBSAMPLE,
@@ -65,6 +66,15 @@ void cli_usage(FILE *f, const char *app)
             " --feature $name[=k=v:...]:   add an extractor with options (see --list_features)\n"
             " --no_prediction/-n:          no score: the --feature extractors and the\n"
             "                              extractors of each --model only\n"
+            " --aom_ctc $version:          AOM CTC preset (v1.0..v7.0): models vmaf_v0.6.1 (vmaf)\n"
+            "                              and vmaf_v0.6.1neg (vmaf_neg); psnr, ciede, float_ssim,\n"
+            "                              float_ms_ssim (dB), psnr_hvs; v3.0+ cambi; v6.0+ the\n"
+            "                              inputs must still share one bit depth; v7.0\n"
+            "                              float_ssim scale=1. Added where it stands among\n"
+            "                              --model and --feature, as in Netflix's CLI\n"
+            " --nflx_ctc $version:         Netflix CTC preset (v1.0): vmaf_4k_v0.6.1 (vmaf),\n"
+            "                              vmaf_4k_v0.6.1neg (vmaf_neg), psnr with chroma and\n"
+            "                              apsnr, float_ssim (dB), cambi\n"
             "\n"
             "Output:\n"
             " --output/-o $path:           write the results there; - = standard output;\n"
@@ -201,10 +211,8 @@ static int parse_one(CliSettings *s, int opt, const char *arg, char *err, size_t
         unsigned ignored;
         return parse_unsigned(arg, "--gpumask", &ignored, err, n);
     }
-    case ARG_AOM_CTC:
-    case ARG_NFLX_CTC:
-        return fail(err, n, "%s presets need models, ciede and psnr_hvs, which this build "
-                    "does not have yet", opt == ARG_AOM_CTC ? "--aom_ctc" : "--nflx_ctc");
+    case ARG_AOM_CTC: return cli_apply_preset(s, CLI_PRESET_AOM_CTC, arg, err, n);
+    case ARG_NFLX_CTC: return cli_apply_preset(s, CLI_PRESET_NFLX_CTC, arg, err, n);
     case ARG_FRAME_CNT: return parse_unsigned(arg, "--frame_cnt", &s->frame_cnt, err, n);
     case ARG_FRAME_SKIP_REF:
         return parse_unsigned(arg, "--frame_skip_ref", &s->frame_skip_ref, err, n);

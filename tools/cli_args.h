@@ -32,6 +32,7 @@ typedef struct CliSettings {
     unsigned subsample;
     unsigned frame_cnt;             /* 0: all */
     unsigned frame_skip_ref, frame_skip_dist;
+    int common_bitdepth;            /* --aom_ctc v6.0+: the inputs' depths may differ */
     int no_prediction, quiet, version, list;
 } CliSettings;
 

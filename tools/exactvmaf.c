@@ -69,6 +69,16 @@ int cli_check_pair(const CliSettings *s, const char *ref_path, const EvVideo *re
     EvVideoFormat a, b;
     ev_video_format(ref, &a);
     ev_video_format(dis, &b);
+    if (s->common_bitdepth && a.bitdepth != b.bitdepth && a.width == b.width &&
+        a.height == b.height && a.layout == b.layout) {
+        /* Netflix f85a8536 reads the shallower file with the deeper one's sample size there
+         * (it loses framing and crashes), so there is no result to match: refuse */
+        fprintf(stderr, "%s: %s is %u-bit but %s is %u-bit: --aom_ctc v6.0 and later accept "
+                        "inputs of different bit depths in Netflix's CLI, but scoring them at a "
+                        "common depth is not supported; convert one input first\n", app,
+                ref_path, a.bitdepth, dis_path, b.bitdepth);
+        return -1;
+    }
     if (a.width != b.width || a.height != b.height || a.bitdepth != b.bitdepth ||
         a.layout != b.layout) {
         fprintf(stderr, "%s: %s is %ux%u %u-bit %s but %s is %ux%u %u-bit %s\n", app,
