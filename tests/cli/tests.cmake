@@ -12,3 +12,7 @@ set_tests_properties(cli_multi PROPERTIES LABELS cli)
 add_test(NAME cli_gray
          COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/cli_gray_test.sh $<TARGET_FILE:exactvmaf_cli> ${PROJECT_SOURCE_DIR})
 set_tests_properties(cli_gray PROPERTIES LABELS cli)
+add_test(NAME cli_ctc
+         COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/cli_ctc_test.sh $<TARGET_FILE:exactvmaf_cli> ${PROJECT_SOURCE_DIR}
+                 ${EV_SHARED_DIR})
+set_tests_properties(cli_ctc PROPERTIES LABELS cli)
