@@ -74,8 +74,8 @@ static void count_flat_row(const uint16_t *x, const unsigned w, const unsigned h
     const uint16_t *row = x + (size_t)r * w;
     const uint16_t *below = r + 1 < h ? row + w : row;
     for (unsigned j = 0; j + 1 < w; j++)
-        col_count[j] += (uint32_t)delta * cambi_flat(row[j], row[j + 1], below[j]);
-    col_count[w - 1] += (uint32_t)delta * cambi_flat(row[w - 1], row[w - 1], below[w - 1]);
+        col_count[j] += (uint32_t)(delta * (int)cambi_flat(row[j], row[j + 1], below[j]));
+    col_count[w - 1] += (uint32_t)(delta * (int)cambi_flat(row[w - 1], row[w - 1], below[w - 1]));
 }
 
 /* col_count has r zeros on each side of the w columns (the frame's edge counts nothing). */
