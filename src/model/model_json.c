@@ -119,6 +119,8 @@ static int parse_names(const JsonSrc *s, const json_t *md, EvModel *m)
         const json_t *name = json_array_get(v, i);
         if (!json_is_string(name))
             return bad_field(s, "feature_names", "item %zu is not a string", i);
+        if (!json_string_value(name)[0]) /* names no feature: no extractor can give it */
+            return bad_field(s, "feature_names", "item %zu is an empty name", i);
         if (!(m->feature[i].name = dup_string(json_string_value(name))))
             return -ENOMEM;
     }

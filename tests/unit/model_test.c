@@ -401,6 +401,14 @@ static void test_bad_files(void)
     CHECK(ev_model_set_load_file(&set, p, 0, &test_log) == -EINVAL);
     CHECK_LOG_HAS("cc.json: model_dict.chroma_correction_parameter: needs exactly one feature "
                   "named with \"speed_chroma\" (the model has 0)");
+    /* an empty feature name (found by fuzz_model_json in a bootstrap member) */
+    snprintf(text, sizeof(text), PSNR_MODEL_FMT, "LIBSVMNUSVR", "", "-1.25");
+    s = strstr(text, "\"psnr_cb\"");
+    if (s)
+        memmove(s + 1, s + 8, strlen(s + 8) + 1); /* "psnr_cb" -> "" */
+    p = write_tmp("emptyname.json", text);
+    CHECK(ev_model_set_load_file(&set, p, 0, &test_log) == -EINVAL);
+    CHECK_LOG_HAS("emptyname.json: model_dict.feature_names: item 1 is an empty name");
     p = psnr_model("badtype.json", "SVC", "", "-1.25");
     CHECK(ev_model_set_load_file(&set, p, 0, &test_log) == -EINVAL);
     CHECK_LOG_HAS("badtype.json: model_dict.model_type: must be");
