@@ -5,7 +5,8 @@
  * largest |difference| and ULP distance. Exit 1 on any difference, 77 when no CUDA device.
  *
  * usage: exactvmaf-parity [--corpus DIR] [--seed N] [--quick] [--search N] [--threads N]
- *                         [--only NAME] [--twin-backend cuda|cpu] [--plant-ulp] [--verbose]
+ *                         [--only NAME] [--part K/N] [--twin-backend cuda|cpu] [--plant-ulp]
+ *                         [--verbose]
  *        exactvmaf-parity --noise-search N --only NAME [--options SPEC] [--size WxH]
  *                         [--seed N] [--threads N] [--twin-threads N]
  *        exactvmaf-parity --vmaf-search N [--features 'NAME[:OPTS];...'] [--min-size WxH]
@@ -13,6 +14,7 @@
  *                         [--twin-threads N]
  *   --twin-backend cpu compares the CPU with itself (to test the gate without a GPU);
  *   --plant-ulp moves one twin value by one ULP: the gate must then fail;
+ *   --part K/N runs rows K, K + N, K + 2N... of the table (N processes share one gate);
  *   --noise-search streams N random 8-bit frames (default 64x64) through one extractor;
  *   --vmaf-search streams N random frames (every size up to 1080p, depth and layout) through
  *   vif, adm and motion (vmaf_search.c), or through the extractors --features names.
@@ -174,6 +176,7 @@ typedef struct GateArgs {
     unsigned min_w, min_h, max_w, max_h, depth_mask;
     uint32_t seed;
     unsigned search, threads, twin_threads, width, height;
+    unsigned part, parts;   /* --part K/N: only the rows whose number is K modulo N */
     unsigned long noise_frames, vmaf_frames;
     int quick, plant, twin_backend;
 } GateArgs;
@@ -349,7 +352,7 @@ static int parse_depths(const char *v, unsigned *mask)
 static int parse(int argc, char **argv, GateArgs *a)
 {
     *a = (GateArgs){ .seed = 20261130u, .threads = 4, .twin_backend = EV_BACKEND_CUDA,
-                     .options = "", .width = 64, .height = 64 };
+                     .options = "", .width = 64, .height = 64, .parts = 1 };
     for (int i = 1; i < argc; i++) {
         const char *k = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         if (!strcmp(k, "--quick"))
@@ -362,6 +365,10 @@ static int parse(int argc, char **argv, GateArgs *a)
             a->corpus = v;
         else if (v && !strcmp(k, "--only") && ++i)
             a->only = v;
+        else if (v && !strcmp(k, "--part") && ++i) {
+            if (sscanf(v, "%u/%u", &a->part, &a->parts) != 2 || !a->parts || a->part >= a->parts)
+                return -1;
+        }
         else if (v && !strcmp(k, "--seed") && ++i)
             a->seed = (uint32_t)strtoul(v, NULL, 0);
         else if (v && !strcmp(k, "--search") && ++i)
@@ -404,8 +411,8 @@ int main(int argc, char **argv)
     GateArgs a;
     if (parse(argc, argv, &a)) {
         fprintf(stderr, "usage: %s [--corpus DIR] [--seed N] [--quick] [--search N] "
-                        "[--threads N] [--only EXTRACTOR] [--twin-backend cuda|cpu] "
-                        "[--plant-ulp]\n"
+                        "[--threads N] [--only EXTRACTOR] [--part K/N] "
+                        "[--twin-backend cuda|cpu] [--plant-ulp]\n"
                         "       %s --noise-search N --only EXTRACTOR [--options SPEC] "
                         "[--size WxH] [--seed N] [--threads N] [--twin-threads N]\n"
                         "       %s --vmaf-search N [--features 'NAME[:OPTS];...'] "
@@ -450,7 +457,7 @@ int main(int argc, char **argv)
            a.twin_backend == EV_BACKEND_CUDA ? "cuda" : "cpu", a.plant ? ", one ULP planted" : "");
     printf("| extractor    | options                                | fixture                          | frames | ident. | max |d|   | ULP    |\n");
     printf("|---|---|---|---|---|---|---|\n");
-    unsigned bad = 0, rows = 0;
+    unsigned bad = 0, rows = 0, numbered = 0;
     unsigned long frames = 0;
     for (size_t o = 0; o < sizeof(option_sets) / sizeof(option_sets[0]); o++) {
         if (a.only && strcmp(a.only, option_sets[o].extractor))
@@ -461,6 +468,8 @@ int main(int argc, char **argv)
             if (fx.item[i].only && strcmp(fx.item[i].only, option_sets[o].extractor) &&
                 strcmp(option_sets[o].extractor, "model"))
                 continue; /* a fixture for one extractor (cambi's banding) */
+            if (numbered++ % a.parts != a.part)
+                continue; /* another process's share of the rows (--part) */
             err = run_row(&a, &option_sets[o], &fx.item[i], &bad, &frames);
             rows++;
         }
