@@ -83,9 +83,15 @@ extern "C" int ev_cuda_worker_open(EvCudaWorker **out, int device, size_t slot_b
     if (!err)
         err = map_error(cudaMalloc(&w->scratch_dev, EV_CUDA_SCRATCH_BYTES), log,
                         "allocate scratch");
+    // On the worker's own stream, waited for: a plain cudaMemset goes to the legacy default
+    // stream, which this non-blocking stream does not wait for, so the first frame's kernels
+    // could run before (or while) it cleared the sum counters (ev_segment_sums read a garbage
+    // counter and never wrote their totals: stale sums on the first frame of a worker).
     if (!err)
-        err = map_error(cudaMemset(w->scratch_dev, 0, EV_CUDA_SCRATCH_BYTES), log,
-                        "clear scratch");
+        err = map_error(cudaMemsetAsync(w->scratch_dev, 0, EV_CUDA_SCRATCH_BYTES, w->stream),
+                        log, "clear scratch");
+    if (!err)
+        err = map_error(cudaStreamSynchronize(w->stream), log, "clear scratch");
     if (!err)
         err = map_error(cudaMallocHost(&w->scratch_host, EV_CUDA_SCRATCH_BYTES), log,
                         "allocate pinned scratch");

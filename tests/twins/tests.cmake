@@ -67,6 +67,13 @@ if(EV_WITH_CUDA)
   target_link_libraries(gpu_glibc_log2_device PRIVATE m)
 endif()
 
+# Fresh CUDA contexts' first frames against the CPU, with dirty device memory and a busy legacy
+# default stream: a worker's set-up must be ordered on its own stream.
+if(EV_WITH_CUDA)
+  ev_add_test(gpu_first_frames SOURCES ${CMAKE_CURRENT_LIST_DIR}/first_frames_test.c
+              LABELS gpu ARGS 120)
+endif()
+
 # psnr_hvs: its search CPU against CPU (CI), the gate's rows and a short search on the GPU.
 # Sizes from 1x1: planes without an 8x8 block (NaN scores) are drawn too; depths 8..12 (the
 # CPU refuses deeper samples, and the gate's 16-bit fixtures are refused by both).

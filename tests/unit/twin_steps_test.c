@@ -116,7 +116,7 @@ static void test_vif(const int w, const int h, const unsigned bpc, const int pat
             img[k] = scale < 3 ? calloc(n_out ? n_out : 1, sizeof(uint16_t)) : NULL;
         VifSums want = { 0, 0, 0, 0 }, got = { 0, 0, 0, 0 };
         vif_scale_run(&want, img[0], img[1], (ptrdiff_t)w_out * 2, &cr, &cd, scale, bpc, &params,
-                      &dsp, tmp);
+                      &dsp, tmp, 0);
         vif_twin_scale(&got, img[2], img[3], &tr, &td, scale, bpc, egl);
         if (!same_sums(&got, &want))
             printf("vif %dx%d %u-bit pattern %d scale %d: sums differ\n", w, h, bpc, pattern,

@@ -120,6 +120,10 @@ int fixtures_quick(FixtureList *l, uint32_t seed)
     err |= add_banding(l, BANDING_BLOCKS, 256, 216, 9, EV_PIX_420, 2, seed + 114);
     err |= add_banding(l, BANDING_DITHERED, 216, 216, 8, EV_PIX_444, 2, seed + 115);
     err |= add_banding(l, BANDING_10BIT, 1000, 216, 14, EV_PIX_420, 2, seed + 116);
+    err |= add(l, FIX_OVERRANGE, "overrange", 640, 360, 10, EV_PIX_420, 4, seed + 120);
+    err |= add(l, FIX_OVERRANGE, "overrange", 357, 353, 12, EV_PIX_444, 3, seed + 121);
+    err |= add(l, FIX_OVERRANGE, "overrange", 64, 64, 9, EV_PIX_422, 3, seed + 122);
+    err |= add(l, FIX_OVERRANGE, "overrange", 200, 120, 15, EV_PIX_420, 3, seed + 123);
     err |= add_banding(l, BANDING_OVERRANGE, 640, 360, 10, EV_PIX_420, 2, seed + 117);
     err |= add_banding(l, BANDING_OVERRANGE, 300, 240, 12, EV_PIX_444, 2, seed + 118);
     for (unsigned i = first; i < l->n; i++)

@@ -18,6 +18,9 @@ typedef enum FixtureKind {
     FIX_CORPUS,         /* a pair of raw files */
     FIX_BANDING,        /* smooth gradients (ref: 10-bit precision) and their banded versions
                            (dis), the variant in delta (BANDING_*); for cambi */
+    FIX_OVERRANGE,      /* FIX_MOTION's scenes with samples above the depth's maximum (about
+                           1 in 61, every plane of both pictures; 9..15 bits): the API passes
+                           them on unchecked, and each twin must then give the CPU's bits */
 } FixtureKind;
 
 /* FIX_BANDING variants (Fixture.delta): dis is the ref's 10-bit gradient ... */

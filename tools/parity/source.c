@@ -99,6 +99,10 @@ static uint32_t sample(const Fixture *fx, unsigned frame, unsigned p, size_t i, 
     switch (fx->kind) {
     case FIX_MOTION:
         return motion_sample(fx, frame, p, i, side);
+    case FIX_OVERRANGE:
+        if (fixture_hash(base ^ (uint32_t)side * 0x5bd1e995u) % 61 == 0 && fx->bitdepth < 16)
+            return max + 1 + fixture_hash(base ^ 0x2545f491u) % (65535 - max);
+        return motion_sample(fx, frame, p, i, side);
     case FIX_BANDING:
         return banding_sample(fx, frame, p, i, side);
     case FIX_EXTREME:

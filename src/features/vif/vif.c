@@ -41,7 +41,7 @@ static size_t img_bytes(const VifState *s, const int scale)
     return align64((size_t)(s->w >> scale) * (size_t)(s->h >> scale) * sizeof(uint16_t));
 }
 
-static size_t vif_scratch_size(const void *state)
+size_t ev_vif_scratch_size(const void *state)
 {
     const VifState *s = state;
     size_t n = align64(vif_dsp_tmp_size(s->w));
@@ -82,6 +82,7 @@ static int vif_init(void *state, const void *opts, const EvPicInfo *info, const 
     vif_log2_table_build(s->log2_table);
     s->log2_table[VIF_LOG2_TABLE_SIZE] = s->log2_table[VIF_LOG2_TABLE_SIZE + 1] = 0;
     vif_dsp_init(&s->dsp, info->cpu);
+    vif_dsp_init(&s->dsp_c, 0);
     return 0;
 }
 
@@ -91,10 +92,11 @@ static VifPlane luma_plane(const EvPic *p)
     return v;
 }
 
-static int vif_extract(const void *state, void *scratch, const EvPic *ref, const EvPic *dis,
-                       unsigned frame, EvSink *sink)
+/* The frame through dsp's kernels. check: stop at the first luma sample above the depth
+ * (vif_scale_run) and return 1 before anything is written. */
+static int vif_run(const VifState *s, const VifDsp *dsp, void *scratch, const EvPic *ref,
+                   const EvPic *dis, unsigned frame, EvSink *sink, const int check)
 {
-    const VifState *s = state;
     VifScratch sc = carve_scratch(s, scratch);
     VifPlane r = luma_plane(ref), d = luma_plane(dis);
     VifScaleScores v = { .skip_scale0 = s->opts.skip_scale0 };
@@ -105,8 +107,10 @@ static int vif_extract(const void *state, void *scratch, const EvPic *ref, const
         uint16_t *next_r = scale < 3 ? sc.img[scale + 1][0] : NULL;
         uint16_t *next_d = scale < 3 ? sc.img[scale + 1][1] : NULL;
         VifSums sums = { 0 };
-        vif_scale_run(stat ? &sums : NULL, next_r, next_d, stride, &r, &d, scale, ref->bpc,
-                      &params, &s->dsp, sc.rows);
+        /* the downscaled images stay within the depth when scale 0's input does */
+        if (vif_scale_run(stat ? &sums : NULL, next_r, next_d, stride, &r, &d, scale, ref->bpc,
+                          &params, dsp, sc.rows, check && scale == 0))
+            return 1;
         if (stat)
             ev_vif_scale_result(&v, scale, &sums);
         if (next_r) {
@@ -117,6 +121,24 @@ static int vif_extract(const void *state, void *scratch, const EvPic *ref, const
         }
     }
     return ev_vif_emit(s, &v, frame, sink);
+}
+
+int ev_vif_extract_reference(const VifState *s, void *scratch, const EvPic *ref,
+                             const EvPic *dis, const unsigned frame, EvSink *sink)
+{
+    return vif_run(s, &s->dsp_c, scratch, ref, dis, frame, sink, 0);
+}
+
+/* The SIMD kernels hold samples in 16-bit lanes with the depth's headroom, so a frame with a
+ * luma sample above 2^bpc - 1 (which libvmaf's C takes as it is) is run again by the C
+ * reference. 8 and 16 bits have no such samples; the C reference needs no check. */
+static int vif_extract(const void *state, void *scratch, const EvPic *ref, const EvPic *dis,
+                       unsigned frame, EvSink *sink)
+{
+    const VifState *s = state;
+    const int check = ref->bpc > 8 && ref->bpc < 16 && s->dsp.stat_row_u16 != s->dsp_c.stat_row_u16;
+    const int rc = vif_run(s, &s->dsp, scratch, ref, dis, frame, sink, check);
+    return rc == 1 ? ev_vif_extract_reference(s, scratch, ref, dis, frame, sink) : rc;
 }
 
 void ev_vif_scale_result(VifScaleScores *v, const int scale, const VifSums *sums)
@@ -137,7 +159,7 @@ const EvExtractorClass ev_fex_vif = {
     .opts_size = sizeof(VifOpts),
     .state_size = sizeof(VifState),
     .init = vif_init,
-    .scratch_size = vif_scratch_size,
+    .scratch_size = ev_vif_scratch_size,
     .extract = vif_extract,
 };
 
@@ -150,6 +172,7 @@ const EvExtractorClass ev_cuda_vif = {
     .opts_size = sizeof(VifOpts),
     .state_size = sizeof(VifState),
     .init = vif_init,
+    .scratch_size = ev_vif_scratch_size, /* frames the twin leaves to the C reference */
     .launch = ev_vif_launch_cuda,
     .extract = ev_vif_extract_cuda,
 };

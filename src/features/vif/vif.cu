@@ -177,12 +177,36 @@ void launch_down(int filter, dim3 grid, cudaStream_t stream, const VifTwinPlane 
 // ---- memory -----------------------------------------------------------------------------------
 
 // A worker's buffers: scales 1..3 of both pictures, the log2 table, the totals (4 per scale).
+// The device totals: four per scale, then the over-depth flag (over_depth_kernel).
+constexpr int TOTALS = 17, OVER_DEPTH = 16;
+
 struct Bufs {
     uint16_t *img[4][2];
     uint16_t *log2_table;
     unsigned long long *totals_dev;
     unsigned long long *host;    // [0]: the table was uploaded; [1 ..]: the totals
 };
+
+// Sets *flag when a luma sample of either picture exceeds the depth (an OR of every sample:
+// a bit at or above bpc): the frame is then the host C reference's (vif.c), since the
+// statistic's integer widths assume the depth's range. Only for 9..15 bits.
+__global__ void over_depth_kernel(const uint16_t *ref, const uint16_t *dis, ptrdiff_t stride,
+                                  int w, int h, unsigned bpc, unsigned long long *flag)
+{
+    unsigned acc = 0;
+    for (int y = blockIdx.y; y < h; y += gridDim.y) {
+        const uint16_t *r = reinterpret_cast<const uint16_t *>(
+            reinterpret_cast<const char *>(ref) + (ptrdiff_t)y * stride);
+        const uint16_t *d = reinterpret_cast<const uint16_t *>(
+            reinterpret_cast<const char *>(dis) + (ptrdiff_t)y * stride);
+        for (int x = blockIdx.x * blockDim.x + threadIdx.x; x < w; x += gridDim.x * blockDim.x)
+            acc |= (unsigned)r[x] | d[x];
+    }
+    for (int o = 16; o > 0; o >>= 1)
+        acc |= __shfl_down_sync(0xffffffffu, acc, o);
+    if (!(threadIdx.x & 31) && (acc >> bpc))
+        atomicOr(flag, 1ull);
+}
 
 void lay_out(const VifState *s, char *dev, char *host, Bufs &b, size_t &dev_bytes,
              size_t &host_bytes)
@@ -192,8 +216,8 @@ void lay_out(const VifState *s, char *dev, char *host, Bufs &b, size_t &dev_byte
         for (int p = 0; p < 2; p++)
             b.img[k][p] = ev_take<uint16_t>(dev, dev_bytes, (size_t)(s->w >> k) * (size_t)(s->h >> k));
     b.log2_table = ev_take<uint16_t>(dev, dev_bytes, VIF_LOG2_TABLE_PADDED);
-    b.totals_dev = ev_take<unsigned long long>(dev, dev_bytes, 16);
-    b.host = ev_take<unsigned long long>(host, host_bytes, 17);
+    b.totals_dev = ev_take<unsigned long long>(dev, dev_bytes, TOTALS);
+    b.host = ev_take<unsigned long long>(host, host_bytes, 1 + TOTALS);
 }
 
 int bufs_of(const VifState *s, EvCudaWorker *gpu, Bufs &b)
@@ -221,7 +245,13 @@ extern "C" int ev_vif_launch_cuda(const void *state, void *scratch, const EvPic 
                         cudaMemcpyHostToDevice, stream);
         b.host[0] = 1;
     }
-    cudaMemsetAsync(b.totals_dev, 0, 16 * sizeof(unsigned long long), stream);
+    cudaMemsetAsync(b.totals_dev, 0, TOTALS * sizeof(unsigned long long), stream);
+    if (s->bpc > 8 && s->bpc < 16) {
+        const dim3 grid(ev_blocks(s->w, 8 * THREADS), (unsigned)(s->h < 512 ? s->h : 512));
+        over_depth_kernel<<<grid, THREADS, 0, stream>>>(
+            static_cast<const uint16_t *>(ref->dev[0]), static_cast<const uint16_t *>(dis->dev[0]),
+            ref->stride[0], s->w, s->h, s->bpc, b.totals_dev + OVER_DEPTH);
+    }
     VifTwinPlane r = { ref->dev[0], ref->stride[0], s->w, s->h, s->bpc == 8 };
     VifTwinPlane d = { dis->dev[0], dis->stride[0], s->w, s->h, s->bpc == 8 };
     for (int scale = 0; scale < 4; scale++) {
@@ -240,7 +270,7 @@ extern "C" int ev_vif_launch_cuda(const void *state, void *scratch, const EvPic 
         r = VifTwinPlane{ b.img[scale + 1][0], stride, w_out, h_out, 0 };
         d = VifTwinPlane{ b.img[scale + 1][1], stride, w_out, h_out, 0 };
     }
-    cudaMemcpyAsync(b.host + 1, b.totals_dev, 16 * sizeof(unsigned long long),
+    cudaMemcpyAsync(b.host + 1, b.totals_dev, TOTALS * sizeof(unsigned long long),
                     cudaMemcpyDeviceToHost, stream);
     return 0;
 }
@@ -248,8 +278,6 @@ extern "C" int ev_vif_launch_cuda(const void *state, void *scratch, const EvPic 
 extern "C" int ev_vif_extract_cuda(const void *state, void *scratch, const EvPic *ref,
                                    const EvPic *dis, unsigned frame, EvSink *sink)
 {
-    (void)scratch;
-    (void)dis;
     const VifState *s = static_cast<const VifState *>(state);
     Bufs b;
     int err = bufs_of(s, ref->gpu, b);
@@ -257,6 +285,8 @@ extern "C" int ev_vif_extract_cuda(const void *state, void *scratch, const EvPic
         err = ev_cuda_finish(ref->gpu, "vif");
     if (err)
         return err;
+    if (b.host[1 + OVER_DEPTH]) // a sample above the depth: the CPU's own path (vif.c)
+        return ev_vif_extract_reference(s, scratch, ref, dis, frame, sink);
     VifScaleScores v = {};
     v.skip_scale0 = s->opts.skip_scale0;
     for (int scale = 0; scale < 4; scale++) {

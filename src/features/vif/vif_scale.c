@@ -325,16 +325,42 @@ static void down_at(uint16_t *out_ref, uint16_t *out_dis, const ptrdiff_t out_st
         vif_shifts(scale, bpc).mu_shift, tmp);
 }
 
-void vif_scale_run(VifSums *sums, uint16_t *out_ref, uint16_t *out_dis,
-                   const ptrdiff_t out_stride, const VifPlane *ref, const VifPlane *dis,
-                   const int scale, const unsigned bpc, const VifStatParams *p,
-                   const VifDsp *dsp, void *tmp)
+/* Whether rows [from, to) of ref or dis hold a sample above 2^bpc - 1 (uint16 planes): an OR
+ * of the samples has a bit at or above bpc. */
+static int rows_over_depth(const VifPlane *ref, const VifPlane *dis, const int from,
+                           const int to, const unsigned bpc)
+{
+    unsigned acc = 0;
+    for (int y = from; y < to; y++) {
+        const uint16_t *a = (const uint16_t *)((const char *)ref->data + y * ref->stride);
+        const uint16_t *b = (const uint16_t *)((const char *)dis->data + y * dis->stride);
+        uint16_t row = 0;
+        for (int x = 0; x < ref->w; x++)
+            row |= a[x] | b[x];
+        acc |= row;
+    }
+    return (acc >> bpc) != 0;
+}
+
+int vif_scale_run(VifSums *sums, uint16_t *out_ref, uint16_t *out_dis,
+                  const ptrdiff_t out_stride, const VifPlane *ref, const VifPlane *dis,
+                  const int scale, const unsigned bpc, const VifStatParams *p,
+                  const VifDsp *dsp, void *tmp, const int check)
 {
     const int r = vif_n_taps[scale] / 2;
     const VifShifts sh = vif_shifts(scale, bpc);
     const VifStatRowFn row = ref->is_u8 ? dsp->stat_row_u8 : dsp->stat_row_u16;
     const void *rr[VIF_MAX_TAPS + 1], *dr[VIF_MAX_TAPS + 1];
+    int checked = 0;    /* rows [0, checked) are within the depth */
     for (int i = 0; i < ref->h; i += 2) {
+        if (check) {
+            /* outputs i, i + 1 and the next scale's row i / 2 read rows up to i + 1 + r
+             * (reflection stays below that) */
+            const int need = i + 2 + r < ref->h ? i + 2 + r : ref->h;
+            if (need > checked && rows_over_depth(ref, dis, checked, need, bpc))
+                return 1;
+            checked = need > checked ? need : checked;
+        }
         if (sums) {
             /* two output rows per call (the kernels share their input rows), one at the end */
             const int n_out = ref->h - i > 1 ? 2 : 1;
@@ -346,4 +372,5 @@ void vif_scale_run(VifSums *sums, uint16_t *out_ref, uint16_t *out_dis,
         if (out_ref && i / 2 < ref->h / 2)
             down_at(out_ref, out_dis, out_stride, ref, dis, scale, bpc, dsp, tmp, i / 2);
     }
+    return 0;
 }

@@ -19,9 +19,12 @@ typedef struct VifPlane {
 /* One scale in one pass over its rows: the statistic (filter vif_taps[scale]) added to *sums
  * (sums NULL: none, for vif_skip_scale0) and, with out_ref non-NULL, the next scale's images:
  * ref and dis filtered with vif_taps[scale + 1], every other row and column kept, (w / 2) x
- * (h / 2) uint16 at out_stride bytes. bpc: the input depth. tmp: vif_dsp_tmp_size(ref->w). */
-void vif_scale_run(VifSums *sums, uint16_t *out_ref, uint16_t *out_dis, ptrdiff_t out_stride,
-                   const VifPlane *ref, const VifPlane *dis, int scale, unsigned bpc,
-                   const VifStatParams *p, const VifDsp *dsp, void *tmp);
+ * (h / 2) uint16 at out_stride bytes. bpc: the input depth. tmp: vif_dsp_tmp_size(ref->w).
+ * check: each input row is checked just before its first use (while it enters the cache) for a
+ * sample above 2^bpc - 1; at the first one the pass stops and returns 1 (its results are then
+ * partial). Returns 0 otherwise. */
+int vif_scale_run(VifSums *sums, uint16_t *out_ref, uint16_t *out_dis, ptrdiff_t out_stride,
+                  const VifPlane *ref, const VifPlane *dis, int scale, unsigned bpc,
+                  const VifStatParams *p, const VifDsp *dsp, void *tmp, int check);
 
 #endif
