@@ -153,14 +153,17 @@ int ev_use_feature(EvContext *const c, const char *const extractor, const char *
         free(opts);
         return err;
     }
-    /* One registration per set of output names, as in libvmaf: a second use of an extractor
-     * that would write the same names (e.g. a model's vif and --feature vif=debug=true) is
-     * folded into the first, so the first's outputs gain the second's options. */
+    /* One registration per set of output names, as libvmaf f85a8536 keeps them
+     * (feature_extractor_vector_append): a later use of an extractor whose name-forming options
+     * equal an earlier one's is dropped, options and all, so `--feature vif=debug=true` beside
+     * a model that already runs vif adds nothing. */
     for (unsigned r = 0; r < c->n_reg; r++) {
         if (c->reg[r].cls == cls && ev_options_same_names(cls, c->reg[r].opts, opts)) {
-            const int merged = ev_options_merge(cls, c->reg[r].opts, opts, &c->log);
+            ev_log(&c->log, EV_LOG_DEBUG, "%s%s%s: already registered with the same output "
+                   "names; this use is dropped, as libvmaf drops it", extractor,
+                   options && *options ? "=" : "", options ? options : "");
             free(opts);
-            return merged;
+            return 0;
         }
     }
     EvRegistration *reg = realloc(c->reg, (c->n_reg + 1) * sizeof(*reg));

@@ -113,11 +113,9 @@ const EvExtractorClass *ev_find_twin(const char *name);
 int ev_options_parse(const EvExtractorClass *cls, void *opts, const char *spec,
                      const EvLog *log);
 void ev_options_defaults(const EvExtractorClass *cls, void *opts);
-/* 1 when a and b give the same output names (equal EV_OPT_FEATURE_PARAM options). */
+/* 1 when a and b give the same output names (equal EV_OPT_FEATURE_PARAM options): libvmaf
+ * then keeps only the first registration (core/context.c). */
 int ev_options_same_names(const EvExtractorClass *cls, const void *a, const void *b);
-/* Fold src's non-default options into dst (a registration that gives the same names): an
- * option both set to different values is an error (logged). */
-int ev_options_merge(const EvExtractorClass *cls, void *dst, const void *src, const EvLog *log);
 
 /*
  * The name libvmaf prints for an output under non-default FEATURE_PARAM options: base followed,

@@ -23,12 +23,6 @@ static const char *opt_def_str(const EvExtractorClass *cls, const EvOption *o)
     return d ? d : "";
 }
 
-static size_t opt_size(const EvOption *o)
-{
-    return o->type == EV_OPT_DOUBLE ? sizeof(double)
-           : o->type == EV_OPT_STRING ? EV_OPT_STRING_SIZE : sizeof(int);
-}
-
 void ev_options_defaults(const EvExtractorClass *const cls, void *const opts)
 {
     for (const EvOption *o = cls->options; o && o->name; o++) {
@@ -65,22 +59,6 @@ int ev_options_same_names(const EvExtractorClass *const cls, const void *a, cons
         if ((o->flags & EV_OPT_FEATURE_PARAM) && !option_equal(o, a, b))
             return 0;
     return 1;
-}
-
-int ev_options_merge(const EvExtractorClass *const cls, void *const dst, const void *const src,
-                     const EvLog *const log)
-{
-    for (const EvOption *o = cls->options; o && o->name; o++) {
-        if (option_is_default(cls, o, src) || option_equal(o, dst, src))
-            continue;
-        if (!option_is_default(cls, o, dst)) {
-            ev_log(log, EV_LOG_ERROR, "%s is used twice with different values of %s", cls->name,
-                   o->name);
-            return -EINVAL;
-        }
-        memcpy(opt_ptr(dst, o), opt_cptr(src, o), opt_size(o));
-    }
-    return 0;
 }
 
 static const EvOption *find_option(const EvExtractorClass *cls, const char *key, size_t len)
