@@ -27,8 +27,8 @@
 
 #include <math.h>
 #include <stdint.h>
-#include <string.h>
 
+#include "core/bitcast.h"
 #include "core/hd.h"
 
 /* 1/c and log2(c) of the 64 subintervals of [0x1.6p-1, 0x1.6p0) (log2_data.c tab) */
@@ -108,20 +108,6 @@ static const double ev_glibc_log2_table_host[128] = EV_GLIBC_LOG2_TABLE;
 #define EV_GLIBC_LOG2_INVLN2HI 0x1.71547652p+0
 #define EV_GLIBC_LOG2_INVLN2LO 0x1.705fc2eefa2p-33
 
-EV_HD uint64_t ev_glibc_log2_bits(const double x)
-{
-    uint64_t u;
-    memcpy(&u, &x, sizeof(u));
-    return u;
-}
-
-EV_HD double ev_glibc_log2_double(const uint64_t u)
-{
-    double x;
-    memcpy(&x, &u, sizeof(x));
-    return x;
-}
-
 /* |x - 1| small: r = x - 1, log2(x) = r / ln 2 + r^2 poly1(r), in hi + lo form */
 EV_HD double ev_glibc_log2_near1(const double x)
 {
@@ -152,7 +138,7 @@ EV_HD double ev_glibc_log2_main(const uint64_t ix)
     const uint64_t tmp = ix - 0x3fe6000000000000ull;
     const int i = (int)((tmp >> 46) & 63);
     const int k = (int)((int64_t)tmp >> 52);
-    const double z = ev_glibc_log2_double(ix - (tmp & 0xfff0000000000000ull));
+    const double z = ev_double_of(ix - (tmp & 0xfff0000000000000ull));
 #ifdef __CUDA_ARCH__
     const double *const t = ev_glibc_log2_table_dev;
 #else
@@ -172,7 +158,7 @@ EV_HD double ev_glibc_log2_main(const uint64_t ix)
 
 EV_HD double ev_glibc_log2(const double x)
 {
-    uint64_t ix = ev_glibc_log2_bits(x);
+    uint64_t ix = ev_bits64(x);
     const uint32_t top = (uint32_t)(ix >> 48);
     /* [1 - 0x1.5b51p-5, 1 + 0x1.6ab2p-5) */
     if (ix - 0x3feea4af00000000ull < 0x3ff0b55900000000ull - 0x3feea4af00000000ull)
@@ -183,11 +169,11 @@ EV_HD double ev_glibc_log2(const double x)
         if (ix == 0x7ff0000000000000ull)
             return x;
         if ((ix & 0x7ff0000000000000ull) == 0x7ff0000000000000ull && (ix << 12))
-            return ev_glibc_log2_double(ix | 0x0008000000000000ull);   /* NaN, quieted */
+            return ev_double_of(ix | 0x0008000000000000ull);   /* NaN, quieted */
         if (top & 0x8000u)
-            return ev_glibc_log2_double(0xfff8000000000000ull);        /* x86's default NaN */
+            return ev_double_of(0xfff8000000000000ull);        /* x86's default NaN */
         /* subnormal: scale by 2^52 (exact) and take 52 off the exponent */
-        ix = ev_glibc_log2_bits(x * 0x1p52) - (52ull << 52);
+        ix = ev_bits64(x * 0x1p52) - (52ull << 52);
     }
     return ev_glibc_log2_main(ix);
 }

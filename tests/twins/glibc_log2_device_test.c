@@ -30,8 +30,8 @@ static void *compare(void *p_)
     Part *p = p_;
     for (size_t i = p->begin; i < p->end; i++) {
         const double x = p->arg ? p->arg[i] : (double)l2in_float_of(p->first + (uint32_t)i);
-        if (ev_glibc_log2_bits(p->got[i]) != ev_glibc_log2_bits(log2(x)) && !p->differ++)
-            p->first_bad = ev_glibc_log2_bits(x);
+        if (ev_bits64(p->got[i]) != ev_bits64(log2(x)) && !p->differ++)
+            p->first_bad = ev_bits64(x);
     }
     return NULL;
 }
@@ -105,7 +105,7 @@ int main(int argc, char **argv)
         for (size_t done = 0; done < n; done += CHUNK) {
             const size_t m = n - done < CHUNK ? n - done : CHUNK;
             for (size_t i = 0; i < m; i++)
-                arg[i] = kind ? ev_glibc_log2_double(l2in_next(&s) >> 1) : l2in_weight_arg(&s);
+                arg[i] = kind ? ev_double_of(l2in_next(&s) >> 1) : l2in_weight_arg(&s);
             if (ev_cuda_glibc_log2_doubles(arg, m, got))
                 return printf("device error\n"), 1;
             kd += compare_all(arg, got, 0, m, threads);

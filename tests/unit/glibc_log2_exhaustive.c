@@ -36,7 +36,7 @@ typedef struct Job {
 static void note(Job *j, const double x, const uint64_t got, const uint64_t want)
 {
     if (!j->differ++) {
-        j->first_arg = ev_glibc_log2_bits(x);
+        j->first_arg = ev_bits64(x);
         j->first_got = got;
         j->first_want = want;
     }
@@ -53,7 +53,7 @@ static void *run(void *arg)
         else if (j->mode == MODE_WEIGHTS)
             x = l2in_weight_arg(&s);
         else
-            x = ev_glibc_log2_double(l2in_next(&s) >> 1);
+            x = ev_double_of(l2in_next(&s) >> 1);
         uint64_t got, want;
         if (!l2in_same(x, &got, &want))
             note(j, x, got, want);

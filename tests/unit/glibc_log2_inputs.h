@@ -40,8 +40,8 @@ static inline float l2in_variance(uint64_t *s)
 /* 1 when log2 of x agrees bit for bit on both; else 0 with *got and *want. */
 static inline int l2in_same(const double x, uint64_t *got, uint64_t *want)
 {
-    *got = ev_glibc_log2_bits(ev_glibc_log2(x));
-    *want = ev_glibc_log2_bits(log2(x));
+    *got = ev_bits64(ev_glibc_log2(x));
+    *want = ev_bits64(log2(x));
     return *got == *want;
 }
 

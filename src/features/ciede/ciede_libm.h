@@ -21,8 +21,8 @@
 
 #include <math.h>
 #include <stdint.h>
-#include <string.h>
 
+#include "core/bitcast.h"
 #include "core/hd.h"
 #include "features/ciede/ciede_libm_tables.h"
 
@@ -106,34 +106,6 @@ EV_HD const CiedePowfLog2Entry *ciede_powf_log2_tab(void)
 #endif
 }
 
-EV_HD uint32_t ciede_bits32(const float x)
-{
-    uint32_t u;
-    memcpy(&u, &x, sizeof(u));
-    return u;
-}
-
-EV_HD float ciede_float32(const uint32_t u)
-{
-    float x;
-    memcpy(&x, &u, sizeof(x));
-    return x;
-}
-
-EV_HD uint64_t ciede_bits64(const double x)
-{
-    uint64_t u;
-    memcpy(&u, &x, sizeof(u));
-    return u;
-}
-
-EV_HD double ciede_double64(const uint64_t u)
-{
-    double x;
-    memcpy(&x, &u, sizeof(x));
-    return x;
-}
-
 /* exp's constants (N = 128). */
 #define CIEDE_EXP_INV_LN2_N (0x1.71547652b82fep0 * 128)
 #define CIEDE_EXP_NEG_LN2_HI_N -0x1.62e42fefa0000p-8
@@ -147,7 +119,7 @@ EV_HD double ciede_double64(const uint64_t u)
 /* The top 12 bits (sign and exponent) of a double. */
 EV_HD uint32_t ciede_top12(const double x)
 {
-    return (uint32_t)(ciede_bits64(x) >> 52);
+    return (uint32_t)(ev_bits64(x) >> 52);
 }
 
 /*
@@ -160,11 +132,11 @@ EV_HD double ciede_exp_special(const double tmp, uint64_t sbits, const uint64_t 
 {
     if (!(ki & 0x80000000u)) {
         sbits -= 1009ull << 52;
-        const double scale = ciede_double64(sbits);
+        const double scale = ev_double_of(sbits);
         return 0x1p1009 * fma(scale, tmp, scale);
     }
     sbits += 1022ull << 52;
-    const double scale = ciede_double64(sbits);
+    const double scale = ev_double_of(sbits);
     const double st = scale * tmp;
     double y = scale + st;
     if (fabs(y) < 1.0) {
@@ -174,7 +146,7 @@ EV_HD double ciede_exp_special(const double tmp, uint64_t sbits, const uint64_t 
         lo = one - hi + y + lo;
         y = (hi + lo) - one;
         if (y == 0.0)
-            y = ciede_double64(sbits & 0x8000000000000000ull);
+            y = ev_double_of(sbits & 0x8000000000000000ull);
     }
     return 0x1p-1022 * y;
 }
@@ -188,14 +160,14 @@ EV_HD double ciede_exp_main(const double x, const double xtail, const int with_t
                             const int special, const uint64_t *tab)
 {
     double kd = fma(x, CIEDE_EXP_INV_LN2_N, CIEDE_EXP_SHIFT);
-    const uint64_t ki = ciede_bits64(kd);
+    const uint64_t ki = ev_bits64(kd);
     kd -= CIEDE_EXP_SHIFT;
     double r = fma(kd, CIEDE_EXP_NEG_LN2_LO_N, fma(kd, CIEDE_EXP_NEG_LN2_HI_N, x));
     if (with_tail)
         r += xtail;
     const uint64_t idx = 2 * (ki % 128);
     const uint64_t top = ki << 45;
-    const double tail = ciede_double64(tab[idx]);
+    const double tail = ev_double_of(tab[idx]);
     const uint64_t sbits = tab[idx + 1] + top;
     const double r2 = r * r;
     const double p23 = fma(r, CIEDE_EXP_C3, CIEDE_EXP_C2);
@@ -204,7 +176,7 @@ EV_HD double ciede_exp_main(const double x, const double xtail, const int with_t
     const double tmp = fma(r2 * r2, p45, fma(r2, p23, tail_r));
     if (special)
         return ciede_exp_special(tmp, sbits, ki);
-    const double scale = ciede_double64(sbits);
+    const double scale = ev_double_of(sbits);
     return fma(scale, tmp, scale);
 }
 
@@ -243,7 +215,7 @@ EV_HD double ciede_pow_log(const uint64_t ix, double *lo_out, const CiedePowLogE
     const int i = (int)((tmp >> 45) % 128);
     const int k = (int)((int64_t)tmp >> 52);
     const uint64_t iz = ix - (tmp & 0xfffull << 52);
-    const double z = ciede_double64(iz);
+    const double z = ev_double_of(iz);
     const double kd = (double)k;
     const double invc = tab[i].invc, logc = tab[i].logc, logctail = tab[i].logctail;
     const double r = fma(z, invc, -1.0);
@@ -273,7 +245,7 @@ EV_HD double ciede_pow_log(const uint64_t ix, double *lo_out, const CiedePowLogE
  */
 EV_HD double ciede_glibc_pow(const double x, const double y)
 {
-    const uint64_t ix = ciede_bits64(x);
+    const uint64_t ix = ev_bits64(x);
     const uint32_t topx = ciede_top12(x), topy = ciede_top12(y) & 0x7ffu;
     if (topy - 0x3beu >= 0x43eu - 0x3beu || !(y > 0.0 || y < 0.0))
         return NAN;
@@ -317,7 +289,7 @@ EV_HD double ciede_powf_log2(const uint32_t ix, const CiedePowfLog2Entry *tab)
     const uint32_t iz = ix - top;
     const int k = (int)(int32_t)top >> 23;
     const double invc = tab[i].invc, logc = tab[i].logc;
-    const double z = (double)ciede_float32(iz);
+    const double z = (double)ev_float_of(iz);
     const double r = fma(z, invc, -1.0);
     const double y0 = logc + (double)k;
     const double r2 = r * r;
@@ -333,11 +305,11 @@ EV_HD double ciede_powf_log2(const uint32_t ix, const CiedePowfLog2Entry *tab)
 EV_HD float ciede_powf_exp2(const double xd, const uint64_t *tab)
 {
     double kd = xd + CIEDE_EXP2F_SHIFT;
-    const uint64_t ki = ciede_bits64(kd);
+    const uint64_t ki = ev_bits64(kd);
     kd -= CIEDE_EXP2F_SHIFT;
     const double r = xd - kd;
     const uint64_t t = tab[ki % 32] + (ki << 47);
-    const double s = ciede_double64(t);
+    const double s = ev_double_of(t);
     const double z = fma(r, CIEDE_EXP2F_C0, CIEDE_EXP2F_C1);
     const double r2 = r * r;
     double y = fma(r, CIEDE_EXP2F_C2, 1.0);
@@ -352,8 +324,8 @@ EV_HD float ciede_powf_exp2(const double xd, const uint64_t *tab)
  */
 EV_HD float ciede_glibc_powf(const float x, const float y)
 {
-    uint32_t ix = ciede_bits32(x);
-    const uint32_t iy = ciede_bits32(y);
+    uint32_t ix = ev_bits32(x);
+    const uint32_t iy = ev_bits32(y);
     if (iy - 0x00800000u >= 0x7f800000u - 0x00800000u)
         return NAN;
     if (ix == 0 || ix == 0x7f800000u)
@@ -361,12 +333,12 @@ EV_HD float ciede_glibc_powf(const float x, const float y)
     if (ix > 0x7f800000u)
         return NAN;
     if (ix < 0x00800000u) {
-        ix = ciede_bits32(x * 0x1p23f) & 0x7fffffffu;
+        ix = ev_bits32(x * 0x1p23f) & 0x7fffffffu;
         ix -= 23u << 23;
     }
     const double logx = ciede_powf_log2(ix, ciede_powf_log2_tab());
     const double ylogx = (double)y * logx;
-    if ((ciede_bits64(ylogx) >> 47 & 0xffffu) >= ciede_bits64(126.0) >> 47) {
+    if ((ev_bits64(ylogx) >> 47 & 0xffffu) >= ev_bits64(126.0) >> 47) {
         if (ylogx > 0x1.fffffffd1d571p+6)
             return INFINITY;
         if (ylogx <= -150.0)

@@ -8,6 +8,7 @@
 #include <math.h>
 #include <stdint.h>
 
+#include "core/bitcast.h"
 #include "core/hd.h"
 
 /*
@@ -52,7 +53,7 @@ EV_HD double ciede_sin_taylor(const double a, const double da)
 /* The table index of |x| < 0.86 rounded to a multiple of 1/128 (u = big + |x|), times 4. */
 EV_HD int ciede_sincos_index(const double u)
 {
-    return (int)(uint32_t)ciede_bits64(u) << 2;
+    return (int)(uint32_t)ev_bits64(u) << 2;
 }
 
 /* glibc's do_sin(x, dx): sin(x + dx) for |x| < 0.86. */
@@ -95,7 +96,7 @@ EV_HD int ciede_reduce_sincos(const double x, double *a, double *da)
     const double t = fma(x, CIEDE_SIN_HPINV, CIEDE_SIN_TOINT);
     const double xn = t - CIEDE_SIN_TOINT;
     const double y = fma(-xn, CIEDE_SIN_MP2, fma(-xn, CIEDE_SIN_MP1, x));
-    const int n = (int)((uint32_t)ciede_bits64(t) & 3u);
+    const int n = (int)((uint32_t)ev_bits64(t) & 3u);
     const double t2 = fma(-xn, CIEDE_SIN_PP3, y);
     double db = fma(-xn, CIEDE_SIN_PP3, y - t2);
     const double b = fma(-xn, CIEDE_SIN_PP4, t2);
@@ -115,7 +116,7 @@ EV_HD double ciede_do_sincos(const double a, const double da, const int n, const
 /* The high word of |x| (glibc's k). */
 EV_HD uint32_t ciede_abs_high(const double x)
 {
-    return (uint32_t)(ciede_bits64(x) >> 32) & 0x7fffffffu;
+    return (uint32_t)(ev_bits64(x) >> 32) & 0x7fffffffu;
 }
 
 /* glibc's sin(x) for |x| < 105414350 (NaN beyond). */
@@ -173,7 +174,7 @@ EV_HD double ciede_glibc_cos(const double x, const double *tab)
 
 EV_HD double ciede_atan2_const(const uint64_t bits)
 {
-    return ciede_double64(bits);
+    return ev_double_of(bits);
 }
 
 #define CIEDE_AT_D3 ciede_atan2_const(0xbfd5555555555555ull)
@@ -214,7 +215,7 @@ EV_HD double ciede_atan2_taylor2(const double v, const double *c)
 /* glibc's atan2(y, x) for finite x, y (NaN otherwise). */
 EV_HD double ciede_glibc_atan2(const double y, const double x, const double *cij)
 {
-    const uint64_t bx = ciede_bits64(x), by = ciede_bits64(y);
+    const uint64_t bx = ev_bits64(x), by = ev_bits64(y);
     const uint32_t ux = (uint32_t)(bx >> 32), uy = (uint32_t)(by >> 32);
     if ((ux & 0x7ff00000u) == 0x7ff00000u || (uy & 0x7ff00000u) == 0x7ff00000u)
         return NAN;
