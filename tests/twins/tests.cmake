@@ -8,7 +8,7 @@ add_test(NAME twins_gate_planted_ulp
 set_tests_properties(twins_gate_self twins_gate_planted_ulp PROPERTIES LABELS twins)
 
 add_test(NAME gpu_parity_quick
-         COMMAND exactvmaf_parity --quick --corpus ${EV_SHARED_DIR}/corpus)
+         COMMAND exactvmaf_parity --quick --threads 8 --corpus ${EV_SHARED_DIR}/corpus)
 set_tests_properties(gpu_parity_quick PROPERTIES LABELS gpu SKIP_RETURN_CODE 77)
 
 # The noise search: its own logic CPU against CPU (CI), and a short search on the GPU.
