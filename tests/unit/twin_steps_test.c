@@ -440,6 +440,21 @@ int main(void)
             }
     test_motion(3, 3, 8, 0);
     test_motion(5, 4, 16, 2);
+    /* samples above the depth (passed on unchecked): 65535s stacked against 0s overflow the
+     * in-range int32 sums; the twin's steps and the C reference keep libvmaf's int64 */
+    for (unsigned bpc = 9; bpc <= 15; bpc += 3) {
+        const int w = 37, h = 21;
+        uint16_t *a = make_plane(w, h, bpc, 0), *b = make_plane(w, h, bpc, 3);
+        for (int k = 0; k < w * h; k += 3) {
+            a[k] = (uint16_t)(65535 - k % 97);
+            b[k] = (uint16_t)(k % 5);
+        }
+        const uint64_t got = motion_twin_sad(a, b, w, h, bpc);
+        CHECK(got == motion_cpu_sad(a, b, w, h, bpc));
+        CHECK(got != 0);
+        free(a);
+        free(b);
+    }
     test_adm_all();
     return check_report("twin_steps");
 }

@@ -1,6 +1,7 @@
 /*
  * Integer motion row kernel in AVX2, an executor of motion_dsp.h; the reference is
- * motion_rows.c, the arithmetic that of motion_avx512.c: 8 columns per step in 32-bit lanes,
+ * motion_rows.c, the arithmetic that of motion_avx512.c (int64 vertical sums where samples
+ * above the depth could pass int32's): 8 columns per step in 32-bit lanes,
  * the horizontal blur's sums in int64 (their low 32 bits after the shift by 16 are all that is
  * kept, so the logical shift serves), the last vertical step moved back to end at the row's
  * end, the interior horizontal tail and the four mirrored columns computed as in the C. Rows
@@ -40,14 +41,41 @@ static __m256i taps16(const __m256i ae, const __m256i bd, const __m256i c)
     return _mm256_blend_epi32(e, _mm256_slli_epi64(o, 32), 0xAA);
 }
 
-static int32_t vblur(int32_t *y, const void *const *prev, const void *const *cur, const int w,
-                     const unsigned bpc)
+/* ((3571 (a + e) + 16004 (b + d) + 26386 c) + 2^(s-1)) >> s in int64, 8 lanes, s <= 15: the
+ * low 32 bits of the logical shift are those of the arithmetic one, and hold the result. */
+static __m256i taps_shift_bpc(const __m256i ae, const __m256i bd, const __m256i c, const int s)
+{
+    const __m256i add = _mm256_set1_epi64x(INT64_C(1) << (s - 1));
+    const __m128i sh = _mm_cvtsi32_si128(s);
+    const __m256i k1 = _mm256_set1_epi64x(3571), k2 = _mm256_set1_epi64x(16004);
+    const __m256i k3 = _mm256_set1_epi64x(26386);
+    __m256i e = _mm256_add_epi64(_mm256_mul_epi32(ae, k1), _mm256_mul_epi32(bd, k2));
+    e = _mm256_srl_epi64(_mm256_add_epi64(_mm256_add_epi64(e, _mm256_mul_epi32(c, k3)), add), sh);
+    const __m256i ao = _mm256_srli_epi64(ae, 32), bo = _mm256_srli_epi64(bd, 32);
+    __m256i o = _mm256_add_epi64(_mm256_mul_epi32(ao, k1), _mm256_mul_epi32(bo, k2));
+    o = _mm256_add_epi64(o, _mm256_mul_epi32(_mm256_srli_epi64(c, 32), k3));
+    o = _mm256_srl_epi64(_mm256_add_epi64(o, add), sh);
+    return _mm256_blend_epi32(e, _mm256_slli_epi64(o, 32), 0xAA);
+}
+
+/* |a + e| | |b + d| | 2|c|: a bit at or above 16 in a row means its int32 sums may overflow
+ * (samples above the depth; see motion_avx512.c). */
+static __m256i bound(const __m256i ae, const __m256i bd, const __m256i c)
+{
+    return _mm256_or_si256(_mm256_or_si256(_mm256_abs_epi32(ae), _mm256_abs_epi32(bd)),
+                           _mm256_slli_epi32(_mm256_abs_epi32(c), 1));
+}
+
+/* Vertical pass into y; returns the OR of the row. int64: the sums in int64 (16 bits, and
+ * 9..15-bit rows outside the int32 bound). */
+static int32_t vblur_pass(int32_t *y, const void *const *prev, const void *const *cur,
+                          const int w, const unsigned bpc, const int int64, int *out_of_bound)
 {
     const int u16 = bpc > 8;
     const int shift = bpc == 8 ? 8 : (int)bpc;
     const __m256i r32 = _mm256_set1_epi32(1 << (shift - 1));
     const __m128i sh = _mm_cvtsi32_si128(shift);
-    __m256i any = _mm256_setzero_si256();
+    __m256i any = _mm256_setzero_si256(), big = _mm256_setzero_si256();
     for (int j0 = 0; j0 < w; j0 += 8) {
         const int j = j0 + 8 <= w ? j0 : w - 8;
         __m256i d[5];
@@ -55,18 +83,32 @@ static int32_t vblur(int32_t *y, const void *const *prev, const void *const *cur
             d[k] = _mm256_sub_epi32(load32(prev[k], j, u16), load32(cur[k], j, u16));
         const __m256i ae = _mm256_add_epi32(d[0], d[4]), bd = _mm256_add_epi32(d[1], d[3]);
         __m256i v;
-        if (bpc < 16) {
+        if (!int64) {
             v = _mm256_add_epi32(_mm256_mullo_epi32(ae, _mm256_set1_epi32(3571)),
                                  _mm256_mullo_epi32(bd, _mm256_set1_epi32(16004)));
             v = _mm256_add_epi32(v, _mm256_mullo_epi32(d[2], _mm256_set1_epi32(26386)));
             v = _mm256_sra_epi32(_mm256_add_epi32(v, r32), sh);
+            if (u16)
+                big = _mm256_or_si256(big, bound(ae, bd, d[2]));
+        } else if (bpc < 16) {
+            v = taps_shift_bpc(ae, bd, d[2], shift);
         } else {
             v = taps16(ae, bd, d[2]);   /* shift 16, the result fits 32 bits */
         }
         any = _mm256_or_si256(any, v);
         _mm256_storeu_si256((__m256i *)(y + j), v);
     }
+    const __m256i high = _mm256_and_si256(big, _mm256_set1_epi32((int)0xFFFF0000u));
+    *out_of_bound = !_mm256_testz_si256(high, high);
     return !_mm256_testz_si256(any, any);
+}
+
+static int32_t vblur(int32_t *y, const void *const *prev, const void *const *cur, const int w,
+                     const unsigned bpc)
+{
+    int out_of_bound;
+    const int32_t any = vblur_pass(y, prev, cur, w, bpc, bpc == 16, &out_of_bound);
+    return out_of_bound ? vblur_pass(y, prev, cur, w, bpc, 1, &out_of_bound) : any;
 }
 
 static uint32_t hblur_abs_mirrored(const int32_t *y, const int j, const int w)

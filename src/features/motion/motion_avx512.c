@@ -1,7 +1,8 @@
 /*
  * Integer motion row kernel in AVX-512 (F, BW, DQ), an executor of motion_dsp.h; the reference is
  * motion_rows.c. 16 columns per step in 32-bit lanes: the vertical blur of prev - cur in int32
- * where the reference's int32 bound holds (bpc <= 15), in int64 for 16 bits; the horizontal blur
+ * where its bound holds (bpc <= 15 and no sample above the depth in the step's lanes), in int64
+ * otherwise (16 bits, such samples: the reference's int64 sums); the horizontal blur
  * in int64 (its sums reach 2^32), |.| summed in 32-bit lanes mod 2^32, the reference's uint32.
  * The four mirrored edge columns are computed as in the C.
  */
@@ -48,15 +49,26 @@ static __m512i taps_round64(const __m512i ae, const __m512i bd, const __m512i c,
     return _mm512_mask_blend_epi32(0xAAAA, e, _mm512_slli_epi64(o, 32));
 }
 
-/* Vertical pass into y; returns the OR of the row. */
-static int32_t vblur(int32_t *y, const void *const *prev, const void *const *cur, const int w,
-                     const unsigned bpc)
+/* The lanes' bound of the int32 vertical sum: with |a + e|, |b + d| <= 65535 and |c| <= 32767
+ * it stays below 2^31 - 2^14 (motion_math.h), which holds for any samples within a depth of
+ * at most 15 bits. bound() ORs |a + e|, |b + d| and 2|c|: a bit at or above 16 anywhere in a
+ * row means a sample above the depth (which the API passes on) might overflow it. */
+static __m512i bound(const __m512i ae, const __m512i bd, const __m512i c)
+{
+    return _mm512_or_si512(_mm512_or_si512(_mm512_abs_epi32(ae), _mm512_abs_epi32(bd)),
+                           _mm512_slli_epi32(_mm512_abs_epi32(c), 1));
+}
+
+/* Vertical pass into y; returns the OR of the row. int64: the sums in int64 (16 bits, and
+ * 9..15-bit rows that the int32 bound does not cover: the reference's int64 sums). */
+static int32_t vblur_pass(int32_t *y, const void *const *prev, const void *const *cur,
+                          const int w, const unsigned bpc, const int int64, int *out_of_bound)
 {
     const int u16 = bpc > 8;
     const int shift = bpc == 8 ? 8 : (int)bpc;
     const __m512i r32 = _mm512_set1_epi32(1 << (shift - 1));
     const __m128i sh = _mm_cvtsi32_si128(shift);
-    __m512i any = _mm512_setzero_si512();
+    __m512i any = _mm512_setzero_si512(), big = _mm512_setzero_si512();
     for (int j = 0; j < w; j += 16) {
         const __mmask16 m = mask16(w - j);
         __m512i d[5];
@@ -64,20 +76,31 @@ static int32_t vblur(int32_t *y, const void *const *prev, const void *const *cur
             d[k] = _mm512_sub_epi32(load32(prev[k], j, m, u16), load32(cur[k], j, m, u16));
         const __m512i ae = _mm512_add_epi32(d[0], d[4]), bd = _mm512_add_epi32(d[1], d[3]);
         __m512i v;
-        if (bpc < 16) {
-            /* |d| < 2^15: the int32 sum of motion_vblur_diff32 */
+        if (!int64) {
+            /* the int32 sum of motion_vblur_diff32 */
             v = _mm512_add_epi32(_mm512_mullo_epi32(ae, _mm512_set1_epi32(3571)),
                                  _mm512_mullo_epi32(bd, _mm512_set1_epi32(16004)));
             v = _mm512_add_epi32(v, _mm512_mullo_epi32(d[2], _mm512_set1_epi32(26386)));
             v = _mm512_sra_epi32(_mm512_add_epi32(v, r32), sh);
+            if (u16)
+                big = _mm512_or_si512(big, bound(ae, bd, d[2]));
         } else {
-            v = taps_round64(ae, bd, d[2], 16);
+            v = taps_round64(ae, bd, d[2], shift);
         }
         v = _mm512_maskz_mov_epi32(m, v);
         any = _mm512_or_si512(any, v);
         _mm512_mask_storeu_epi32(y + j, m, v);
     }
+    *out_of_bound = !!_mm512_test_epi32_mask(big, _mm512_set1_epi32((int)0xFFFF0000u));
     return !!_mm512_test_epi32_mask(any, any);
+}
+
+static int32_t vblur(int32_t *y, const void *const *prev, const void *const *cur, const int w,
+                     const unsigned bpc)
+{
+    int out_of_bound;
+    const int32_t any = vblur_pass(y, prev, cur, w, bpc, bpc == 16, &out_of_bound);
+    return out_of_bound ? vblur_pass(y, prev, cur, w, bpc, 1, &out_of_bound) : any;
 }
 
 static uint32_t hblur_abs_mirrored(const int32_t *y, const int j, const int w)

@@ -50,8 +50,9 @@ EV_HD int32_t motion_vblur_diff(const int32_t d[5], const unsigned shift)
     return (int32_t)((acc + ((int64_t)1 << (shift - 1))) >> shift);
 }
 
-/* The same value computed in int32, for input of at most 15 bits: |d| <= 2^15 - 1 gives
- * |sum| <= (2^15 - 1) * 2^16 and the sum plus the rounding term stays below 2^31. */
+/* The same value computed in int32, for samples within a depth of at most 15 bits: |d| <=
+ * 2^15 - 1 gives |sum| <= (2^15 - 1) * 2^16 and the sum plus the rounding term stays below
+ * 2^31. A sample above its depth (which the API passes on) needs the int64 form. */
 EV_HD int32_t motion_vblur_diff32(const int32_t d[5], const unsigned shift)
 {
     const int32_t acc = 3571 * (d[0] + d[4]) + 16004 * (d[1] + d[3]) + 26386 * d[2];
@@ -68,7 +69,8 @@ EV_HD uint32_t motion_hblur_abs(const int32_t y[5])
 
 /* The vertical pass at row i, column c of two lumas of bpc bits (uint8_t rows for 8 bits,
  * else uint16_t) stride bytes apart, h rows: motion_sad_row_c's first step at one column, for
- * executors that visit columns one at a time (the CUDA twin; tests run it on the host). */
+ * executors that visit columns one at a time (the CUDA twin; tests run it on the host). Above
+ * 8 bits in int64, as the reference: exact for any uint16 sample. */
 EV_HD int32_t motion_vblur_at(const void *prev, const void *cur, const ptrdiff_t stride,
                               const int h, const unsigned bpc, const int i, const int c)
 {
@@ -82,7 +84,7 @@ EV_HD int32_t motion_vblur_at(const void *prev, const void *cur, const ptrdiff_t
             d[k] = (int32_t)((const uint16_t *)((const char *)prev + row))[c] -
                    (int32_t)((const uint16_t *)((const char *)cur + row))[c];
     }
-    return bpc < 16 ? motion_vblur_diff32(d, bpc) : motion_vblur_diff(d, bpc);
+    return bpc == 8 ? motion_vblur_diff32(d, 8) : motion_vblur_diff(d, bpc);
 }
 
 /* Per-frame score from the frame's SAD: ((double)sad / 256 / (w*h as unsigned)) * weight,

@@ -4,7 +4,8 @@
 #include "features/motion/motion_math.h"
 
 /* Vertical pass of samples of type T into y[]; returns the OR of the row (0: all 0). DIFF is
- * motion_vblur_diff32 where the sums fit in int32 (bpc <= 15), else the int64 form. */
+ * motion_vblur_diff32 for 8-bit samples, else the int64 form of the reference (exact for any
+ * uint16 sample, also one above the depth; the SIMD kernels' int32 sums assume the depth). */
 #define VBLUR_ROW(T, DIFF)                                                                     \
     const T *restrict p0 = prev[0], *restrict p1 = prev[1], *restrict p2 = prev[2];            \
     const T *restrict p3 = prev[3], *restrict p4 = prev[4];                                    \
@@ -26,16 +27,9 @@ static int32_t vblur_row8(const void *const *prev, const void *const *cur, const
     VBLUR_ROW(uint8_t, motion_vblur_diff32);
 }
 
-static int32_t vblur_row15(const void *const *prev, const void *const *cur, const int w,
+static int32_t vblur_row16(const void *const *prev, const void *const *cur, const int w,
                            const unsigned shift, int32_t *restrict y)
 {
-    VBLUR_ROW(uint16_t, motion_vblur_diff32);
-}
-
-static int32_t vblur_row16(const void *const *prev, const void *const *cur, const int w,
-                           int32_t *restrict y)
-{
-    const unsigned shift = 16;
     VBLUR_ROW(uint16_t, motion_vblur_diff);
 }
 #undef VBLUR_ROW
@@ -65,9 +59,7 @@ uint32_t motion_sad_row_c(const void *const *prev, const void *const *cur, const
                           const unsigned bpc, void *tmp)
 {
     int32_t *y = tmp;
-    const int32_t any = bpc == 8 ? vblur_row8(prev, cur, w, y)
-                        : bpc < 16 ? vblur_row15(prev, cur, w, bpc, y)
-                                   : vblur_row16(prev, cur, w, y);
+    const int32_t any = bpc == 8 ? vblur_row8(prev, cur, w, y) : vblur_row16(prev, cur, w, bpc, y);
     /* an all-zero row adds 0: skipped, as the reference */
     return any ? hblur_row_sad(y, w) : 0;
 }

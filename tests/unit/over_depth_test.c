@@ -1,9 +1,11 @@
-/* vif on samples above the declared depth (a 10-bit plane holding 1024..65535, which the API
- * passes on unchecked and libvmaf's C scores as they are): every CPU level gives the C
- * reference's bits, which are Netflix's. The SIMD kernels assume the depth's range, so such a
- * frame is run by the C reference (vif.c); in-range frames of the same clip keep the fast
- * path. Netflix's values: libvmaf f85a8536 built with -Denable_asm=false, fed the clips this
- * test writes with `vif_depth_test DIR` (tests/compat/score_libvmaf.c, feature=vif). */
+/* vif and motion on samples above the declared depth (a 10-bit plane holding 1024..65535,
+ * which the API passes on unchecked and libvmaf's C scores as they are): every CPU level gives
+ * Netflix's bits. Both extractors' SIMD kernels assume the depth's range (16-bit lanes, int32
+ * sums), so such a frame is run by the C reference (vif.c, motion.c); the in-range frame of
+ * each clip keeps the fast path, and motion's frame 1 compares a clean frame with an earlier
+ * one that was not. Large samples stacked three high make motion's int32 sums overflow. Netflix's values: libvmaf f85a8536 built with -Denable_asm=false, fed the
+ * clips this test writes with `over_depth_test DIR` (tests/compat/score_libvmaf.c,
+ * feature=vif and feature=motion). */
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -19,17 +21,25 @@ typedef struct Clip {
     const char *name;
     /* Netflix's integer_vif_scale0..3 per frame (frame 1 has no sample above the depth) */
     uint64_t netflix[FRAMES][4];
+    /* and its motion SAD score and integer_motion2 per frame */
+    uint64_t netflix_motion[FRAMES][2];
 } Clip;
 
 static const Clip clips[] = {
-    { 10, EV_PIX_420, "vif_depth_10bit_420",
-      { { 0x3fe815d8c0000000, 0x3fbf111d80000000, 0x3fd2675380000000, 0x3fdba93d40000000 },
+    { 10, EV_PIX_420, "over_depth_10bit_420",
+      { { 0x3fe66f4da0000000, 0x3fb89093a0000000, 0x3fcf60d2c0000000, 0x3fd9442e60000000 },
         { 0x3fe02f9ba0000000, 0x3fef323900000000, 0x3fefb247a0000000, 0x3fefdc4600000000 },
-        { 0x3fea70bac0000000, 0x3fc29db780000000, 0x3fd76a57e0000000, 0x3fe0d89ce0000000 } } },
-    { 12, EV_PIX_444, "vif_depth_12bit_444",
-      { { 0x3fc5e26100000000, 0x3fa2841820000000, 0x3fb06777e0000000, 0x3fba54bfa0000000 },
+        { 0x3fe83f4660000000, 0x3fbc6a7960000000, 0x3fd4539420000000, 0x3fdf22a400000000 } },
+      { { 0x0000000000000000, 0x0000000000000000 },
+        { 0x405aab35a4c55a4c, 0x405969f6e500ee50 },
+        { 0x405969f6e500ee50, 0x405969f6e500ee50 } } },
+    { 12, EV_PIX_444, "over_depth_12bit_444",
+      { { 0x3fd013fa60000000, 0x3f946fa000000000, 0x3fa6e0f8c0000000, 0x3fb30b5c40000000 },
         { 0x3fefff0ca0000000, 0x3fefff3e60000000, 0x3feff86c80000000, 0x3fefd104e0000000 },
-        { 0x3fc6b0b980000000, 0x3fb011f100000000, 0x3fb8c74400000000, 0x3fbe8ac6c0000000 } } },
+        { 0x3fd1c78aa0000000, 0x3fa3f49fa0000000, 0x3fb340e8a0000000, 0x3fb9ccce00000000 } },
+      { { 0x0000000000000000, 0x0000000000000000 },
+        { 0x403b56b0f5c28f5c, 0x4038cdf4af02caf0 },
+        { 0x4038cdf4af02caf0, 0x4038cdf4af02caf0 } } },
 };
 
 /* CPU levels to run: all (0), and each one removed from the top down to the C reference. */
@@ -72,6 +82,14 @@ static void make_frame(const Clip *c, unsigned f, uint16_t *ref, uint16_t *dis)
         }
         off += n;
     }
+    /* and in frames 0 and 2, vertical runs of three large samples in ref's luma: motion's
+     * int32 vertical sum of their differences passes 2^31 */
+    for (unsigned k = 0; f != 1 && k < 24; k++) {
+        const uint32_t h = hash(f * 31u + k);
+        const unsigned x = h % W, y = 1 + (h >> 8) % (H - 4);
+        for (unsigned t = 0; t < 3; t++)
+            ref[(y + t) * W + x] = (uint16_t)(60000 + (h >> 20) % 5000);
+    }
 }
 
 static EvPicture picture(const Clip *c, const uint16_t *buf)
@@ -106,7 +124,8 @@ static void run_clip(const Clip *c)
         s.n_threads = 1;
         s.cpu_mask = masks[m];
         EvContext *ctx = NULL;
-        CHECK(!ev_open(&ctx, &s) && !ev_use_feature(ctx, "vif", ""));
+        CHECK(!ev_open(&ctx, &s) && !ev_use_feature(ctx, "vif", "") &&
+              !ev_use_feature(ctx, "motion", ""));
         for (unsigned f = 0; f < FRAMES; f++) {
             make_frame(c, f, ref, dis);
             const EvPicture pr = picture(c, ref), pd = picture(c, dis);
@@ -121,6 +140,15 @@ static void run_clip(const Clip *c)
                 const uint64_t bits = c->netflix[f][k];
                 memcpy(&want, &bits, sizeof(want));
                 CHECK(!ev_get_score(ctx, name, f, &v));
+                CHECK_BITS(v, want);
+            }
+        static const char *const motion_names[2] = { "VMAF_integer_feature_motion_sad_score",
+                                                     "integer_motion2" };
+        for (unsigned f = 0; f < FRAMES; f++)
+            for (unsigned k = 0; k < 2; k++) {
+                double v = 0, want;
+                memcpy(&want, &c->netflix_motion[f][k], sizeof(want));
+                CHECK(!ev_get_score(ctx, motion_names[k], f, &v));
                 CHECK_BITS(v, want);
             }
         ev_close(&ctx);
@@ -165,6 +193,6 @@ int main(int argc, char **argv)
         return write_clips(argv[1]);
     for (size_t k = 0; k < sizeof(clips) / sizeof(clips[0]); k++)
         run_clip(&clips[k]);
-    printf("vif_depth_test: %u passed, %u failed\n", check_passed, check_failed);
+    printf("over_depth_test: %u passed, %u failed\n", check_passed, check_failed);
     return check_failed ? 1 : 0;
 }
