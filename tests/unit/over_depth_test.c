@@ -1,11 +1,12 @@
 /* vif and motion on samples above the declared depth (a 10-bit plane holding 1024..65535,
  * which the API passes on unchecked and libvmaf's C scores as they are): every CPU level gives
- * Netflix's bits. Both extractors' SIMD kernels assume the depth's range (16-bit lanes, int32
- * sums), so such a frame is run by the C reference (vif.c, motion.c); the in-range frame of
- * each clip keeps the fast path, and motion's frame 1 compares a clean frame with an earlier
- * one that was not. Large samples stacked three high make motion's int32 sums overflow. Netflix's values: libvmaf f85a8536 built with -Denable_asm=false, fed the
- * clips this test writes with `over_depth_test DIR` (tests/compat/score_libvmaf.c,
- * feature=vif and feature=motion). */
+ * Netflix's bits. The SIMD kernels assume the depth's range: vif's 16-bit lanes (such a frame
+ * is run by the C reference, vif.c) and motion's int32 vertical sums (a row whose bound fails
+ * is redone in int64, motion_avx*.c). The in-range frame of each clip keeps the fast paths;
+ * motion's frame 1 compares a clean frame with an earlier one that was not, and large samples
+ * stacked three high make its int32 sums overflow. Netflix's values: libvmaf f85a8536 built
+ * with -Denable_asm=false, fed the clips this test writes with `over_depth_test DIR`
+ * (tests/compat/score_libvmaf.c, feature=vif and feature=motion). */
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -78,7 +79,8 @@ static void make_frame(const Clip *c, unsigned f, uint16_t *ref, uint16_t *dis)
             ref[off + i] = (uint16_t)r;
             dis[off + i] = (uint16_t)d;
             if (p == 0 && f != 1 && (h >> 8) % 97 == 0)
-                ((h >> 7) & 1 ? ref : dis)[off + i] = (uint16_t)(max + 1 + (h >> 16) % (65535 - max));
+                ((h >> 7) & 1 ? ref : dis)[off + i] =
+                    (uint16_t)(max + 1 + (h >> 16) % (65535 - max));
         }
         off += n;
     }

@@ -136,7 +136,8 @@ static int vif_extract(const void *state, void *scratch, const EvPic *ref, const
                        unsigned frame, EvSink *sink)
 {
     const VifState *s = state;
-    const int check = ref->bpc > 8 && ref->bpc < 16 && s->dsp.stat_row_u16 != s->dsp_c.stat_row_u16;
+    const int check =
+        ref->bpc > 8 && ref->bpc < 16 && s->dsp.stat_row_u16 != s->dsp_c.stat_row_u16;
     const int rc = vif_run(s, &s->dsp, scratch, ref, dis, frame, sink, check);
     return rc == 1 ? ev_vif_extract_reference(s, scratch, ref, dis, frame, sink) : rc;
 }
