@@ -4,7 +4,7 @@
  * in binary128 (libquadmath), not copied. Equality with glibc's tables is shown by behaviour
  * (tests/unit/ciede_libm_check.c: the functions built on them equal glibc's pow and exp).
  *
- *   cc -std=gnu11 -O2 tools/libm_tables/ciede_libm_tables.c -lquadmath \
+ *   cc -std=gnu11 -O2 -Isrc tools/libm_tables/ciede_libm_tables.c -lquadmath \
  *      -o /tmp/gen && /tmp/gen > src/features/ciede/ciede_libm_tables.h
  *
  * exp: 2^(k/128) = H[k] * (1 + T[k]) for k in [0, 128): H[k] is 2^(k/128) rounded to double,
@@ -29,19 +29,8 @@
 #include <stdio.h>
 #include <string.h>
 
-static uint64_t bits_of(const double x)
-{
-    uint64_t u;
-    memcpy(&u, &x, sizeof(u));
-    return u;
-}
+#include "core/bitcast.h"
 
-static double double_of(const uint64_t u)
-{
-    double x;
-    memcpy(&x, &u, sizeof(x));
-    return x;
-}
 
 int main(void)
 {
@@ -57,19 +46,19 @@ int main(void)
         const double h = (double)v;
         const double t = (double)((v - h) / h);
         const int64_t adjust = k == 2 ? 1 : k == 29 || k == 44 ? -1 : 0;
-        printf("    0x%016" PRIx64 "u, 0x%016" PRIx64 "u, \\\n", bits_of(t) + (uint64_t)adjust,
-               bits_of(h) - ((uint64_t)k << 45));
+        printf("    0x%016" PRIx64 "u, 0x%016" PRIx64 "u, \\\n", ev_bits64(t) + (uint64_t)adjust,
+               ev_bits64(h) - ((uint64_t)k << 45));
     }
     printf("}\n\n/* exp2f (powf): bits of 2^(k/32) - (k << 47) for k = 0..31. */\n");
     printf("#define CIEDE_EXP2F_TABLE_INIT { \\\n");
     for (int k = 0; k < 32; k++)
-        printf("%s0x%016" PRIx64 "u,%s", k % 4 ? " " : "    ", bits_of((double)exp2q((__float128)k / 32)) -
+        printf("%s0x%016" PRIx64 "u,%s", k % 4 ? " " : "    ", ev_bits64((double)exp2q((__float128)k / 32)) -
                ((uint64_t)k << 47), k % 4 == 3 ? " \\\n" : "");
     printf("}\n\n/* pow's log: {invc, logc, logctail} for the 128 subintervals. */\n");
     printf("#define CIEDE_POW_LOG_TABLE_INIT { \\\n");
     const uint64_t off = 0x3fe6955500000000u;
     for (uint64_t i = 0; i < 128; i++) {
-        const __float128 lo = double_of(off + (i << 45)), hi = double_of(off + ((i + 1) << 45));
+        const __float128 lo = ev_double_of(off + (i << 45)), hi = ev_double_of(off + ((i + 1) << 45));
         const __float128 m = (lo + hi) / 2;
         const double invc = m < 1 ? (double)(roundq(128 / m) / 128) : (double)(roundq(256 / m) / 256);
         const __float128 logc_exact = -logq((__float128)invc);
