@@ -19,6 +19,16 @@ static unsigned check_passed, check_failed;
         }                                                                                      \
     } while (0)
 
+/* A 32-bit integer hash (lowbias32) for generating test content. */
+static inline uint32_t check_hash(uint32_t x)
+{
+    x ^= x >> 16;
+    x *= 0x7feb352du;
+    x ^= x >> 15;
+    x *= 0x846ca68bu;
+    return x ^ (x >> 16);
+}
+
 static inline uint64_t check_bits(double d)
 {
     uint64_t u;

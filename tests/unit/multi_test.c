@@ -21,15 +21,6 @@ static const unsigned dis_frames[N_DIS] = { 3, 4, FRAMES };
 
 static uint8_t frames_ref[FRAMES][FRAME_BYTES], frames_dis[N_DIS][FRAMES][FRAME_BYTES];
 
-static uint32_t hash(uint32_t x)
-{
-    x ^= x >> 16;
-    x *= 0x7feb352du;
-    x ^= x >> 15;
-    x *= 0x846ca68bu;
-    return x ^ (x >> 16);
-}
-
 /* A smooth moving pattern (the reference) and noisier copies of it (the distorted). */
 static void make_frames(void)
 {
@@ -38,7 +29,7 @@ static void make_frames(void)
             const unsigned x = i % W, y = i / W;
             frames_ref[f][i] = (uint8_t)((x * 3 + y * 2 + f * 7) & 0xff);
             for (unsigned d = 0; d < N_DIS; d++) {
-                const int noise = (int)(hash(i * 131u + f * 7919u + d * 104729u) % (9 + 8 * d));
+                const int noise = (int)(check_hash(i * 131u + f * 7919u + d * 104729u) % (9 + 8 * d));
                 const int v = frames_ref[f][i] + noise - (int)(4 + 4 * d);
                 frames_dis[d][f][i] = (uint8_t)(v < 0 ? 0 : v > 255 ? 255 : v);
             }

@@ -47,15 +47,6 @@ static const Clip clips[] = {
 static const unsigned masks[] = { 0, EV_CPU_AVX512ICL, EV_CPU_AVX512 | EV_CPU_AVX512ICL,
                                   EV_CPU_AVX2 | EV_CPU_AVX512 | EV_CPU_AVX512ICL };
 
-static uint32_t hash(uint32_t x)
-{
-    x ^= x >> 16;
-    x *= 0x7feb352du;
-    x ^= x >> 15;
-    x *= 0x846ca68bu;
-    return x ^ (x >> 16);
-}
-
 static size_t plane_samples(const Clip *c, unsigned p)
 {
     unsigned pw, ph;
@@ -72,7 +63,7 @@ static void make_frame(const Clip *c, unsigned f, uint16_t *ref, uint16_t *dis)
     for (unsigned p = 0; p < 3; p++) {
         const size_t n = plane_samples(c, p);
         for (size_t i = 0; i < n; i++) {
-            const uint32_t h = hash((uint32_t)(f * 7919u + p * 104729u + i));
+            const uint32_t h = check_hash((uint32_t)(f * 7919u + p * 104729u + i));
             const uint32_t r = (uint32_t)((i % W) * 5 + (i / W) * 3 + f * 11) & max;
             int32_t d = (int32_t)r + (int32_t)(h % 41) - 20;
             d = d < 0 ? 0 : d > (int32_t)max ? (int32_t)max : d;
@@ -87,7 +78,7 @@ static void make_frame(const Clip *c, unsigned f, uint16_t *ref, uint16_t *dis)
     /* and in frames 0 and 2, vertical runs of three large samples in ref's luma: motion's
      * int32 vertical sum of their differences passes 2^31 */
     for (unsigned k = 0; f != 1 && k < 24; k++) {
-        const uint32_t h = hash(f * 31u + k);
+        const uint32_t h = check_hash(f * 31u + k);
         const unsigned x = h % W, y = 1 + (h >> 8) % (H - 4);
         for (unsigned t = 0; t < 3; t++)
             ref[(y + t) * W + x] = (uint16_t)(60000 + (h >> 20) % 5000);

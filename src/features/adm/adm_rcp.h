@@ -30,8 +30,8 @@
 #define EV_FEATURES_ADM_RCP_H
 
 #include <stdint.h>
-#include <string.h>
 
+#include "core/bitcast.h"
 #include "core/hd.h"
 #include "features/adm/adm_rcp_table.h"
 #include "features/adm/adm_rcp_table_intel.h"
@@ -77,23 +77,13 @@ EV_HD const uint16_t *adm_rcp_vendor_table(const int vendor)
 /* rcpss(x) with a vendor's table, on any CPU. */
 EV_HD float adm_rcp_estimate_with(const float x, const uint16_t *const table)
 {
-    uint32_t u;
-    memcpy(&u, &x, sizeof(u));
-    u = adm_rcp_rule_bits(u, table);
-    float r;
-    memcpy(&r, &u, sizeof(r));
-    return r;
+    return ev_float_of(adm_rcp_rule_bits(ev_bits32(x), table));
 }
 
 /* rcpss(x), i.e. _mm_cvtss_f32(_mm_rcp_ss(_mm_set_ss(x))) on AMD Zen 4, on any CPU. */
 EV_HD float adm_rcp_estimate(const float x)
 {
-    uint32_t u;
-    memcpy(&u, &x, sizeof(u));
-    u = adm_rcp_estimate_bits(u);
-    float r;
-    memcpy(&r, &u, sizeof(r));
-    return r;
+    return ev_float_of(adm_rcp_estimate_bits(ev_bits32(x)));
 }
 
 #endif
