@@ -184,7 +184,10 @@ static void check_decouple(const void *fn, const void *ref, const char *name, co
                             /* t = o times a fraction in [-1/4, 5/4): k takes every value */
                             const int64_t f = (int64_t)(check_rand() % 98304) - 16384;
                             int64_t v = (int64_t)row32(&o[b])[j] * f / 65536 + d;
-                            v = v > INT32_MAX ? INT32_MAX : v < INT32_MIN ? INT32_MIN : v;
+                            /* symmetric, as the 16-bit case: with both of a column's h
+                             * and v at INT32_MIN, th^2 + tv^2 = 2^63 overflows the reference's
+                             * int64 (as libvmaf's): outside any band's range */
+                            v = v > INT32_MAX ? INT32_MAX : v < -INT32_MAX ? -INT32_MAX : v;
                             row32(&t[b])[j] = (int32_t)v;
                         }
                     }
