@@ -1,11 +1,11 @@
 #include <errno.h>
 #include <getopt.h>
 #include <limits.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli_fail.h"
 #include "cli_args.h"
 #include "cli_presets.h"
 
@@ -109,22 +109,13 @@ void cli_usage(FILE *f, const char *app)
             app);
 }
 
-static int fail(char *err, size_t n, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(err, n, fmt, ap);
-    va_end(ap);
-    return -1;
-}
-
 static int parse_unsigned(const char *arg, const char *opt, unsigned *out, char *err, size_t n)
 {
     char *end;
     errno = 0;
     const unsigned long v = strtoul(arg, &end, 0);
     if (!*arg || *end || errno || v > UINT_MAX || arg[0] == '-')
-        return fail(err, n, "invalid value \"%s\" for %s: want an unsigned integer", arg, opt);
+        return cli_fail(err, n, "invalid value \"%s\" for %s: want an unsigned integer", arg, opt);
     *out = (unsigned)v;
     return 0;
 }
@@ -140,7 +131,7 @@ static int parse_layout(const char *arg, EvPixelLayout *out, char *err, size_t n
     else if (!strcmp(arg, "400"))
         *out = EV_PIX_400; /* gray: luma only */
     else
-        return fail(err, n, "invalid pixel format \"%s\": want 420, 422, 444 or 400", arg);
+        return cli_fail(err, n, "invalid pixel format \"%s\": want 420, 422, 444 or 400", arg);
     return 0;
 }
 
@@ -152,7 +143,7 @@ static int parse_precision(const char *arg, int *out, char *err, size_t n)
     }
     unsigned v = 0;
     if (parse_unsigned(arg, "--precision", &v, err, n) || v > 17)
-        return fail(err, n, "invalid value \"%s\" for --precision: want 0..17 or max", arg);
+        return cli_fail(err, n, "invalid value \"%s\" for --precision: want 0..17 or max", arg);
     *out = (int)v;
     return 0;
 }
@@ -160,12 +151,12 @@ static int parse_precision(const char *arg, int *out, char *err, size_t n)
 static int add_feature(CliSettings *s, const char *arg, char *err, size_t n)
 {
     if (s->n_features == CLI_MAX_ITEMS)
-        return fail(err, n, "at most %d --feature options are supported", CLI_MAX_ITEMS);
+        return cli_fail(err, n, "at most %d --feature options are supported", CLI_MAX_ITEMS);
     CliFeature *f = &s->feature[s->n_features];
     const char *eq = strchr(arg, '=');
     const size_t len = eq ? (size_t)(eq - arg) : strlen(arg);
     if (!len || len >= sizeof(f->name))
-        return fail(err, n, "invalid --feature \"%s\": want name[=option=value:...]", arg);
+        return cli_fail(err, n, "invalid --feature \"%s\": want name[=option=value:...]", arg);
     memcpy(f->name, arg, len);
     f->name[len] = '\0';
     f->options = eq ? eq + 1 : NULL;
@@ -179,7 +170,7 @@ static int parse_one(CliSettings *s, int opt, const char *arg, char *err, size_t
     case 'r': s->ref_path = arg; return 0;
     case 'd':
         if (s->n_dis == CLI_MAX_ITEMS)
-            return fail(err, n, "at most %d --distorted inputs are supported", CLI_MAX_ITEMS);
+            return cli_fail(err, n, "at most %d --distorted inputs are supported", CLI_MAX_ITEMS);
         s->dis_paths[s->n_dis++] = arg;
         s->dis_path = s->dis_paths[0];
         return 0;
@@ -192,11 +183,11 @@ static int parse_one(CliSettings *s, int opt, const char *arg, char *err, size_t
         if (parse_unsigned(arg, "--bitdepth", &s->raw_fmt.bitdepth, err, n))
             return -1;
         if (s->raw_fmt.bitdepth < 8 || s->raw_fmt.bitdepth > 16)
-            return fail(err, n, "invalid bit depth %s: want 8..16", arg);
+            return cli_fail(err, n, "invalid bit depth %s: want 8..16", arg);
         return 0;
     case 'm':
         if (s->n_models == CLI_MAX_ITEMS)
-            return fail(err, n, "at most %d models are supported", CLI_MAX_ITEMS);
+            return cli_fail(err, n, "at most %d models are supported", CLI_MAX_ITEMS);
         s->model[s->n_models++] = arg;
         return 0;
     case ARG_XML: s->format = EV_OUTPUT_XML; return 0;
@@ -227,7 +218,7 @@ static int parse_one(CliSettings *s, int opt, const char *arg, char *err, size_t
         else if (!strcmp(arg, "auto"))
             s->backend = EV_BACKEND_AUTO;
         else
-            return fail(err, n, "invalid backend \"%s\": want cpu, cuda or auto", arg);
+            return cli_fail(err, n, "invalid backend \"%s\": want cpu, cuda or auto", arg);
         return 0;
     case ARG_GPU: return parse_unsigned(arg, "--gpu", &s->gpu, err, n);
     case 'n': s->no_prediction = 1; return 0;
@@ -237,7 +228,7 @@ static int parse_one(CliSettings *s, int opt, const char *arg, char *err, size_t
     case ARG_LIST: s->list = 1; return 0;
     case ARG_LIST_MODELS: s->list = 2; return 0;
     }
-    return fail(err, n, "unknown option (see --help)");
+    return cli_fail(err, n, "unknown option (see --help)");
 }
 
 static int check_raw(const CliSettings *s, char *err, size_t n)
@@ -245,7 +236,7 @@ static int check_raw(const CliSettings *s, char *err, size_t n)
     if (!s->raw)
         return 0;
     if (!s->raw_fmt.width || !s->raw_fmt.height || !s->raw_fmt.layout || !s->raw_fmt.bitdepth)
-        return fail(err, n, "raw .yuv input needs all of --width, --height, --pixel_format "
+        return cli_fail(err, n, "raw .yuv input needs all of --width, --height, --pixel_format "
                             "and --bitdepth");
     return 0;
 }
@@ -261,22 +252,22 @@ int cli_parse(int argc, char **argv, CliSettings *s, char *err, size_t n)
     int opt;
     while ((opt = getopt_long(argc, argv, ":r:d:w:h:p:b:m:o:nvq", long_opts, NULL)) != -1) {
         if (opt == '?')
-            return fail(err, n, "unknown option \"%s\" (see --help)", argv[optind - 1]);
+            return cli_fail(err, n, "unknown option \"%s\" (see --help)", argv[optind - 1]);
         if (opt == ':')
-            return fail(err, n, "option \"%s\" needs a value", argv[optind - 1]);
+            return cli_fail(err, n, "option \"%s\" needs a value", argv[optind - 1]);
         if (parse_one(s, opt, optarg, err, n))
             return -1;
     }
     if (optind < argc)
-        return fail(err, n, "unexpected argument \"%s\" (see --help)", argv[optind]);
+        return cli_fail(err, n, "unexpected argument \"%s\" (see --help)", argv[optind]);
     if (s->version || s->list)
         return 0;
     if (!s->ref_path || !s->dis_path)
-        return fail(err, n, "both --reference/-r and --distorted/-d are required (see --help)");
+        return cli_fail(err, n, "both --reference/-r and --distorted/-d are required (see --help)");
     unsigned from_stdin = !strcmp(s->ref_path, "-");
     for (unsigned i = 0; i < s->n_dis; i++)
         from_stdin += !strcmp(s->dis_paths[i], "-");
     if (from_stdin > 1)
-        return fail(err, n, "only one of --reference and --distorted can read stdin (-)");
+        return cli_fail(err, n, "only one of --reference and --distorted can read stdin (-)");
     return check_raw(s, err, n);
 }

@@ -1,11 +1,11 @@
 /* Many encodes against one reference (cli_multi.h). */
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "cli_fail.h"
 #include "cli_multi.h"
 #include "cli_output.h"
 #include "cli_reader.h"
@@ -24,15 +24,6 @@ typedef struct Scoring {
     unsigned frames;    /* pairs pushed */
     int active;         /* its stream has not ended */
 } Scoring;
-
-static int fail(char *err, size_t n, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(err, n, fmt, ap);
-    va_end(ap);
-    return -1;
-}
 
 void cli_multi_base_name(const char *dis_path, char *name, size_t size)
 {
@@ -85,7 +76,7 @@ int cli_multi_output_paths(const CliSettings *s, char (*paths)[CLI_MULTI_PATH_SI
     const int folder = !pattern && strcmp(o, "-") &&
                        ((olen && o[olen - 1] == '/') || (!stat(o, &st) && S_ISDIR(st.st_mode)));
     if (!pattern && !folder)
-        return fail(err, n, "%s: one output for %u distorted inputs: give -o a folder or a "
+        return cli_fail(err, n, "%s: one output for %u distorted inputs: give -o a folder or a "
                             "pattern with {} (replaced by each distorted's name)", o, s->n_dis);
     for (unsigned i = 0; i < s->n_dis; i++) {
         char name[1024];
@@ -98,10 +89,10 @@ int cli_multi_output_paths(const CliSettings *s, char (*paths)[CLI_MULTI_PATH_SI
                           format_extension(s->format)) >= CLI_MULTI_PATH_SIZE)
             bad = 1;
         if (bad)
-            return fail(err, n, "%s: no output name can be made for %s", o, s->dis_paths[i]);
+            return cli_fail(err, n, "%s: no output name can be made for %s", o, s->dis_paths[i]);
         for (unsigned j = 0; j < i; j++)
             if (!strcmp(paths[i], paths[j]))
-                return fail(err, n, "%s: %s and %s would both be written to %s: give each "
+                return cli_fail(err, n, "%s: %s and %s would both be written to %s: give each "
                                     "distorted its own file name", o, s->dis_paths[j],
                             s->dis_paths[i], paths[i]);
     }

@@ -1,22 +1,13 @@
 /* The CLI's output file (cli_output.h). */
 #include <errno.h>
 #include <fcntl.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "cli_fail.h"
 #include "cli_output.h"
-
-static int fail(char *err, size_t n, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(err, n, fmt, ap);
-    va_end(ap);
-    return -1;
-}
 
 static int same_file(const struct stat *a, const struct stat *b)
 {
@@ -67,25 +58,25 @@ int cli_output_check_path(const CliSettings *s, const char *path, CliOutput *o, 
     if (!stat(path, &st)) {
         const int input = names_input(s, &st);
         if (input)
-            return fail(err, n, "%s: the output is the %s input: refusing to overwrite it",
+            return cli_fail(err, n, "%s: the output is the %s input: refusing to overwrite it",
                         path, input == 1 ? "reference" : "distorted");
         if (S_ISDIR(st.st_mode))
-            return fail(err, n, "%s: cannot write: %s", path, strerror(EISDIR));
+            return cli_fail(err, n, "%s: cannot write: %s", path, strerror(EISDIR));
     }
     char dir[4096];
     folder_of(path, dir, sizeof(dir));
     struct stat dst;
     if (stat(dir, &dst))
-        return fail(err, n, "%s: cannot write: folder %s: %s", path, dir, strerror(errno));
+        return cli_fail(err, n, "%s: cannot write: folder %s: %s", path, dir, strerror(errno));
     if (!S_ISDIR(dst.st_mode))
-        return fail(err, n, "%s: cannot write: %s is not a folder", path, dir);
+        return cli_fail(err, n, "%s: cannot write: %s is not a folder", path, dir);
     struct stat lst;
     const int exists = !lstat(path, &lst);
     if (exists) {
         /* what fopen(path, "w") checks, without truncating: the file opens for writing */
         const int fd = open(path, O_WRONLY | O_NONBLOCK);
         if (fd < 0)
-            return fail(err, n, "%s: cannot write: %s", path, strerror(errno));
+            return cli_fail(err, n, "%s: cannot write: %s", path, strerror(errno));
         close(fd);
     }
     /* a link, device or pipe is written in place (renaming would replace the link) */
@@ -93,7 +84,7 @@ int cli_output_check_path(const CliSettings *s, const char *path, CliOutput *o, 
     o->mode = o->exists ? lst.st_mode & 07777 : 0;
     o->direct = (exists && !S_ISREG(lst.st_mode)) || access(dir, W_OK | X_OK);
     if (o->direct && !exists) /* no temporary possible, and no file to write in place */
-        return fail(err, n, "%s: cannot write: folder %s: %s", path, dir,
+        return cli_fail(err, n, "%s: cannot write: folder %s: %s", path, dir,
                     strerror(EACCES));
     return 0;
 }
@@ -103,13 +94,13 @@ int cli_output_write(const CliOutput *o, const EvContext *ctx, const EvOutputOpt
 {
     if (!strcmp(o->path, "-"))
         return ev_write_output(ctx, stdout, opts) || fflush(stdout)
-                   ? fail(err, n, "standard output: write failed: %s", strerror(EIO))
+                   ? cli_fail(err, n, "standard output: write failed: %s", strerror(EIO))
                    : 0;
     char tmp[4200];
     snprintf(tmp, sizeof(tmp), "%s.partial", o->path);
     FILE *f = fopen(o->direct ? o->path : tmp, "w");
     if (!f)
-        return fail(err, n, "%s: cannot write: %s", o->path, strerror(errno));
+        return cli_fail(err, n, "%s: cannot write: %s", o->path, strerror(errno));
     int ok = !ev_write_output(ctx, f, opts);
     if (ok && !o->direct && o->exists)
         ok = !fchmod(fileno(f), o->mode); /* the replacement keeps the file's mode */
@@ -121,7 +112,7 @@ int cli_output_write(const CliOutput *o, const EvContext *ctx, const EvOutputOpt
         const int e = errno ? errno : saved;
         if (!o->direct)
             remove(tmp);
-        return fail(err, n, "%s: write failed: %s", o->path, strerror(e ? e : EIO));
+        return cli_fail(err, n, "%s: write failed: %s", o->path, strerror(e ? e : EIO));
     }
     return 0;
 }

@@ -1,10 +1,10 @@
 /* Netflix's CTC presets as data. Each version is the version it derives from plus a few steps;
  * the steps append to the --model and --feature lists in Netflix's order (so the output order
  * is Netflix's too) or change one setting. */
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "cli_fail.h"
 #include "cli_presets.h"
 
 typedef enum StepKind {
@@ -62,15 +62,6 @@ static const Preset nflx_ctc[] = {
         { STEP_END, NULL, NULL } } },
 };
 
-static int fail(char *err, size_t n, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(err, n, fmt, ap);
-    va_end(ap);
-    return -1;
-}
-
 static const Preset *find(const Preset *table, size_t count, const char *version)
 {
     for (size_t i = 0; i < count; i++)
@@ -83,7 +74,7 @@ static int append_feature(CliSettings *s, const char *name, const char *options,
                           size_t n)
 {
     if (s->n_features == CLI_MAX_ITEMS)
-        return fail(err, n, "at most %d --feature options are supported", CLI_MAX_ITEMS);
+        return cli_fail(err, n, "at most %d --feature options are supported", CLI_MAX_ITEMS);
     CliFeature *f = &s->feature[s->n_features++];
     snprintf(f->name, sizeof(f->name), "%s", name);
     f->options = options;
@@ -95,7 +86,7 @@ static int apply_step(CliSettings *s, const Step *st, char *err, size_t n)
     switch (st->kind) {
     case STEP_MODEL:
         if (s->n_models == CLI_MAX_ITEMS)
-            return fail(err, n, "at most %d models are supported", CLI_MAX_ITEMS);
+            return cli_fail(err, n, "at most %d models are supported", CLI_MAX_ITEMS);
         s->model[s->n_models++] = st->name;
         return 0;
     case STEP_FEATURE: return append_feature(s, st->name, st->options, err, n);
@@ -132,11 +123,11 @@ int cli_apply_preset(CliSettings *s, CliPresetFamily family, const char *version
     const size_t count = aom ? sizeof(aom_ctc) / sizeof(*aom_ctc)
                              : sizeof(nflx_ctc) / sizeof(*nflx_ctc);
     if (aom && !strcmp(version, "proposed"))
-        return fail(err, n, "`--aom_ctc proposed` is deprecated; use a version: %s",
+        return cli_fail(err, n, "`--aom_ctc proposed` is deprecated; use a version: %s",
                     cli_preset_versions(family));
     const Preset *p = find(table, count, version);
     if (!p)
-        return fail(err, n, "bad %s version \"%s\": want one of %s", aom ? "aom_ctc" : "nflx_ctc",
+        return cli_fail(err, n, "bad %s version \"%s\": want one of %s", aom ? "aom_ctc" : "nflx_ctc",
                     version, cli_preset_versions(family));
     return apply(s, table, count, p, err, n);
 }
