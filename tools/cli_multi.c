@@ -99,42 +99,6 @@ int cli_multi_output_paths(const CliSettings *s, char (*paths)[CLI_MULTI_PATH_SI
     return 0;
 }
 
-/* With no reading threads: each distorted is read just before its pair is pushed, so that its
- * frame is still in the caches when scored; the first context (its slot holds the reference
- * the others copy) goes last. @return as push_frame(). */
-static int push_in_turn(const CliSettings *s, Scoring *sc, unsigned n_dis, EvContext **lent,
-                        EvPicture *dis, const EvPicture *ref_pic)
-{
-    unsigned first = 0, active = 0;
-    while (!lent[first])
-        first++;
-    for (unsigned k = 1; k <= n_dis; k++) {
-        const unsigned i = (first + k) % n_dis;
-        if (!lent[i])
-            continue;
-        const int rb = ev_video_read_into(sc[i].video, &dis[i]);
-        if (rb < 0) {
-            ev_return_pictures_multi(lent, n_dis); /* those not pushed yet */
-            return fprintf(stderr, "%s: %s\n", app, ev_video_error(sc[i].video)), -1;
-        }
-        if (!rb) {
-            sc[i].active = 0;
-            if (!s->quiet)
-                fprintf(stderr, "%s: warning: %s ends after %u frames; scoring %u frames\n",
-                        app, sc[i].path, sc[i].frames, sc[i].frames);
-            continue; /* its pair is given back below, after the reference's last use */
-        }
-        if (ev_submit_pictures_multi(&lent[i], 1, ref_pic)) {
-            ev_return_pictures_multi(lent, n_dis);
-            return -1;
-        }
-        sc[i].frames++;
-        active++;
-    }
-    ev_return_pictures_multi(lent, n_dis); /* the ended ones; no-op for the pushed */
-    return active ? 1 : 0;
-}
-
 /* Read one frame of the reference and of every distorted still going, each straight into a
  * frame slot borrowed from its context (the reference into one slot, copied into the others
  * at the submit), and push the pairs. @return 1 a frame was pushed, 0 the reference or every
@@ -155,11 +119,8 @@ static int push_frame(const CliSettings *s, EvVideo *ref, Scoring *sc, unsigned 
         if (lent[i] && sc[i].side)
             side_reader_request(&sc[i].reader, &dis[i]);
     const int ra = ev_video_read_into(ref, &ref_pic);
-    int side = 0;
-    for (unsigned i = 0; i < n_dis; i++)
-        side |= sc[i].side;
-    if (ra > 0 && !side)
-        return push_in_turn(s, sc, n_dis, lent, dis, &ref_pic);
+    /* every pair is read before any is pushed: the contexts then score the frame in one group
+     * job (core/groupjob.h), the reference's part of vif once */
     int rb[CLI_MAX_ITEMS];
     for (unsigned i = 0; i < n_dis; i++)
         if (lent[i])

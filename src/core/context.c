@@ -105,6 +105,7 @@ void ev_close(EvContext **const pc)
         free(c->reg[r].state);
     }
     for (unsigned i = 0; i < c->n_slots; i++) {
+        ev_slot_leave_jobs(&c->slots[i]); /* a borrowed one's, never submitted */
         if (c->use_cuda)
             ev_cuda_host_free(c->slots[i].buf);
         else

@@ -26,6 +26,10 @@ typedef struct EvSlot {
      * the reference it lent, which a submit must give for the frame to count as the group's */
     struct EvRefShare *group;
     const void *group_ref;
+    /* the group whose jobs (core/groupjob.h) this slot's distorted joined as frame
+     * joined_frame, held until the slot leaves them; else NULL */
+    struct EvRefShare *joined;
+    unsigned joined_frame;
 } EvSlot;
 
 typedef struct EvWorker {
@@ -79,6 +83,15 @@ struct EvContext {
 /* core/frames.c: a worker thread's loop, and the release of a worker's scratch and stream. */
 void *ev_worker_main(void *arg);
 void ev_worker_free(struct EvContext *c, EvWorker *w);
+
+/* core/frames.c, for group jobs (core/groupjob.c): the registration of c whose state is
+ * `state`, or NULL; whether c runs the parallel extractor `run` on the CPU with options opts
+ * (run->opts_size bytes) at frame `frame`; a slot's withdrawal from its group's jobs (before it
+ * is reused or freed; no-op when it joined none). */
+const EvRegistration *ev_context_reg_of(const struct EvContext *c, const void *state);
+int ev_context_runs(const struct EvContext *c, const EvExtractorClass *run, const void *opts,
+                    unsigned frame);
+void ev_slot_leave_jobs(EvSlot *s);
 
 /* Pool a feature over frames 0..n-1 (every n_subsample-th) as libvmaf does. */
 int ev_pool_feature(const EvContext *c, const EvFeatureVec *f, EvPoolMethod m, double *out);

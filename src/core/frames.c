@@ -7,6 +7,7 @@
 #include "core/backend.h"
 #include "core/cpu.h"
 #include "core/context.h"
+#include "core/groupjob.h"
 #include "core/refshare.h"
 #include "cuda/runtime.h"
 #include "model/model_context.h"
@@ -187,6 +188,51 @@ static int runs_now(const EvContext *c, const EvRegistration *reg, unsigned fram
            !skipped_by_subsample(c, reg->run, frame);
 }
 
+const EvRegistration *ev_context_reg_of(const EvContext *c, const void *state)
+{
+    for (unsigned r = 0; r < c->n_reg; r++)
+        if (c->reg[r].state == state)
+            return &c->reg[r];
+    return NULL;
+}
+
+int ev_context_runs(const EvContext *c, const EvExtractorClass *run, const void *opts,
+                    const unsigned frame)
+{
+    if (c->use_cuda)
+        return 0;
+    for (unsigned r = 0; r < c->n_reg; r++) {
+        const EvRegistration *reg = &c->reg[r];
+        if (reg->run == run && runs_now(c, reg, frame, 0) &&
+            !memcmp(reg->opts, opts, run->opts_size))
+            return 1;
+    }
+    return 0;
+}
+
+/* Withdraw the slot's distorted from its group's jobs: after its frame's extractors, and before
+ * a slot is given back or freed. */
+void ev_slot_leave_jobs(EvSlot *s)
+{
+    if (!s->joined)
+        return;
+    EvGroupJobs *j = ev_refshare_jobs(s->joined);
+    if (j)
+        ev_group_leave(j, s->joined_frame, &s->dis);
+    ev_refshare_release(s->joined);
+    s->joined = NULL;
+}
+
+/* Join the slot (to be dispatched as c's next frame) to the jobs of group g. */
+static void slot_join_jobs(EvContext *c, EvSlot *s, EvRefShare *g)
+{
+    EvGroupJobs *j = g ? ev_refshare_jobs(g) : NULL;
+    if (!j || c->use_cuda || ev_group_join(j, c->n_frames, c, &s->dis))
+        return;
+    s->joined = ev_refshare_retain(g);
+    s->joined_frame = c->n_frames;
+}
+
 /* Run the extractors of one kind (sequential or parallel) on one slot. With CUDA the slot is
  * uploaded once here and every twin of the set reads that copy; the twins with a launch()
  * queue their work first, then every extractor writes its results (extractor.h). */
@@ -248,6 +294,7 @@ void *ev_worker_main(void *arg)
         c->q_len--;
         pthread_mutex_unlock(&c->lock);
         const int err = run_extractors(c, w, s, 0);
+        ev_slot_leave_jobs(s);
         pthread_mutex_lock(&c->lock);
         if (err && !c->error)
             c->error = err;
@@ -269,6 +316,7 @@ static int caller_helps(EvContext *c)
     c->q_len--;
     pthread_mutex_unlock(&c->lock);
     const int err = run_extractors(c, &c->caller, s, 0);
+    ev_slot_leave_jobs(s);
     pthread_mutex_lock(&c->lock);
     if (err && !c->error)
         c->error = err;
@@ -295,6 +343,7 @@ static EvSlot *take_free_slot(EvContext *c)
 
 static void release_slot(EvContext *c, EvSlot *s)
 {
+    ev_slot_leave_jobs(s);
     pthread_mutex_lock(&c->lock);
     s->busy = 0;
     pthread_cond_broadcast(&c->slot_free);
@@ -356,8 +405,9 @@ static void leave_group(EvContext *c)
     c->share = NULL;
 }
 
-static int send_pair(EvContext *const c, const EvPicture *const ref, const EvPicture *const dis,
-                     EvRefShare *share)
+/* Check a pair and copy it into a free slot (*slot), not yet dispatched. */
+static int prepare_pair(EvContext *const c, const EvPicture *const ref,
+                        const EvPicture *const dis, EvSlot **slot)
 {
     int err = check_picture(c, ref, "reference");
     if (!err)
@@ -379,7 +429,16 @@ static int send_pair(EvContext *const c, const EvPicture *const ref, const EvPic
     describe_packed(&c->info, s->buf + c->frame_bytes, &s->dis);
     copy_picture(ref, &s->ref);
     copy_picture(dis, &s->dis);
-    return dispatch(c, s, share);
+    *slot = s;
+    return 0;
+}
+
+static int send_pair(EvContext *const c, const EvPicture *const ref, const EvPicture *const dis,
+                     EvRefShare *share)
+{
+    EvSlot *s;
+    const int err = prepare_pair(c, ref, dis, &s);
+    return err ? err : dispatch(c, s, share);
 }
 
 int ev_send_pictures(EvContext *const c, const EvPicture *const ref, const EvPicture *const dis)
@@ -426,19 +485,42 @@ static EvRefShare *call_group(EvContext *const *ctx, unsigned n, const EvPicture
 }
 
 /* One context per distorted, each given its own copy of the reference; the contexts aligned
- * with one group share their reference-only per-frame values (core/refshare.h). */
+ * with one group share their reference-only per-frame values (core/refshare.h) and score the
+ * frame in group jobs (core/groupjob.h): every member's pair is in its slot, joined, before the
+ * first is dispatched. */
 int ev_send_pictures_multi(EvContext *const *const ctx, const unsigned n,
                            const EvPicture *const ref, const EvPicture *const *const dis)
 {
     if (!ctx || !dis)
         return -EINVAL;
+    for (unsigned i = 0; i < n; i++)
+        for (unsigned k = 0; ctx[i] && k < i; k++)
+            if (ctx[k] == ctx[i]) {
+                ev_log(&ctx[i]->log, EV_LOG_ERROR, "many encodes: context %u is context %u", i, k);
+                return -EINVAL;
+            }
     EvRefShare *const g = call_group(ctx, n, dis);
+    EvSlot *stack[16] = { NULL }, **slots = n <= 16 ? stack : calloc(n, sizeof(*slots));
     int err = 0;
     for (unsigned i = 0; i < n && !err; i++) {
         if (!ctx[i] || !dis[i])
             continue; /* that distorted has ended */
-        err = send_pair(ctx[i], ref, dis[i], g);
+        if (!slots) { /* no memory for the slots' list: push each at once, alone */
+            err = send_pair(ctx[i], ref, dis[i], g);
+            continue;
+        }
+        if ((err = prepare_pair(ctx[i], ref, dis[i], &slots[i])) == 0)
+            slot_join_jobs(ctx[i], slots[i], g);
     }
+    /* the pairs prepared before a failure are pushed */
+    for (unsigned i = 0; slots && i < n; i++) {
+        if (!ctx[i] || !dis[i] || !slots[i])
+            continue;
+        const int e = dispatch(ctx[i], slots[i], g);
+        err = err ? err : e;
+    }
+    if (slots != stack)
+        free(slots);
     if (g)
         ev_refshare_advance(g);
     return err;
@@ -556,6 +638,10 @@ int ev_submit_pictures_multi(EvContext *const *const ctx, const unsigned n,
 {
     if (!ctx || !ref)
         return -EINVAL;
+    /* first every pair is checked and its slot given the reference, then the group's pairs of
+     * this call join its jobs (a distorted joins only once submitted: until then the caller may
+     * still be writing it), then they are dispatched */
+    unsigned char stack[64] = { 0 }, *ready = n <= 64 ? stack : calloc(n, 1);
     int err = 0;
     for (unsigned i = 0; i < n; i++) {
         EvContext *const c = ctx[i];
@@ -583,11 +669,27 @@ int ev_submit_pictures_multi(EvContext *const *const ctx, const unsigned n,
             }
             copy_picture(ref, &s->ref);
         }
-        EvRefShare *const g = ref->data[0] == s->group_ref ? s->group : NULL;
-        if (!g) /* another reference than the group's: this context's frames are its own */
-            leave_group(c);
-        err = submit_pair(c, g);
+        if (ref->data[0] != s->group_ref || !s->group)
+            leave_group(c); /* another reference than the group's: its frames are its own */
+        if (!ready) { /* no memory for the list: pushed at once, alone */
+            const int e = submit_pair(c, ref->data[0] == s->group_ref ? s->group : NULL);
+            err = err ? err : e;
+            continue;
+        }
+        ready[i] = 1;
     }
+    for (unsigned i = 0; ready && i < n; i++)
+        if (ready[i] && ctx[i]->share)
+            slot_join_jobs(ctx[i], ctx[i]->borrowed, ctx[i]->borrowed->group);
+    for (unsigned i = 0; ready && i < n; i++) {
+        if (!ready[i])
+            continue;
+        EvSlot *const s = ctx[i]->borrowed;
+        const int e = submit_pair(ctx[i], ctx[i]->share ? s->group : NULL);
+        err = err ? err : e;
+    }
+    if (ready != stack)
+        free(ready);
     return err;
 }
 

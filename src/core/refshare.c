@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/groupjob.h"
 #include "core/refshare.h"
 
 /* Frames kept per table: the contexts of a group are fed in lockstep (their sequential
@@ -34,6 +35,7 @@ struct EvRefShare {
     unsigned frames;
     unsigned long published, taken;
     ShareTable *tables;
+    EvGroupJobs *jobs;
 };
 
 EvRefShare *ev_refshare_new(void)
@@ -44,6 +46,7 @@ EvRefShare *ev_refshare_new(void)
     pthread_mutex_init(&g->lock, NULL);
     pthread_cond_init(&g->done, NULL);
     g->refs = 1;
+    g->jobs = ev_group_jobs_new();   /* NULL: every member computes alone */
     return g;
 }
 
@@ -69,6 +72,7 @@ void ev_refshare_release(EvRefShare *g)
         free(t->opts);
         free(t);
     }
+    ev_group_jobs_free(g->jobs);
     pthread_cond_destroy(&g->done);
     pthread_mutex_destroy(&g->lock);
     free(g);
@@ -82,6 +86,11 @@ unsigned ev_refshare_frames(const EvRefShare *g)
 void ev_refshare_advance(EvRefShare *g)
 {
     g->frames++;
+}
+
+EvGroupJobs *ev_refshare_jobs(EvRefShare *g)
+{
+    return g->jobs;
 }
 
 /* The table of (cls, opts), created when missing; lock held. NULL when out of memory. */

@@ -44,6 +44,9 @@ EvShareTake ev_refshare_take(EvRefShare *g, const struct EvExtractorClass *cls, 
 /* Values published and values taken so far, over every table (for tests and benchmarks). */
 void ev_refshare_counts(EvRefShare *g, unsigned long *published, unsigned long *taken);
 
+/* The group's jobs (core/groupjob.h), or NULL when they could not be set up. */
+struct EvGroupJobs *ev_refshare_jobs(EvRefShare *g);
+
 void ev_refshare_put(EvRefShare *g, const struct EvExtractorClass *cls, const void *opts,
                      size_t opts_size, unsigned frame, const double *values, unsigned n);
 

@@ -2,14 +2,16 @@
  * borrow/submit form give each context the bits of a context fed on its own with
  * ev_send_pictures(), for every feature, frame and pooled value, with a distorted that ends
  * early (also the first one, whose slot holds the reference the others copy); the contexts of
- * one call share motion's reference-only scores (core/refshare.h), and a context that is sent
- * a pair of its own leaves its group. */
+ * one call share motion's reference-only scores (core/refshare.h) and score vif in group jobs
+ * (core/groupjob.h), and a context that is sent a pair of its own leaves its group. */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "check.h"
 #include "core/context.h"
+#include "core/cpu.h"
+#include "core/groupjob.h"
 #include "core/refshare.h"
 #include "exactvmaf/exactvmaf.h"
 
@@ -43,11 +45,12 @@ static EvPicture picture(const uint8_t *buf)
     return p;
 }
 
-static EvContext *open_context(unsigned threads)
+static EvContext *open_context(unsigned threads, unsigned cpu_mask)
 {
     EvSettings s;
     ev_default_settings(&s);
     s.n_threads = threads;
+    s.cpu_mask = cpu_mask;
     EvContext *c = NULL;
     CHECK(ev_open(&c, &s) == 0);
     CHECK(ev_use_model(c, "version=vmaf_v0.6.1") == 0);
@@ -79,13 +82,15 @@ static void check_same(const EvContext *got, const EvContext *want)
     }
 }
 
-static void test_multi(unsigned threads)
+/* The groups' contexts with the kernels cpu_mask leaves (vif's reference-part kernels at the
+ * AVX-512 levels; a distorted at a time below), those fed alone with the best. */
+static void test_multi(unsigned threads, unsigned cpu_mask)
 {
     EvContext *alone[N_DIS], *sent[N_DIS], *lent[N_DIS];
     for (unsigned d = 0; d < N_DIS; d++) {
-        alone[d] = open_context(threads);
-        sent[d] = open_context(threads);
-        lent[d] = open_context(threads);
+        alone[d] = open_context(threads, 0);
+        sent[d] = open_context(threads, cpu_mask);
+        lent[d] = open_context(threads, cpu_mask);
         for (unsigned f = 0; f < dis_frames[d]; f++) {
             const EvPicture r = picture(frames_ref[f]), p = picture(frames_dis[d][f]);
             CHECK(ev_send_pictures(alone[d], &r, &p) == 0);
@@ -144,10 +149,31 @@ static void test_multi(unsigned threads)
                     taken, want_published, want_taken);
         CHECK(published == want_published && taken == want_taken);
     }
-    for (unsigned d = 0; d < N_DIS; d++) {
-        CHECK(ev_flush(alone[d]) == 0);
+    for (unsigned d = 0; d < N_DIS; d++) { /* every frame scored: the jobs are all done */
         CHECK(ev_flush(sent[d]) == 0);
         CHECK(ev_flush(lent[d]) == 0);
+    }
+    for (unsigned k = 0; k < 2; k++) {
+        EvContext *const *group = k ? lent : sent;
+        /* vif's group jobs: one per frame that two or more distorted last, scoring each of
+         * them (a pair borrowed but not submitted is no member) */
+        unsigned long jobs = 0, scored = 0, want_jobs = 0, want_scored = 0;
+        for (unsigned f = 0; f < FRAMES; f++) {
+            unsigned members = 0;
+            for (unsigned d = 0; d < N_DIS; d++)
+                members += f < dis_frames[d];
+            want_jobs += members > 1;
+            want_scored += members > 1 ? members : 0;
+        }
+        if (group[0]->share && ev_refshare_jobs(group[0]->share))
+            ev_group_counts(ev_refshare_jobs(group[0]->share), &jobs, &scored);
+        if (jobs != want_jobs || scored != want_scored)
+            fprintf(stderr, "vif group jobs (%s, %u threads): %lu, scoring %lu (want %lu, %lu)\n",
+                    k ? "borrowed" : "sent", threads, jobs, scored, want_jobs, want_scored);
+        CHECK(jobs == want_jobs && scored == want_scored);
+    }
+    for (unsigned d = 0; d < N_DIS; d++) {
+        CHECK(ev_flush(alone[d]) == 0);
         CHECK(ev_frame_count(alone[d]) == dis_frames[d]);
         check_same(sent[d], alone[d]);
         check_same(lent[d], alone[d]);
@@ -163,8 +189,8 @@ static void test_leaving(void)
 {
     EvContext *alone[2], *multi[2];
     for (unsigned d = 0; d < 2; d++) {
-        alone[d] = open_context(1);
-        multi[d] = open_context(1);
+        alone[d] = open_context(1, 0);
+        multi[d] = open_context(1, 0);
     }
     for (unsigned f = 0; f < FRAMES; f++) {
         const EvPicture r = picture(frames_ref[f]), other = picture(frames_ref[FRAMES - 1 - f]);
@@ -194,7 +220,7 @@ static void test_refusals(void)
     EvContext *none[2] = { NULL, NULL };
     EvPicture r, d[2];
     CHECK(ev_borrow_pictures_multi(none, 2, W, H, 8, EV_PIX_420, &r, d) == -EINVAL);
-    EvContext *c[1] = { open_context(1) };
+    EvContext *c[1] = { open_context(1, 0) };
     const EvPicture ref = picture(frames_ref[0]);
     CHECK(ev_submit_pictures_multi(c, 1, &ref) == -EINVAL); /* nothing borrowed */
     CHECK(ev_borrow_pictures_multi(c, 1, W, H, 8, EV_PIX_420, &r, d) == 0);
@@ -211,8 +237,10 @@ static void test_refusals(void)
 int main(void)
 {
     make_frames();
-    test_multi(1);
-    test_multi(3);
+    test_multi(1, 0);
+    test_multi(3, 0);
+    test_multi(1, EV_CPU_AVX512 | EV_CPU_AVX512ICL);   /* AVX2 */
+    test_multi(2, EV_CPU_ALL);                          /* C */
     test_leaving();
     test_refusals();
     printf("unit_multi: %u checks passed, %u failed\n", check_passed, check_failed);

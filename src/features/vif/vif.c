@@ -4,6 +4,7 @@
 #include <stddef.h>
 
 #include "core/extractor.h"
+#include "core/groupjob.h"
 #include "features/vif/vif.h"
 #include "features/vif/vif_log2.h"
 #include "features/vif/vif_scale.h"
@@ -92,14 +93,14 @@ static VifPlane luma_plane(const EvPic *p)
     return v;
 }
 
-/* The frame through dsp's kernels. check: stop at the first luma sample above the depth
- * (vif_scale_run) and return 1 before anything is written. */
-static int vif_run(const VifState *s, const VifDsp *dsp, void *scratch, const EvPic *ref,
-                   const EvPic *dis, unsigned frame, EvSink *sink, const int check)
+/* The frame's scores through dsp's kernels. check: stop at the first luma sample above the
+ * depth (vif_scale_run) and return 1. */
+static int vif_scores(const VifState *s, const VifDsp *dsp, void *scratch, const EvPic *ref,
+                      const EvPic *dis, VifScaleScores *v, const int check)
 {
     VifScratch sc = carve_scratch(s, scratch);
     VifPlane r = luma_plane(ref), d = luma_plane(dis);
-    VifScaleScores v = { .skip_scale0 = s->opts.skip_scale0 };
+    *v = (VifScaleScores){ .skip_scale0 = s->opts.skip_scale0 };
     const VifStatParams params = { s->log2_table, s->opts.enhn_gain_limit };
     for (int scale = 0; scale < 4; scale++) {
         const int stat = scale > 0 || !s->opts.skip_scale0;
@@ -112,7 +113,7 @@ static int vif_run(const VifState *s, const VifDsp *dsp, void *scratch, const Ev
                           &params, dsp, sc.rows, check && scale == 0))
             return 1;
         if (stat)
-            ev_vif_scale_result(&v, scale, &sums);
+            ev_vif_scale_result(v, scale, &sums);
         if (next_r) {
             const VifPlane rn = { next_r, stride, r.w / 2, r.h / 2, 0 };
             const VifPlane dn = { next_d, stride, r.w / 2, r.h / 2, 0 };
@@ -120,26 +121,160 @@ static int vif_run(const VifState *s, const VifDsp *dsp, void *scratch, const Ev
             d = dn;
         }
     }
-    return ev_vif_emit(s, &v, frame, sink);
+    return 0;
 }
 
 int ev_vif_extract_reference(const VifState *s, void *scratch, const EvPic *ref,
                              const EvPic *dis, const unsigned frame, EvSink *sink)
 {
-    return vif_run(s, &s->dsp_c, scratch, ref, dis, frame, sink, 0);
+    VifScaleScores v;
+    vif_scores(s, &s->dsp_c, scratch, ref, dis, &v, 0);
+    return ev_vif_emit(s, &v, frame, sink);
 }
 
 /* The SIMD kernels hold samples in 16-bit lanes with the depth's headroom, so a frame with a
  * luma sample above 2^bpc - 1 (which libvmaf's C takes as it is) is run again by the C
  * reference. 8 and 16 bits have no such samples; the C reference needs no check. */
+static int needs_depth_check(const VifState *s)
+{
+    return s->bpc > 8 && s->bpc < 16 && s->dsp.stat_row_u16 != s->dsp_c.stat_row_u16;
+}
+
+static void vif_scores_checked(const VifState *s, void *scratch, const EvPic *ref,
+                               const EvPic *dis, VifScaleScores *v)
+{
+    if (vif_scores(s, &s->dsp, scratch, ref, dis, v, needs_depth_check(s)))
+        vif_scores(s, &s->dsp_c, scratch, ref, dis, v, 0);
+}
+
+/* ---- many encodes: one context scores a frame for every member (core/groupjob.h) ---- */
+
+enum { VIF_VALUES = 12 };   /* score, num, den of each scale */
+
+static void pack_scores(double *out, const VifScaleScores *v)
+{
+    for (int k = 0; k < 4; k++) {
+        out[k] = v->score[k];
+        out[4 + k] = v->num[k];
+        out[8 + k] = v->den[k];
+    }
+}
+
+static void unpack_scores(VifScaleScores *v, const double *in, const VifState *s)
+{
+    *v = (VifScaleScores){ .skip_scale0 = s->opts.skip_scale0 };
+    for (int k = 0; k < 4; k++) {
+        v->score[k] = in[k];
+        v->num[k] = (float)in[4 + k];   /* floats, exact through the doubles */
+        v->den[k] = (float)in[8 + k];
+    }
+}
+
+/* A job's scratch: the reference's cache of the parts, then each distorted's scales 1..3 (the
+ * reference's and the row buffers are the worker's own scratch). */
+static size_t cache_bytes(const VifState *s)
+{
+    return s->dsp.ref_cache_size ? align64(s->dsp.ref_cache_size(s->w)) : 0;
+}
+
+static size_t group_scratch_size(const void *state, const unsigned n)
+{
+    const VifState *s = state;
+    size_t per = 0;
+    for (int scale = 1; scale < 4; scale++)
+        per += img_bytes(s, scale);
+    return cache_bytes(s) + n * per + 64;
+}
+
+/* Scores of n distorted against ref, the reference's work once (vif_scale_run_multi). */
+static void vif_scores_multi(const VifState *s, void *scratch, void *job_scratch,
+                             const EvPic *ref, const EvPic *const *dis, const unsigned n,
+                             VifScaleScores *v)
+{
+    VifScratch sc = carve_scratch(s, scratch);
+    unsigned char *p = job_scratch;
+    void *cache = s->dsp.ref_cache_size ? p : NULL;
+    p += cache_bytes(s);
+    uint16_t *img[EV_GROUP_MAX_MEMBERS][4];
+    VifPlane r = luma_plane(ref), d[EV_GROUP_MAX_MEMBERS];
+    for (unsigned k = 0; k < n; k++) {
+        for (int scale = 1; scale < 4; scale++) {
+            img[k][scale] = (uint16_t *)p;
+            p += img_bytes(s, scale);
+        }
+        d[k] = luma_plane(dis[k]);
+        v[k] = (VifScaleScores){ .skip_scale0 = s->opts.skip_scale0 };
+    }
+    const VifStatParams params = { s->log2_table, s->opts.enhn_gain_limit };
+    for (int scale = 0; scale < 4; scale++) {
+        const int stat = scale > 0 || !s->opts.skip_scale0;
+        const ptrdiff_t stride = (ptrdiff_t)(r.w / 2) * (ptrdiff_t)sizeof(uint16_t);
+        uint16_t *next_r = scale < 3 ? sc.img[scale + 1][0] : NULL;
+        uint16_t *next_d[EV_GROUP_MAX_MEMBERS];
+        for (unsigned k = 0; k < n; k++)
+            next_d[k] = scale < 3 ? img[k][scale + 1] : NULL;
+        VifSums sums[EV_GROUP_MAX_MEMBERS] = { { 0 } };
+        vif_scale_run_multi(stat ? sums : NULL, next_r, next_d, stride, &r, d, (int)n, scale,
+                            ref->bpc, &params, &s->dsp, sc.rows, cache);
+        for (unsigned k = 0; stat && k < n; k++)
+            ev_vif_scale_result(&v[k], scale, &sums[k]);
+        if (!next_r)
+            break;
+        r = (VifPlane){ next_r, stride, r.w / 2, r.h / 2, 0 };
+        for (unsigned k = 0; k < n; k++)
+            d[k] = (VifPlane){ next_d[k], stride, r.w, r.h, 0 };
+    }
+}
+
+/* The job's values: the members whose lumas are within the depth together, any other (or all,
+ * when the reference is not) through vif_scores_checked. */
+static void score_job(const VifState *s, void *scratch, const EvPic *ref, EvGroupJob *job)
+{
+    const int check = needs_depth_check(s);
+    const VifPlane rp = luma_plane(ref);
+    const int ref_over = check && vif_plane_over_depth(&rp, s->bpc);
+    const EvPic *together[EV_GROUP_MAX_MEMBERS];
+    unsigned at[EV_GROUP_MAX_MEMBERS], m = 0;
+    VifScaleScores v[EV_GROUP_MAX_MEMBERS];
+    for (unsigned k = 0; k < job->n; k++) {
+        const VifPlane d = luma_plane(job->dis[k]);
+        if (ref_over || (check && vif_plane_over_depth(&d, s->bpc))) {
+            vif_scores_checked(s, scratch, ref, job->dis[k], &v[0]);
+            pack_scores(job->values + (size_t)k * VIF_VALUES, &v[0]);
+            continue;
+        }
+        together[m] = job->dis[k];
+        at[m++] = k;
+    }
+    if (m)
+        vif_scores_multi(s, scratch, job->scratch, ref, together, m, v);
+    for (unsigned i = 0; i < m; i++)
+        pack_scores(job->values + (size_t)at[i] * VIF_VALUES, &v[i]);
+}
+
 static int vif_extract(const void *state, void *scratch, const EvPic *ref, const EvPic *dis,
                        unsigned frame, EvSink *sink)
 {
     const VifState *s = state;
-    const int check =
-        ref->bpc > 8 && ref->bpc < 16 && s->dsp.stat_row_u16 != s->dsp_c.stat_row_u16;
-    const int rc = vif_run(s, &s->dsp, scratch, ref, dis, frame, sink, check);
-    return rc == 1 ? ev_vif_extract_reference(s, scratch, ref, dis, frame, sink) : rc;
+    VifScaleScores v;
+    EvGroupJobs *jobs = ref->share ? ev_refshare_jobs(ref->share) : NULL;
+    double mine[VIF_VALUES];
+    EvGroupJob job;
+    switch (jobs ? ev_group_take(jobs, s, frame, dis, mine, VIF_VALUES, group_scratch_size, &job)
+                 : EV_SHARE_ALONE) {
+    case EV_SHARE_TAKEN:
+        unpack_scores(&v, mine, s);
+        break;
+    case EV_SHARE_COMPUTE:
+        score_job(s, scratch, ref, &job);
+        unpack_scores(&v, job.values, s);   /* member 0: this one */
+        ev_group_put(jobs, &job);
+        break;
+    default:
+        vif_scores_checked(s, scratch, ref, dis, &v);
+        break;
+    }
+    return ev_vif_emit(s, &v, frame, sink);
 }
 
 void ev_vif_scale_result(VifScaleScores *v, const int scale, const VifSums *sums)

@@ -618,24 +618,40 @@ static void down_horiz(uint16_t *out, const int16_t *mu, const uint16_t *f, cons
     }
 }
 
-static void down_row(uint16_t *out_ref, uint16_t *out_dis, const void *const *ref,
-                     const void *const *dis, const int is_u8, const int filter, const int w,
-                     const unsigned shift, void *tmp)
+/* One picture's row of the next scale. */
+static void down_row1(uint16_t *out, const void *const *in, const int is_u8, const int filter,
+                      const int w, const unsigned shift, void *tmp)
 {
     if (w < 2 * V) {
-        (is_u8 ? vif_down_row_u8_c : vif_down_row_u16_c)(out_ref, out_dis, ref, dis, filter, w,
-                                                         shift, tmp);
+        (is_u8 ? vif_down_one_u8_c : vif_down_one_u16_c)(out, in, filter, w, shift, tmp);
         return;
     }
     const Rows rows = carve_rows(tmp, w, 0);
     const uint16_t *f = vif_taps[filter];
     const int n = vif_n_taps[filter];
-    down_vert(rows.mu[0], ref, is_u8, f, n, w, shift);
-    down_vert(rows.mu[1], dis, is_u8, f, n, w, shift);
+    down_vert(rows.mu[0], in, is_u8, f, n, w, shift);
     pad_row(rows.mu[0], w, n / 2);
-    pad_row(rows.mu[1], w, n / 2);
-    down_horiz(out_ref, rows.mu[0], f, n, w / 2);
-    down_horiz(out_dis, rows.mu[1], f, n, w / 2);
+    down_horiz(out, rows.mu[0], f, n, w / 2);
+}
+
+static void down_row(uint16_t *out_ref, uint16_t *out_dis, const void *const *ref,
+                     const void *const *dis, const int is_u8, const int filter, const int w,
+                     const unsigned shift, void *tmp)
+{
+    down_row1(out_ref, ref, is_u8, filter, w, shift, tmp);
+    down_row1(out_dis, dis, is_u8, filter, w, shift, tmp);
+}
+
+void ev_vif_down_one_u8_avx2(uint16_t *out, const void *const *in, const int filter,
+                             const int w, const unsigned shift, void *tmp)
+{
+    down_row1(out, in, 1, filter, w, shift, tmp);
+}
+
+void ev_vif_down_one_u16_avx2(uint16_t *out, const void *const *in, const int filter,
+                              const int w, const unsigned shift, void *tmp)
+{
+    down_row1(out, in, 0, filter, w, shift, tmp);
 }
 
 void ev_vif_down_row_u8_avx2(uint16_t *out_ref, uint16_t *out_dis, const void *const *ref,

@@ -45,6 +45,10 @@ enum {
     VIF_IDX_ROW = 4096,  /* statistic lanes between flushes: no 32-bit lane total overflows */
 };
 
+/* Which of a row's quantities a pass filters: all of them (one pair of pictures), the
+ * reference's alone (its mean and x^2, shared by many encodes) or the rest (y, y^2, xy). */
+enum { PART_ALL, PART_REF, PART_DIS };
+
 /* The row buffers: biased 16-bit rows, VIF_MARGIN samples of margin at each end, and the
  * statistic's index rows. */
 typedef struct VifSimdRows {
@@ -100,14 +104,23 @@ static void pad_row(int16_t *line, const int w, const int r)
     }
 }
 
-static void pad_rows(const VifSimdRows *rows, const int w, const int r)
+/* Pad the rows of part (PART_ALL: all eight). */
+static void pad_rows_part(const VifSimdRows *rows, const int w, const int r, const int part)
 {
-    for (int l = 0; l < 2; l++)
-        pad_row(rows->mu[l], w, r);
     for (int l = 0; l < 3; l++) {
+        const int mine = part == PART_ALL || (part == PART_REF) == (l == 0);
+        if (!mine)
+            continue;
+        if (l < 2)
+            pad_row(rows->mu[l], w, r);
         pad_row(rows->lo[l], w, r);
         pad_row(rows->hi[l], w, r);
     }
+}
+
+static void pad_rows(const VifSimdRows *rows, const int w, const int r)
+{
+    pad_rows_part(rows, w, r, PART_ALL);
 }
 
 /* The madd terms of a filter: pairs of adjacent taps (the last one alone), split where a tap
@@ -364,48 +377,75 @@ static void pairs2(VifPairs2 *t, const uint16_t *f, const int n)
 
 /* The quantities a pass filters, of one input row (16-bit, biased but the 8-bit means):
  * u8 pass 0: x, y; pass 1: x^2, y^2, xy. u16 pass 0: x, y; passes 1, 2, 3: the low and high
- * halves of x^2, y^2, xy. Returns how many. */
-VIF_INLINE int quantities(__m512i *q, const void *ref, const void *dis, const int j,
-                          const __mmask32 m, const int u16, const int pass)
+ * halves of x^2, y^2, xy. part keeps the reference's (x, x^2) or the others:
+ * n_quantities() of them, q[0] being the pass's quantity first_quantity() (x = 0, y = 1;
+ * x^2 = 0, y^2 = 1, xy = 2). Both are constants of the arguments, so that the loops over them
+ * unroll and the accumulators stay in registers. */
+VIF_INLINE int n_quantities(const int u16, const int pass, const int part)
+{
+    if (u16 && pass)
+        return 2;
+    if (part == PART_ALL)
+        return pass ? 3 : 2;
+    return part == PART_REF || !pass ? 1 : 2;
+}
+
+VIF_INLINE int first_quantity(const int u16, const int pass, const int part)
+{
+    return part == PART_DIS && (!u16 || pass == 0) ? 1 : 0;
+}
+
+VIF_INLINE void quantities(__m512i *q, const void *ref, const void *dis, const int j,
+                           const __mmask32 m, const int u16, const int pass, const int part)
 {
     if (!u16) {
-        const __m512i x = load_u8(ref, j, m), y = load_u8(dis, j, m);
+        const __m512i x = part == PART_DIS && pass == 0 ? _mm512_setzero_si512()
+                                                         : load_u8(ref, j, m);
+        const __m512i y = part == PART_REF ? _mm512_setzero_si512() : load_u8(dis, j, m);
         if (pass == 0) {
-            q[0] = x;
+            q[0] = part == PART_DIS ? y : x;
             q[1] = y;
-            return 2;
+            return;
         }
-        q[0] = _mm512_xor_si512(_mm512_mullo_epi16(x, x), BIAS16);
-        q[1] = _mm512_xor_si512(_mm512_mullo_epi16(y, y), BIAS16);
-        q[2] = _mm512_xor_si512(_mm512_mullo_epi16(x, y), BIAS16);
-        return 3;
+        const int at = part == PART_DIS ? 0 : 1;   /* where y^2 goes */
+        if (part != PART_DIS)
+            q[0] = _mm512_xor_si512(_mm512_mullo_epi16(x, x), BIAS16);
+        if (part != PART_REF) {
+            q[at] = _mm512_xor_si512(_mm512_mullo_epi16(y, y), BIAS16);
+            q[at + 1] = _mm512_xor_si512(_mm512_mullo_epi16(x, y), BIAS16);
+        }
+        return;
+    }
+    if (pass == 0) {
+        const __m512i x = part == PART_DIS ? _mm512_setzero_si512() : load_u16(ref, j, m);
+        const __m512i y = part == PART_REF ? _mm512_setzero_si512() : load_u16(dis, j, m);
+        q[0] = _mm512_xor_si512(part == PART_DIS ? y : x, BIAS16);
+        q[1] = _mm512_xor_si512(y, BIAS16);
+        return;
     }
     const __m512i x = pass == 2 ? _mm512_setzero_si512() : load_u16(ref, j, m);
     const __m512i y = pass == 1 ? _mm512_setzero_si512() : load_u16(dis, j, m);
     switch (pass) {
-    case 0:
-        q[0] = _mm512_xor_si512(x, BIAS16);
-        q[1] = _mm512_xor_si512(y, BIAS16);
-        break;
     case 1: PRODUCT_HALVES(x, x, q[0], q[1]); break;
     case 2: PRODUCT_HALVES(y, y, q[0], q[1]); break;
     default: PRODUCT_HALVES(x, y, q[0], q[1]); break;
     }
-    return 2;
 }
 
-/* One pass over the pairs: acc[output][quantity][unpack half]. */
+/* One pass over the pairs: acc[output][quantity][unpack half], the quantities of
+ * (u16, pass, part) in their order. */
 VIF_INLINE void pass2(__m512i acc[2][3][2], const VifPairs2 *t, const void *const *ref,
                       const void *const *dis, const int j, const __mmask32 m, const int u16,
-                      const int pass)
+                      const int pass, const int part)
 {
     for (int o = 0; o < 2; o++)
         for (int l = 0; l < 3; l++)
             acc[o][l][0] = acc[o][l][1] = _mm512_setzero_si512();
+    const int nq = n_quantities(u16, pass, part);
     for (int p = 0; p < t->n_pairs; p++) {
         __m512i qa[3], qb[3];
-        const int nq = quantities(qa, ref[2 * p], dis[2 * p], j, m, u16, pass);
-        quantities(qb, ref[2 * p + 1], dis[2 * p + 1], j, m, u16, pass);
+        quantities(qa, ref[2 * p], dis[2 * p], j, m, u16, pass, part);
+        quantities(qb, ref[2 * p + 1], dis[2 * p + 1], j, m, u16, pass, part);
         for (int l = 0; l < nq; l++) {
             const __m512i lo = _mm512_unpacklo_epi16(qa[l], qb[l]);
             const __m512i hi = _mm512_unpackhi_epi16(qa[l], qb[l]);
@@ -421,10 +461,11 @@ VIF_INLINE void pass2(__m512i acc[2][3][2], const VifPairs2 *t, const void *cons
     }
 }
 
-/* The vertical pass of two output rows into out[0], out[1]. */
-static void vert2(const VifSimdRows *out, const void *const *ref, const void *const *dis,
-                  const uint16_t *f, const int n_taps, const int w, const int u16,
-                  const VifShifts sh)
+/* The vertical pass of two output rows into out[0], out[1]: the quantities of part (the
+ * others' rows are left as they are). */
+VIF_INLINE void vert2_part(const VifSimdRows *out, const void *const *ref,
+                           const void *const *dis, const uint16_t *f, const int n_taps,
+                           const int w, const int u16, const VifShifts sh, const int part)
 {
     VifPairs2 t;
     pairs2(&t, f, n_taps);
@@ -432,9 +473,10 @@ static void vert2(const VifSimdRows *out, const void *const *ref, const void *co
     for (int j = 0; j < w; j += VIF_V) {
         const __mmask32 m = cols_mask(j, w);
         __m512i acc[2][3][2];
-        pass2(acc, &t, ref, dis, j, m, u16, 0);
+        pass2(acc, &t, ref, dis, j, m, u16, 0, part);
+        const int nq0 = n_quantities(u16, 0, part), first0 = first_quantity(u16, 0, part);
         for (int o = 0; o < 2; o++)
-            for (int l = 0; l < 2; l++) {
+            for (int l = 0; l < nq0; l++) {
                 __m512i a = acc[o][l][0], b = acc[o][l][1];
                 if (u16) {
                     a = round_shift32(_mm512_xor_si512(a, TOP32), sh.mu_shift);
@@ -443,20 +485,21 @@ static void vert2(const VifSimdRows *out, const void *const *ref, const void *co
                     a = _mm512_srli_epi32(_mm512_add_epi32(a, r128), 8);
                     b = _mm512_srli_epi32(_mm512_add_epi32(b, r128), 8);
                 }
-                _mm512_storeu_si512(out[o].mu[l] + j, pack_biased(a, b));
+                _mm512_storeu_si512(out[o].mu[first0 + l] + j, pack_biased(a, b));
             }
         if (!u16) {
             /* 8-bit second moments, whole: the biased sums plus 2^31 */
-            pass2(acc, &t, ref, dis, j, m, 0, 1);
+            pass2(acc, &t, ref, dis, j, m, 0, 1, part);
+            const int nq1 = n_quantities(0, 1, part), first1 = first_quantity(0, 1, part);
             for (int o = 0; o < 2; o++)
-                for (int l = 0; l < 3; l++)
-                    store_split(out[o].lo[l], out[o].hi[l], j,
+                for (int l = 0; l < nq1; l++)
+                    store_split(out[o].lo[first1 + l], out[o].hi[first1 + l], j,
                                 _mm512_xor_si512(acc[o][l][0], TOP32),
                                 _mm512_xor_si512(acc[o][l][1], TOP32));
             continue;
         }
-        for (int l = 0; l < 3; l++) {
-            pass2(acc, &t, ref, dis, j, m, 1, 1 + l);
+        for (int l = part == PART_DIS ? 1 : 0; l < (part == PART_REF ? 1 : 3); l++) {
+            pass2(acc, &t, ref, dis, j, m, 1, 1 + l, part);
             for (int o = 0; o < 2; o++) {
                 const __m512i v0 = combine_sq(_mm512_xor_si512(acc[o][0][0], TOP32),
                                               _mm512_xor_si512(acc[o][1][0], TOP32), sh.sq_shift);
@@ -466,6 +509,13 @@ static void vert2(const VifSimdRows *out, const void *const *ref, const void *co
             }
         }
     }
+}
+
+static void vert2(const VifSimdRows *out, const void *const *ref, const void *const *dis,
+                  const uint16_t *f, const int n_taps, const int w, const int u16,
+                  const VifShifts sh)
+{
+    vert2_part(out, ref, dis, f, n_taps, w, u16, sh, PART_ALL);
 }
 
 /* ---- horizontal pass and statistic ----
@@ -537,12 +587,33 @@ VIF_INLINE __m256i num8(__m512d *n2d, const __m256i s1, const __m256i s2, const 
     return n1;
 }
 
-/* Statistic of 16 pixels with the horizontal sums mu1, mu2, xx, yy, xy; valid: real pixels. */
-VIF_INLINE void stat16(VifLaneSums *acc, const __m512i mu1, const __m512i mu2, const __m512i xx,
-                       const __m512i yy, const __m512i xy, const __mmask16 valid,
-                       const double egl)
+/* The statistic of 16 pixels in two parts. The denominator's (den_log, den_non_log) depends on
+ * the reference alone: on s1 = sigma1_sq = xx - mu1^2; the numerator's on both. */
+
+/* sigma1_sq of 16 pixels. */
+VIF_INLINE __m512i sigma1_16(const __m512i mu1, const __m512i xx)
 {
-    const __m512i s1 = _mm512_sub_epi32(xx, mul_q32(mu1, mu1));
+    return _mm512_sub_epi32(xx, mul_q32(mu1, mu1));
+}
+
+/* The denominator's part: valid pixels below the noise floor count, the others add
+ * log2(sigma1 + nsq) - 17 x 2048 (its table index to the den row). */
+VIF_INLINE void den16(VifLaneSums *acc, const __m512i s1, const __mmask16 valid, const int at)
+{
+    const __m512i nsq = _mm512_set1_epi32(VIF_SIGMA_NSQ);
+    const __mmask16 low = _mm512_mask_cmplt_epi32_mask(valid, s1, nsq);
+    const __mmask16 den = valid & ~low;
+    acc->den_non_log += __builtin_popcount(low);
+    const __m512i kd = log2_parts32(acc->den_idx + at, _mm512_add_epi32(s1, nsq), den);
+    acc->den_log = _mm512_add_epi32(
+        acc->den_log, _mm512_slli_epi32(_mm512_maskz_sub_epi32(den, kd, _mm512_set1_epi32(17)), 11));
+}
+
+/* The numerator's part, from mu1 and s1 and the distorted's sums mu2, yy, xy. */
+VIF_INLINE void num16(VifLaneSums *acc, const __m512i mu1, const __m512i s1, const __m512i mu2,
+                      const __m512i yy, const __m512i xy, const __mmask16 valid, const int at,
+                      const double egl)
+{
     const __m512i s2 = _mm512_max_epi32(_mm512_sub_epi32(yy, mul_q32(mu2, mu2)),
                                         _mm512_setzero_si512());
     const __m512i s12 = _mm512_sub_epi32(xy, mul_q32(mu1, mu2));
@@ -558,14 +629,7 @@ VIF_INLINE void stat16(VifLaneSums *acc, const __m512i mu1, const __m512i mu2, c
         acc->num_non_log, _mm512_cvtepu32_epi64(_mm512_castsi512_si256(s2_low)));
     acc->num_non_log = _mm512_add_epi64(
         acc->num_non_log, _mm512_cvtepu32_epi64(_mm512_extracti64x4_epi64(s2_low, 1)));
-    acc->den_non_log += __builtin_popcount(low);
     acc->n_num += __builtin_popcount(num);
-    const int at = acc->n_idx;
-    acc->n_idx += 16;
-    /* den: log2(sigma1 + nsq) - 17 x 2048 */
-    const __m512i kd = log2_parts32(acc->den_idx + at, _mm512_add_epi32(s1, nsq), den);
-    acc->den_log = _mm512_add_epi32(
-        acc->den_log, _mm512_slli_epi32(_mm512_maskz_sub_epi32(den, kd, _mm512_set1_epi32(17)), 11));
     /* num: log2(n2) - log2(n1) */
     __m512d n2a, n2b;
     const __m256i n1a = num8(&n2a, _mm512_castsi512_si256(s1), _mm512_castsi512_si256(s2),
@@ -596,13 +660,26 @@ static int64_t hsum32(const __m512i v)
 #define EV_NO_VECTORIZE __attribute__((optimize("no-tree-vectorize")))
 #define EV_NO_VECTORIZE_LOOP
 #endif
-EV_NO_VECTORIZE static void flush_lanes(VifSums *sums, VifLaneSums *acc, const uint16_t *table)
+/* part: the sums it adds, PART_ALL both, PART_REF the denominator's, PART_DIS the
+ * numerator's (the other rows of indices are not read). */
+EV_NO_VECTORIZE VIF_INLINE void flush_part(VifSums *sums, VifLaneSums *acc,
+                                           const uint16_t *table, const int part)
 {
     int64_t num = 0, den = 0;
-    EV_NO_VECTORIZE_LOOP
-    for (int i = 0; i < acc->n_idx; i++) {
-        den += table[acc->den_idx[i]];
-        num += (int32_t)table[acc->n2_idx[i]] - (int32_t)table[acc->n1_idx[i]];
+    if (part == PART_ALL) {
+        EV_NO_VECTORIZE_LOOP
+        for (int i = 0; i < acc->n_idx; i++) {
+            den += table[acc->den_idx[i]];
+            num += (int32_t)table[acc->n2_idx[i]] - (int32_t)table[acc->n1_idx[i]];
+        }
+    } else if (part == PART_REF) {
+        EV_NO_VECTORIZE_LOOP
+        for (int i = 0; i < acc->n_idx; i++)
+            den += table[acc->den_idx[i]];
+    } else {
+        EV_NO_VECTORIZE_LOOP
+        for (int i = 0; i < acc->n_idx; i++)
+            num += (int32_t)table[acc->n2_idx[i]] - (int32_t)table[acc->n1_idx[i]];
     }
     acc->n_idx = 0;
     /* n2's k is its biased exponent minus 1023 + 15 */
@@ -613,6 +690,33 @@ EV_NO_VECTORIZE static void flush_lanes(VifSums *sums, VifLaneSums *acc, const u
     sums->den_non_log += acc->den_non_log;
     acc->num_log = acc->den_log = acc->num_non_log = acc->n2_exp = _mm512_setzero_si512();
     acc->den_non_log = acc->n_num = 0;
+}
+
+EV_NO_VECTORIZE static void flush_all(VifSums *sums, VifLaneSums *acc, const uint16_t *table)
+{
+    flush_part(sums, acc, table, PART_ALL);
+}
+
+EV_NO_VECTORIZE static void flush_ref(VifSums *sums, VifLaneSums *acc, const uint16_t *table)
+{
+    flush_part(sums, acc, table, PART_REF);
+}
+
+EV_NO_VECTORIZE static void flush_dis(VifSums *sums, VifLaneSums *acc, const uint16_t *table)
+{
+    flush_part(sums, acc, table, PART_DIS);
+}
+
+/* The flush of part (a call, not inlined: its loop is long and its registers are its own). */
+VIF_INLINE void flush_lanes(VifSums *sums, VifLaneSums *acc, const uint16_t *table,
+                            const int part)
+{
+    if (part == PART_ALL)
+        flush_all(sums, acc, table);
+    else if (part == PART_REF)
+        flush_ref(sums, acc, table);
+    else
+        flush_dis(sums, acc, table);
 }
 
 /* The 32 samples src[j0 + o ..] as a vector for an even o in [-16, 30], from the aligned vectors
@@ -680,10 +784,17 @@ VIF_INLINE void hfilter(__m512i *even, __m512i *odd, const int16_t *src, const i
     *odd = d;
 }
 
-/* Horizontal pass over the padded rows and the statistic of every output of the row. */
-VIF_INLINE void horiz_stat_n(VifSums *sums, const VifSimdRows *rows, const int w,
-                             const VifStatParams *p, const uint16_t *f, const int R,
-                             const int NT, const int split)
+/* Vectors of the reference's values per block of VIF_V columns (many encodes): its mean and
+ * sigma1_sq at the even and at the odd outputs, as the statistic's numerator takes them. */
+enum { VIF_REF_VECS = 4 };
+
+/* Horizontal pass over the padded rows and the statistic of every output of the row. part:
+ * PART_ALL; PART_REF: the reference's values to cache (VIF_REF_VECS vectors per block) and the
+ * denominator's sums to *sums; PART_DIS: the reference's values from cache, the numerator's
+ * sums to *sums. */
+VIF_INLINE void horiz_part_n(VifSums *sums, __m512i *cache, const VifSimdRows *rows,
+                             const int w, const VifStatParams *p, const uint16_t *f,
+                             const int R, const int NT, const int split, const int part)
 {
     /* term k: taps (2k, 2k + 1) of f; scale 3's centre 43728 > int16 is split in halves */
     __m512i c[9], c2[1];
@@ -703,46 +814,81 @@ VIF_INLINE void horiz_stat_n(VifSums *sums, const VifSimdRows *rows, const int w
     acc.n2_idx = rows->idx[1];
     acc.n1_idx = rows->idx[2];
     const __m512i r16 = _mm512_set1_epi32(32768);
-    for (int j0 = 0; j0 < w; j0 += VIF_V) {
-        /* the 8 rows' horizontal sums, even and odd outputs, in registers; biased sums
-         * become true ones by their top bit; xx = SH + ((SL + 2^15) >> 16) */
-        __m512i em1, om1, em2, om2, exl, oxl, exh, oxh, eyl, oyl, eyh, oyh, ecl, ocl, ech, och;
-        hfilter(&em1, &om1, m1, j0, c, c2, R, NT, split);
-        hfilter(&em2, &om2, m2, j0, c, c2, R, NT, split);
-        hfilter(&exl, &oxl, xl, j0, c, c2, R, NT, split);
-        hfilter(&exh, &oxh, xh, j0, c, c2, R, NT, split);
-        hfilter(&eyl, &oyl, yl, j0, c, c2, R, NT, split);
-        hfilter(&eyh, &oyh, yh, j0, c, c2, R, NT, split);
-        hfilter(&ecl, &ocl, cl, j0, c, c2, R, NT, split);
-        hfilter(&ech, &och, ch, j0, c, c2, R, NT, split);
+    /* biased sums become true ones by their top bit; a second moment is SH + ((SL + 2^15) >> 16) */
 #define SQ(lo, hi)                                                                             \
     _mm512_add_epi32(_mm512_xor_si512(hi, TOP32),                                              \
                      _mm512_srli_epi32(_mm512_add_epi32(_mm512_xor_si512(lo, TOP32), r16), 16))
+    for (int j0 = 0; j0 < w; j0 += VIF_V) {
+        /* the rows' horizontal sums, even and odd outputs, in registers */
+        __m512i ref[VIF_REF_VECS];   /* mu1 even, mu1 odd, sigma1_sq even, sigma1_sq odd */
+        __m512i *const cached = part == PART_ALL ? NULL : cache + j0 / VIF_V * VIF_REF_VECS;
+        /* the filters in the rows' order (m1, m2, x^2, y^2, xy), each of the part's */
+        __m512i exl, oxl, exh, oxh, em2, om2, eyl, oyl, eyh, oyh, ecl, ocl, ech, och;
+        if (part != PART_DIS)
+            hfilter(&ref[0], &ref[1], m1, j0, c, c2, R, NT, split);
+        if (part != PART_REF)
+            hfilter(&em2, &om2, m2, j0, c, c2, R, NT, split);
+        if (part != PART_DIS) {
+            hfilter(&exl, &oxl, xl, j0, c, c2, R, NT, split);
+            hfilter(&exh, &oxh, xh, j0, c, c2, R, NT, split);
+        }
+        if (part != PART_REF) {
+            hfilter(&eyl, &oyl, yl, j0, c, c2, R, NT, split);
+            hfilter(&eyh, &oyh, yh, j0, c, c2, R, NT, split);
+            hfilter(&ecl, &ocl, cl, j0, c, c2, R, NT, split);
+            hfilter(&ech, &och, ch, j0, c, c2, R, NT, split);
+        }
+        if (part == PART_DIS) {
+            for (int v = 0; v < VIF_REF_VECS; v++)
+                ref[v] = _mm512_load_si512(cached + v);
+        } else {
+            ref[0] = _mm512_xor_si512(ref[0], TOP32);
+            ref[1] = _mm512_xor_si512(ref[1], TOP32);
+            ref[2] = sigma1_16(ref[0], SQ(exl, exh));
+            ref[3] = sigma1_16(ref[1], SQ(oxl, oxh));
+        }
         /* output j0 + 2m (+1) is a pixel when it is below w */
         const int left = w - j0;
         const __mmask16 ve = left >= 32 ? 0xFFFF : (__mmask16)((1u << ((left + 1) / 2)) - 1);
         const __mmask16 vo = left >= 32 ? 0xFFFF : (__mmask16)((1u << (left / 2)) - 1);
-        stat16(&acc, _mm512_xor_si512(em1, TOP32), _mm512_xor_si512(em2, TOP32), SQ(exl, exh),
-               SQ(eyl, eyh), SQ(ecl, ech), ve, p->egl);
-        stat16(&acc, _mm512_xor_si512(om1, TOP32), _mm512_xor_si512(om2, TOP32), SQ(oxl, oxh),
-               SQ(oyl, oyh), SQ(ocl, och), vo, p->egl);
-#undef SQ
+        const int at = acc.n_idx;
+        acc.n_idx += 32;
+        if (part != PART_DIS)
+            den16(&acc, ref[2], ve, at);
+        if (part != PART_REF)
+            num16(&acc, ref[0], ref[2], _mm512_xor_si512(em2, TOP32), SQ(eyl, eyh),
+                  SQ(ecl, ech), ve, at, p->egl);
+        if (part != PART_DIS)
+            den16(&acc, ref[3], vo, at + 16);
+        if (part != PART_REF)
+            num16(&acc, ref[1], ref[3], _mm512_xor_si512(om2, TOP32), SQ(oyl, oyh),
+                  SQ(ocl, och), vo, at + 16, p->egl);
+        if (part == PART_REF)
+            for (int v = 0; v < VIF_REF_VECS; v++)
+                _mm512_store_si512(cached + v, ref[v]);
         if (acc.n_idx == VIF_IDX_ROW)
-            flush_lanes(sums, &acc, p->log2_table);
+            flush_lanes(sums, &acc, p->log2_table, part);
     }
-    flush_lanes(sums, &acc, p->log2_table);
+#undef SQ
+    flush_lanes(sums, &acc, p->log2_table, part);
+}
+
+VIF_INLINE void horiz_part(VifSums *sums, __m512i *cache, const VifSimdRows *rows,
+                           const int scale, const int w, const VifStatParams *p, const int part)
+{
+    const uint16_t *f = vif_taps[scale];
+    switch (scale) {
+    case 0: horiz_part_n(sums, cache, rows, w, p, f, 8, 9, 0, part); break;
+    case 1: horiz_part_n(sums, cache, rows, w, p, f, 4, 5, 0, part); break;
+    case 2: horiz_part_n(sums, cache, rows, w, p, f, 2, 3, 0, part); break;
+    default: horiz_part_n(sums, cache, rows, w, p, f, 1, 2, 1, part); break;
+    }
 }
 
 static void horiz_stat(VifSums *sums, const VifSimdRows *rows, const int scale, const int w,
                        const VifStatParams *p)
 {
-    const uint16_t *f = vif_taps[scale];
-    switch (scale) {
-    case 0: horiz_stat_n(sums, rows, w, p, f, 8, 9, 0); break;
-    case 1: horiz_stat_n(sums, rows, w, p, f, 4, 5, 0); break;
-    case 2: horiz_stat_n(sums, rows, w, p, f, 2, 3, 0); break;
-    default: horiz_stat_n(sums, rows, w, p, f, 1, 2, 1); break;
-    }
+    horiz_part(sums, NULL, rows, scale, w, p, PART_ALL);
 }
 
 static void stat_rows(VifSums *sums, const void *const *ref, const void *const *dis,
@@ -775,6 +921,82 @@ void VIF_FN(ev_vif_stat_row_u16)(VifSums *sums, const void *const *ref, const vo
                                  const VifShifts sh, const VifStatParams *p, void *tmp)
 {
     stat_rows(sums, ref, dis, n_out, scale, w, sh, p, tmp, 1);
+}
+
+/* ---- many encodes: the reference's part of the statistic once, each distorted's after ----
+ * The passes of one part are vert2's and horiz_stat's with the other part's quantities left
+ * out: the same integers, so the same sums as stat_rows (the denominator's from the
+ * reference's part, the numerator's from the distorted's). One output row (a plane's last of an
+ * odd height) runs vert2 on its rows and a copy of the last, whose output is not used. */
+
+size_t VIF_FN(ev_vif_ref_cache_size)(const int max_w)
+{
+    return 2 * (size_t)((max_w + VIF_V - 1) / VIF_V) * VIF_REF_VECS * sizeof(__m512i);
+}
+
+/* The n + n_out - 1 row pointers in, as n + 1 (the last repeated when n_out is 1). */
+static void rows_for_vert2(const void **out, const void *const *in, const int n, const int n_out)
+{
+    for (int k = 0; k < n + n_out - 1; k++)
+        out[k] = in[k];
+    if (n_out == 1)
+        out[n] = in[n - 1];
+}
+
+static __m512i *cache_row(void *cache, const int w, const int o)
+{
+    return (__m512i *)cache + (size_t)o * (size_t)((w + VIF_V - 1) / VIF_V) * VIF_REF_VECS;
+}
+
+static void stat_rows_part(VifSums *sums, void *cache, const void *const *ref,
+                           const void *const *dis, const int n_out, const int scale, const int w,
+                           const VifShifts sh, const VifStatParams *p, void *tmp, const int u16,
+                           const int part)
+{
+    const int n = vif_n_taps[scale];
+    VifSimdRows rows[2] = { carve_rows(tmp, w, 0), carve_rows(tmp, w, 1) };
+    const void *rr[VIF_MAX_TAPS + 1], *dr[VIF_MAX_TAPS + 1];
+    rows_for_vert2(rr, ref, n, n_out);
+    if (part == PART_DIS)
+        rows_for_vert2(dr, dis, n, n_out);
+    if (part == PART_REF)
+        vert2_part(rows, rr, rr, vif_taps[scale], n, w, u16, sh, PART_REF);
+    else
+        vert2_part(rows, rr, dr, vif_taps[scale], n, w, u16, sh, PART_DIS);
+    for (int o = 0; o < n_out; o++) {
+        pad_rows_part(&rows[o], w, n / 2, part);
+        horiz_part(sums, cache_row(cache, w, o), &rows[o], scale, w, p, part);
+    }
+}
+
+void VIF_FN(ev_vif_stat_ref_u8)(VifSums *den, void *cache, const void *const *ref,
+                                const int n_out, const int scale, const int w,
+                                const VifShifts sh, const VifStatParams *p, void *tmp)
+{
+    stat_rows_part(den, cache, ref, NULL, n_out, scale, w, sh, p, tmp, 0, PART_REF);
+}
+
+void VIF_FN(ev_vif_stat_ref_u16)(VifSums *den, void *cache, const void *const *ref,
+                                 const int n_out, const int scale, const int w,
+                                 const VifShifts sh, const VifStatParams *p, void *tmp)
+{
+    stat_rows_part(den, cache, ref, NULL, n_out, scale, w, sh, p, tmp, 1, PART_REF);
+}
+
+void VIF_FN(ev_vif_stat_dis_u8)(VifSums *sums, const void *cache, const void *const *ref,
+                                const void *const *dis, const int n_out, const int scale,
+                                const int w, const VifShifts sh, const VifStatParams *p,
+                                void *tmp)
+{
+    stat_rows_part(sums, (void *)cache, ref, dis, n_out, scale, w, sh, p, tmp, 0, PART_DIS);
+}
+
+void VIF_FN(ev_vif_stat_dis_u16)(VifSums *sums, const void *cache, const void *const *ref,
+                                 const void *const *dis, const int n_out, const int scale,
+                                 const int w, const VifShifts sh, const VifStatParams *p,
+                                 void *tmp)
+{
+    stat_rows_part(sums, (void *)cache, ref, dis, n_out, scale, w, sh, p, tmp, 1, PART_DIS);
 }
 
 /* ---- decimation ---- */
@@ -826,19 +1048,36 @@ static void down_horiz(uint16_t *out, const int16_t *mu, const uint16_t *f, cons
     }
 }
 
-static void down_row(uint16_t *out_ref, uint16_t *out_dis, const void *const *ref,
-                     const void *const *dis, const int is_u8, const int filter, const int w,
-                     const unsigned shift, void *tmp)
+/* One picture's row of the next scale. */
+static void down_row1(uint16_t *out, const void *const *in, const int is_u8, const int filter,
+                      const int w, const unsigned shift, void *tmp)
 {
     const VifSimdRows rows = carve_rows(tmp, w, 0);
     const uint16_t *f = vif_taps[filter];
     const int n = vif_n_taps[filter];
-    down_vert(rows.mu[0], ref, is_u8, f, n, w, shift);
-    down_vert(rows.mu[1], dis, is_u8, f, n, w, shift);
+    down_vert(rows.mu[0], in, is_u8, f, n, w, shift);
     pad_row(rows.mu[0], w, n / 2);
-    pad_row(rows.mu[1], w, n / 2);
-    down_horiz(out_ref, rows.mu[0], f, n, w / 2);
-    down_horiz(out_dis, rows.mu[1], f, n, w / 2);
+    down_horiz(out, rows.mu[0], f, n, w / 2);
+}
+
+void VIF_FN(ev_vif_down_one_u8)(uint16_t *out, const void *const *in, const int filter,
+                                const int w, const unsigned shift, void *tmp)
+{
+    down_row1(out, in, 1, filter, w, shift, tmp);
+}
+
+void VIF_FN(ev_vif_down_one_u16)(uint16_t *out, const void *const *in, const int filter,
+                                 const int w, const unsigned shift, void *tmp)
+{
+    down_row1(out, in, 0, filter, w, shift, tmp);
+}
+
+static void down_row(uint16_t *out_ref, uint16_t *out_dis, const void *const *ref,
+                     const void *const *dis, const int is_u8, const int filter, const int w,
+                     const unsigned shift, void *tmp)
+{
+    down_row1(out_ref, ref, is_u8, filter, w, shift, tmp);
+    down_row1(out_dis, dis, is_u8, filter, w, shift, tmp);
 }
 
 void VIF_FN(ev_vif_down_row_u8)(uint16_t *out_ref, uint16_t *out_dis, const void *const *ref,

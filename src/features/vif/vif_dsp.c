@@ -9,6 +9,11 @@ void vif_dsp_init(VifDsp *dsp, const unsigned cpu)
     dsp->stat_row_u16 = vif_stat_row_u16_c;
     dsp->down_row_u8 = vif_down_row_u8_c;
     dsp->down_row_u16 = vif_down_row_u16_c;
+    dsp->down_one_u8 = vif_down_one_u8_c;
+    dsp->down_one_u16 = vif_down_one_u16_c;
+    dsp->stat_ref_u8 = dsp->stat_ref_u16 = NULL;
+    dsp->stat_dis_u8 = dsp->stat_dis_u16 = NULL;
+    dsp->ref_cache_size = NULL;
 #if EV_ARCH_X86_64
     if (!(cpu & EV_CPU_AVX2))
         return;
@@ -16,18 +21,34 @@ void vif_dsp_init(VifDsp *dsp, const unsigned cpu)
     dsp->stat_row_u16 = ev_vif_stat_row_u16_avx2;
     dsp->down_row_u8 = ev_vif_down_row_u8_avx2;
     dsp->down_row_u16 = ev_vif_down_row_u16_avx2;
+    dsp->down_one_u8 = ev_vif_down_one_u8_avx2;
+    dsp->down_one_u16 = ev_vif_down_one_u16_avx2;
     if (!(cpu & EV_CPU_AVX512))
         return;
     dsp->stat_row_u8 = ev_vif_stat_row_u8_avx512;
     dsp->stat_row_u16 = ev_vif_stat_row_u16_avx512;
     dsp->down_row_u8 = ev_vif_down_row_u8_avx512;
     dsp->down_row_u16 = ev_vif_down_row_u16_avx512;
+    dsp->down_one_u8 = ev_vif_down_one_u8_avx512;
+    dsp->down_one_u16 = ev_vif_down_one_u16_avx512;
+    dsp->stat_ref_u8 = ev_vif_stat_ref_u8_avx512;
+    dsp->stat_ref_u16 = ev_vif_stat_ref_u16_avx512;
+    dsp->stat_dis_u8 = ev_vif_stat_dis_u8_avx512;
+    dsp->stat_dis_u16 = ev_vif_stat_dis_u16_avx512;
+    dsp->ref_cache_size = ev_vif_ref_cache_size_avx512;
     if (!(cpu & EV_CPU_AVX512ICL))
         return;
     dsp->stat_row_u8 = ev_vif_stat_row_u8_avx512icl;
     dsp->stat_row_u16 = ev_vif_stat_row_u16_avx512icl;
     dsp->down_row_u8 = ev_vif_down_row_u8_avx512icl;
     dsp->down_row_u16 = ev_vif_down_row_u16_avx512icl;
+    dsp->down_one_u8 = ev_vif_down_one_u8_avx512icl;
+    dsp->down_one_u16 = ev_vif_down_one_u16_avx512icl;
+    dsp->stat_ref_u8 = ev_vif_stat_ref_u8_avx512icl;
+    dsp->stat_ref_u16 = ev_vif_stat_ref_u16_avx512icl;
+    dsp->stat_dis_u8 = ev_vif_stat_dis_u8_avx512icl;
+    dsp->stat_dis_u16 = ev_vif_stat_dis_u16_avx512icl;
+    dsp->ref_cache_size = ev_vif_ref_cache_size_avx512icl;
 #endif
 }
 

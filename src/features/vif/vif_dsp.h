@@ -38,9 +38,29 @@ typedef void (*VifDownRowFn)(uint16_t *out_ref, uint16_t *out_dis, const void *c
                              const void *const *dis, int filter, int w, unsigned shift,
                              void *tmp);
 
+/* Many encodes against one reference: the statistic of a row pair in two parts, whose sums
+ * add up to VifStatRowFn's. The reference's part adds the denominator's sums (den_log,
+ * den_non_log: they depend on the reference alone) to *den and leaves its filtered mean and
+ * sigma1_sq in cache (ref_cache_size(w) bytes, 64-byte aligned); then each distorted's part
+ * reads it, with the reference's rows again (for xy), and adds the numerator's sums (num_log,
+ * num_non_log) to its own. */
+typedef void (*VifStatRefFn)(VifSums *den, void *cache, const void *const *ref, int n_out,
+                             int scale, int w, VifShifts sh, const VifStatParams *p, void *tmp);
+typedef void (*VifStatDisFn)(VifSums *sums, const void *cache, const void *const *ref,
+                             const void *const *dis, int n_out, int scale, int w, VifShifts sh,
+                             const VifStatParams *p, void *tmp);
+/* One picture's row of the next scale, as VifDownRowFn's for either picture. */
+typedef void (*VifDownOneFn)(uint16_t *out, const void *const *in, int filter, int w,
+                             unsigned shift, void *tmp);
+
 typedef struct VifDsp {
     VifStatRowFn stat_row_u8, stat_row_u16;
     VifDownRowFn down_row_u8, down_row_u16;
+    VifDownOneFn down_one_u8, down_one_u16;
+    /* NULL at levels without them: a distorted is then run with stat_row_* alone */
+    VifStatRefFn stat_ref_u8, stat_ref_u16;
+    VifStatDisFn stat_dis_u8, stat_dis_u16;
+    size_t (*ref_cache_size)(int max_w);
 } VifDsp;
 
 /* The kernels of the best level in cpu (EV_CPU_* flags). */
@@ -57,6 +77,10 @@ void vif_down_row_u8_c(uint16_t *out_ref, uint16_t *out_dis, const void *const *
                        const void *const *dis, int filter, int w, unsigned shift, void *tmp);
 void vif_down_row_u16_c(uint16_t *out_ref, uint16_t *out_dis, const void *const *ref,
                         const void *const *dis, int filter, int w, unsigned shift, void *tmp);
+void vif_down_one_u8_c(uint16_t *out, const void *const *in, int filter, int w, unsigned shift,
+                       void *tmp);
+void vif_down_one_u16_c(uint16_t *out, const void *const *in, int filter, int w,
+                        unsigned shift, void *tmp);
 size_t vif_row_tmp_size_c(int max_w);
 
 #define EV_VIF_DECLARE_ISA(isa)                                                                \
@@ -72,10 +96,32 @@ size_t vif_row_tmp_size_c(int max_w);
     void ev_vif_down_row_u16_##isa(uint16_t *out_ref, uint16_t *out_dis,                       \
                                    const void *const *ref, const void *const *dis, int filter, \
                                    int w, unsigned shift, void *tmp);                          \
+    void ev_vif_down_one_u8_##isa(uint16_t *out, const void *const *in, int filter, int w,      \
+                                  unsigned shift, void *tmp);                                  \
+    void ev_vif_down_one_u16_##isa(uint16_t *out, const void *const *in, int filter, int w,     \
+                                   unsigned shift, void *tmp);                                 \
     size_t ev_vif_row_tmp_size_##isa(int max_w);
+
+/* The many-encodes parts (the AVX-512 levels) */
+#define EV_VIF_DECLARE_PARTS(isa)                                                              \
+    void ev_vif_stat_ref_u8_##isa(VifSums *den, void *cache, const void *const *ref,           \
+                                  int n_out, int scale, int w, VifShifts sh,                   \
+                                  const VifStatParams *p, void *tmp);                          \
+    void ev_vif_stat_ref_u16_##isa(VifSums *den, void *cache, const void *const *ref,          \
+                                   int n_out, int scale, int w, VifShifts sh,                  \
+                                   const VifStatParams *p, void *tmp);                         \
+    void ev_vif_stat_dis_u8_##isa(VifSums *sums, const void *cache, const void *const *ref,    \
+                                  const void *const *dis, int n_out, int scale, int w,         \
+                                  VifShifts sh, const VifStatParams *p, void *tmp);            \
+    void ev_vif_stat_dis_u16_##isa(VifSums *sums, const void *cache, const void *const *ref,   \
+                                   const void *const *dis, int n_out, int scale, int w,        \
+                                   VifShifts sh, const VifStatParams *p, void *tmp);           \
+    size_t ev_vif_ref_cache_size_##isa(int max_w);
 
 EV_VIF_DECLARE_ISA(avx2)
 EV_VIF_DECLARE_ISA(avx512)
 EV_VIF_DECLARE_ISA(avx512icl)
+EV_VIF_DECLARE_PARTS(avx512)
+EV_VIF_DECLARE_PARTS(avx512icl)
 
 #endif

@@ -270,34 +270,45 @@ void vif_stat_row_u16_c(VifSums *sums, const void *const *ref, const void *const
     }
 }
 
-static void down_row(uint16_t *out_ref, uint16_t *out_dis, const void *const *ref,
-                     const void *const *dis, const int is_u8, const int filter, const int w,
-                     const unsigned shift, void *tmp)
+/* One picture's row of the next scale. */
+static void down_row1(uint16_t *out, const void *const *in, const int is_u8, const int filter,
+                      const int w, const unsigned shift, void *tmp)
 {
     VifRows rows;
     vif_rows_init(&rows, tmp, w);
     const uint16_t *f = vif_taps[filter];
-    const int n = vif_n_taps[filter], r = n / 2;
-    down_vert(rows.mu[0], rows.vmu[0], ref, is_u8, f, n, w, shift);
-    down_vert(rows.mu[1], rows.vmu[1], dis, is_u8, f, n, w, shift);
-    pad_mu(rows.mu[0], w, r);
-    pad_mu(rows.mu[1], w, r);
-    down_horiz(out_ref, rows.vmu[0], rows.mu[0], f, n, w / 2);
-    down_horiz(out_dis, rows.vmu[1], rows.mu[1], f, n, w / 2);
+    const int n = vif_n_taps[filter];
+    down_vert(rows.mu[0], rows.vmu[0], in, is_u8, f, n, w, shift);
+    pad_mu(rows.mu[0], w, n / 2);
+    down_horiz(out, rows.vmu[0], rows.mu[0], f, n, w / 2);
 }
 
 void vif_down_row_u8_c(uint16_t *out_ref, uint16_t *out_dis, const void *const *ref,
                        const void *const *dis, const int filter, const int w,
                        const unsigned shift, void *tmp)
 {
-    down_row(out_ref, out_dis, ref, dis, 1, filter, w, shift, tmp);
+    down_row1(out_ref, ref, 1, filter, w, shift, tmp);
+    down_row1(out_dis, dis, 1, filter, w, shift, tmp);
 }
 
 void vif_down_row_u16_c(uint16_t *out_ref, uint16_t *out_dis, const void *const *ref,
                         const void *const *dis, const int filter, const int w,
                         const unsigned shift, void *tmp)
 {
-    down_row(out_ref, out_dis, ref, dis, 0, filter, w, shift, tmp);
+    down_row1(out_ref, ref, 0, filter, w, shift, tmp);
+    down_row1(out_dis, dis, 0, filter, w, shift, tmp);
+}
+
+void vif_down_one_u8_c(uint16_t *out, const void *const *in, const int filter, const int w,
+                       const unsigned shift, void *tmp)
+{
+    down_row1(out, in, 1, filter, w, shift, tmp);
+}
+
+void vif_down_one_u16_c(uint16_t *out, const void *const *in, const int filter, const int w,
+                        const unsigned shift, void *tmp)
+{
+    down_row1(out, in, 0, filter, w, shift, tmp);
 }
 
 /* ---- frame loops, any level ---- */
@@ -373,4 +384,56 @@ int vif_scale_run(VifSums *sums, uint16_t *out_ref, uint16_t *out_dis,
             down_at(out_ref, out_dis, out_stride, ref, dis, scale, bpc, dsp, tmp, i / 2);
     }
     return 0;
+}
+
+/* Many encodes: the reference's rows once per row pair, then each distorted's (vif_scale.h). */
+void vif_scale_run_multi(VifSums *sums, uint16_t *out_ref, uint16_t *const *out_dis,
+                         const ptrdiff_t out_stride, const VifPlane *ref, const VifPlane *dis,
+                         const int n, const int scale, const unsigned bpc,
+                         const VifStatParams *p, const VifDsp *dsp, void *tmp, void *cache)
+{
+    const int r = vif_n_taps[scale] / 2, u8 = ref->is_u8;
+    const VifShifts sh = vif_shifts(scale, bpc);
+    const VifStatRowFn row = u8 ? dsp->stat_row_u8 : dsp->stat_row_u16;
+    const VifStatRefFn ref_part = u8 ? dsp->stat_ref_u8 : dsp->stat_ref_u16;
+    const VifStatDisFn dis_part = u8 ? dsp->stat_dis_u8 : dsp->stat_dis_u16;
+    const VifDownOneFn down = u8 ? dsp->down_one_u8 : dsp->down_one_u16;
+    const unsigned down_shift = vif_shifts(scale, bpc).mu_shift;
+    const int rd = scale < 3 ? vif_n_taps[scale + 1] / 2 : 0;
+    const void *rr[VIF_MAX_TAPS + 1], *dr[VIF_MAX_TAPS + 1];
+    VifSums den = { 0 };    /* the reference's part: the denominator's sums of every distorted */
+    for (int i = 0; i < ref->h; i += 2) {
+        if (sums) {
+            const int n_out = ref->h - i > 1 ? 2 : 1;
+            tap_rows(rr, ref, i, r, n_out);
+            if (ref_part && cache)
+                ref_part(&den, cache, rr, n_out, scale, ref->w, sh, p, tmp);
+            for (int k = 0; k < n; k++) {
+                tap_rows(dr, &dis[k], i, r, n_out);
+                if (ref_part && cache)
+                    dis_part(&sums[k], cache, rr, dr, n_out, scale, ref->w, sh, p, tmp);
+                else
+                    row(&sums[k], rr, dr, n_out, scale, ref->w, sh, p, tmp);
+            }
+        }
+        const int k_out = i / 2;
+        if (!out_ref || k_out >= ref->h / 2)
+            continue;
+        const ptrdiff_t at = k_out * out_stride;
+        tap_rows(rr, ref, 2 * k_out, rd, 1);
+        down((uint16_t *)((char *)out_ref + at), rr, scale + 1, ref->w, down_shift, tmp);
+        for (int k = 0; k < n; k++) {
+            tap_rows(dr, &dis[k], 2 * k_out, rd, 1);
+            down((uint16_t *)((char *)out_dis[k] + at), dr, scale + 1, ref->w, down_shift, tmp);
+        }
+    }
+    for (int k = 0; sums && k < n; k++) {
+        sums[k].den_log += den.den_log;
+        sums[k].den_non_log += den.den_non_log;
+    }
+}
+
+int vif_plane_over_depth(const VifPlane *plane, const unsigned bpc)
+{
+    return rows_over_depth(plane, plane, 0, plane->h, bpc);
 }

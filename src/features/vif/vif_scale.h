@@ -27,4 +27,17 @@ int vif_scale_run(VifSums *sums, uint16_t *out_ref, uint16_t *out_dis, ptrdiff_t
                   const VifPlane *ref, const VifPlane *dis, int scale, unsigned bpc,
                   const VifStatParams *p, const VifDsp *dsp, void *tmp, int check);
 
+/* Many encodes against one reference: one scale of n distorted dis[0..n), as n vif_scale_run
+ * calls (check 0) but with the reference's part of the work done once per row pair: sums[k]
+ * (sums NULL: no statistic) and, with out_ref non-NULL, the next scale's reference (once) and
+ * each distorted's at out_dis[k]. cache: dsp->ref_cache_size(ref->w) bytes, 64-byte aligned,
+ * where dsp has the parts (NULL: each distorted's statistic is a stat_row call). */
+void vif_scale_run_multi(VifSums *sums, uint16_t *out_ref, uint16_t *const *out_dis,
+                         ptrdiff_t out_stride, const VifPlane *ref, const VifPlane *dis, int n,
+                         int scale, unsigned bpc, const VifStatParams *p, const VifDsp *dsp,
+                         void *tmp, void *cache);
+
+/* Whether a uint16 plane holds a sample above 2^bpc - 1. */
+int vif_plane_over_depth(const VifPlane *plane, unsigned bpc);
+
 #endif
