@@ -30,7 +30,7 @@ typedef struct Job {
     unsigned n_values;
     double *values;
     void *scratch;
-    size_t scratch_size;
+    size_t scratch_size;    /* its allocation's */
 } Job;
 
 typedef struct Frame {
@@ -52,7 +52,7 @@ struct EvGroupJobs {
     pthread_cond_t changed;     /* a job finished */
     Frame ring[GROUP_RING];
     Spare *spares;
-    unsigned long jobs, scored;
+    unsigned long jobs, scored, allocs;
 };
 
 EvGroupJobs *ev_group_jobs_new(void)
@@ -158,18 +158,22 @@ static int job_has(const Job *b, const unsigned k)
     return 0;
 }
 
-/* A spare of at least size bytes, or a new one; lock held. NULL when out of memory. */
-static void *take_scratch(EvGroupJobs *j, const size_t size)
+/* A spare of at least *size bytes, or a new one, and *size its size; lock held. NULL when out
+ * of memory. */
+static void *take_scratch(EvGroupJobs *j, size_t *size)
 {
     for (Spare **s = &j->spares; *s; s = &(*s)->next)
-        if ((*s)->size >= size) {
+        if ((*s)->size >= *size) {
             Spare *got = *s;
             void *mem = got->mem;
+            *size = got->size;
             *s = got->next;
             free(got);
             return mem;
         }
-    return aligned_alloc(64, (size + 63) & ~(size_t)63);
+    *size = (*size + 63) & ~(size_t)63;
+    j->allocs++;
+    return aligned_alloc(64, *size);
 }
 
 /* Keep a job's scratch for the next; lock held. */
@@ -206,7 +210,7 @@ static Job *claim(EvGroupJobs *j, Frame *f, const unsigned k, const EvRegistrati
     if (b->n > 1) {
         b->values = calloc((size_t)b->n * n_values, sizeof(double));
         b->scratch_size = scratch_size(reg->state, b->n);
-        b->scratch = b->values ? take_scratch(j, b->scratch_size) : NULL;
+        b->scratch = b->values ? take_scratch(j, &b->scratch_size) : NULL;
     }
     if (!b->scratch) {
         free(b->values);
@@ -269,10 +273,12 @@ void ev_group_put(EvGroupJobs *j, EvGroupJob *job)
     pthread_mutex_unlock(&j->lock);
 }
 
-void ev_group_counts(EvGroupJobs *j, unsigned long *jobs, unsigned long *scored)
+void ev_group_counts(EvGroupJobs *j, unsigned long *jobs, unsigned long *scored,
+                     unsigned long *allocs)
 {
     pthread_mutex_lock(&j->lock);
     *jobs = j->jobs;
     *scored = j->scored;
+    *allocs = j->allocs;
     pthread_mutex_unlock(&j->lock);
 }

@@ -54,7 +54,9 @@ EvShareTake ev_group_take(EvGroupJobs *j, const void *state, unsigned frame, con
                           EvGroupJob *job);
 void ev_group_put(EvGroupJobs *j, EvGroupJob *job);
 
-/* Jobs run and members scored by them so far (tests and benchmarks). */
-void ev_group_counts(EvGroupJobs *j, unsigned long *jobs, unsigned long *scored);
+/* Jobs run, members scored by them and job scratch buffers allocated so far (a buffer is kept
+ * for the next job: as many as jobs run at once). For tests and benchmarks. */
+void ev_group_counts(EvGroupJobs *j, unsigned long *jobs, unsigned long *scored,
+                     unsigned long *allocs);
 
 #endif

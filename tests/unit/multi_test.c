@@ -2,8 +2,8 @@
  * borrow/submit form give each context the bits of a context fed on its own with
  * ev_send_pictures(), for every feature, frame and pooled value, with a distorted that ends
  * early (also the first one, whose slot holds the reference the others copy); the contexts of
- * one call share motion's reference-only scores (core/refshare.h) and score vif in group jobs
- * (core/groupjob.h), and a context that is sent a pair of its own leaves its group. */
+ * one call share motion's reference-only scores (core/refshare.h) and score vif and adm in
+ * group jobs (core/groupjob.h), and a context that is sent a pair of its own leaves its group. */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -58,6 +58,9 @@ static EvContext *open_context(unsigned threads, unsigned cpu_mask)
     CHECK(ev_use_feature(c, "float_ssim", NULL) == 0);
     /* a second motion with other options: its own shared scores (frames 2.. here) */
     CHECK(ev_use_feature(c, "motion", "motion_five_frame_window=true:motion_fps_weight=1.5") == 0);
+    /* vif and adm with other options: jobs of their own, with scale 0 skipped */
+    CHECK(ev_use_feature(c, "vif", "vif_skip_scale0=true:debug=true") == 0);
+    CHECK(ev_use_feature(c, "adm", "adm_skip_scale0=true:adm_skip_aim=true:debug=true") == 0);
     return c;
 }
 
@@ -155,22 +158,29 @@ static void test_multi(unsigned threads, unsigned cpu_mask)
     }
     for (unsigned k = 0; k < 2; k++) {
         EvContext *const *group = k ? lent : sent;
-        /* vif's group jobs: one per frame that two or more distorted last, scoring each of
-         * them (a pair borrowed but not submitted is no member) */
-        unsigned long jobs = 0, scored = 0, want_jobs = 0, want_scored = 0;
+        /* the group jobs of vif and adm, each registered twice: four per frame that two or
+         * more distorted last, each scoring all of them (a pair borrowed but not submitted is
+         * no member) */
+        unsigned long jobs = 0, scored = 0, allocs = 0, want_jobs = 0, want_scored = 0;
         for (unsigned f = 0; f < FRAMES; f++) {
             unsigned members = 0;
             for (unsigned d = 0; d < N_DIS; d++)
                 members += f < dis_frames[d];
-            want_jobs += members > 1;
-            want_scored += members > 1 ? members : 0;
+            want_jobs += members > 1 ? 4 : 0;
+            want_scored += members > 1 ? 4 * members : 0;
         }
         if (group[0]->share && ev_refshare_jobs(group[0]->share))
-            ev_group_counts(ev_refshare_jobs(group[0]->share), &jobs, &scored);
+            ev_group_counts(ev_refshare_jobs(group[0]->share), &jobs, &scored, &allocs);
         if (jobs != want_jobs || scored != want_scored)
-            fprintf(stderr, "vif group jobs (%s, %u threads): %lu, scoring %lu (want %lu, %lu)\n",
+            fprintf(stderr, "group jobs (%s, %u threads): %lu, scoring %lu (want %lu, %lu)\n",
                     k ? "borrowed" : "sent", threads, jobs, scored, want_jobs, want_scored);
         CHECK(jobs == want_jobs && scored == want_scored);
+        /* the jobs' scratch is reused: at most one buffer per job running at once (one at a
+         * time with one thread; a thread of each context, the four extractors, with more) */
+        const unsigned long most = threads == 1 ? 4 : 4ul * threads * N_DIS;
+        if (allocs > most)
+            fprintf(stderr, "group jobs: %lu scratch buffers for %lu jobs\n", allocs, jobs);
+        CHECK(allocs >= 1 && allocs <= most);
     }
     for (unsigned d = 0; d < N_DIS; d++) {
         CHECK(ev_flush(alone[d]) == 0);

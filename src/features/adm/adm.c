@@ -5,6 +5,7 @@
 #include <math.h>
 #include <stdlib.h>
 
+#include "core/groupjob.h"
 #include "features/adm/adm_csf_factors.h"
 #include "features/adm/adm_internal.h"
 #include "features/adm/adm_math.h"
@@ -223,14 +224,71 @@ int ev_adm_emit(const AdmState *s, const AdmScaleScore sc[4], const unsigned fra
     return err;
 }
 
+/* ---- many encodes: one context scores a frame for every member (core/groupjob.h) ---- */
+
+enum { ADM_VALUES = 12 };   /* num, den, aim of each scale */
+
+static void pack_scores(double *out, const AdmScaleScore sc[4])
+{
+    for (int k = 0; k < 4; k++) {
+        out[3 * k] = sc[k].num;
+        out[3 * k + 1] = sc[k].den;
+        out[3 * k + 2] = sc[k].aim;
+    }
+}
+
+static void unpack_scores(AdmScaleScore sc[4], const double *in)
+{
+    for (int k = 0; k < 4; k++)   /* floats, exact through the doubles */
+        sc[k] = (AdmScaleScore){ (float)in[3 * k], (float)in[3 * k + 1], (float)in[3 * k + 2] };
+}
+
+/* A job's scratch: each member's distorted buffers (the reference's are the worker's). */
+static size_t group_scratch_size(const void *state, const unsigned n)
+{
+    AdmWork shared = { .row_len = 0 }, member;
+    adm_work_layout(state, NULL, &shared);
+    return n * adm_member_layout(state, NULL, &member, &shared);
+}
+
+static void score_job(const AdmState *s, void *scratch, const EvPic *ref, EvGroupJob *job)
+{
+    AdmWork shared, wk[ADM_MAX_MEMBERS];
+    adm_work_layout(s, scratch, &shared);
+    char *p = job->scratch;
+    for (unsigned k = 0; k < job->n; k++)
+        p += adm_member_layout(s, p, &wk[k], &shared);
+    AdmScaleScore sc[ADM_MAX_MEMBERS][4];
+    adm_score_frame_multi(s, wk, job->n, ref, job->dis, sc);
+    for (unsigned k = 0; k < job->n; k++)
+        pack_scores(job->values + (size_t)k * ADM_VALUES, sc[k]);
+}
+
 static int adm_extract(const void *state, void *scratch, const EvPic *ref, const EvPic *dis,
                        const unsigned frame, EvSink *sink)
 {
     const AdmState *s = state;
-    AdmWork wk;
-    adm_work_layout(s, scratch, &wk);
     AdmScaleScore sc[4];
-    adm_score_frame(s, &wk, ref, dis, sc);
+    EvGroupJobs *jobs = ref->share ? ev_refshare_jobs(ref->share) : NULL;
+    double mine[ADM_VALUES];
+    EvGroupJob job;
+    switch (jobs ? ev_group_take(jobs, s, frame, dis, mine, ADM_VALUES, group_scratch_size, &job)
+                 : EV_SHARE_ALONE) {
+    case EV_SHARE_TAKEN:
+        unpack_scores(sc, mine);
+        break;
+    case EV_SHARE_COMPUTE:
+        score_job(s, scratch, ref, &job);
+        unpack_scores(sc, job.values);   /* member 0: this one */
+        ev_group_put(jobs, &job);
+        break;
+    default: {
+        AdmWork wk;
+        adm_work_layout(s, scratch, &wk);
+        adm_score_frame(s, &wk, ref, dis, sc);
+        break;
+    }
+    }
     return ev_adm_emit(s, sc, frame, sink);
 }
 

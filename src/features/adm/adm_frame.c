@@ -47,6 +47,21 @@ size_t adm_work_layout(const AdmState *s, void *base, AdmWork *w)
     return off;
 }
 
+size_t adm_member_layout(const AdmState *s, void *base, AdmWork *w, const AdmWork *shared)
+{
+    const size_t n0 = (size_t)s->geom[0].w * s->geom[0].h;
+    const size_t n1 = (size_t)s->geom[1].w * s->geom[1].h;
+    const size_t row = shared->row_len;
+    size_t off = 0;
+    *w = *shared;   /* the reference's low bands and DWT rows, and the kernels' scratch */
+    w->low0[1] = carve(base, &off, n0, sizeof(int16_t));
+    w->low[1] = carve(base, &off, n1, sizeof(int32_t));
+    w->t = carve(base, &off, 3 * row, sizeof(int32_t));
+    for (int k = 0; k < 3; k++)
+        w->ring[k] = carve(base, &off, RING_ARRAYS * row, sizeof(int32_t));
+    return off;
+}
+
 /* Band rows inside a buffer of row_len-element rows, past the leading margin. */
 static AdmRow16 rows16(int32_t *buf, const size_t row_len, const int first)
 {
@@ -183,14 +198,19 @@ typedef struct ScaleRun {
     AdmScaleSums sum;
 } ScaleRun;
 
-/* The DWT of band row i of both pictures: its low band row, and h, v, d into wk->o / wk->t. */
-static void dwt_row(ScaleRun *run, const int i)
+enum { PIC_REF = 1, PIC_DIS = 2, PIC_BOTH = 3 };
+
+/* The DWT of band row i of the pictures pics: its low band row, and h, v, d into wk->o
+ * (the reference) and wk->t (the distorted). */
+static void dwt_row(ScaleRun *run, const int i, const int pics)
 {
     const AdmState *s = run->s;
     AdmWork *wk = run->wk;
     const AdmScaleGeom *g = &s->geom[run->scale];
     int32_t *bands[2] = { wk->o, wk->t };
     for (int p = 0; p < 2; p++) {
+        if (!(pics & (1 << p)))
+            continue;
         if (run->scale == 0) {
             const EvPic *pic = run->pic[p];
             const void *rows[4];
@@ -214,7 +234,28 @@ static void dwt_row(ScaleRun *run, const int i)
     }
 }
 
-/* Decouple, CSF and the denominator of band row i. */
+/* The denominator of band row i: the reference's alone. */
+static void den_row(ScaleRun *run, const int i)
+{
+    const AdmState *s = run->s;
+    AdmWork *wk = run->wk;
+    const AdmScaleShifts *x = &run->x;
+    const size_t n = wk->row_len;
+    if (i < x->cm.top || i >= x->cm.bottom)
+        return;
+    uint64_t inner[3];
+    if (run->scale == 0) {
+        const AdmRow16 o = rows16(wk->o, n, 0);
+        s->dsp.den0(inner, &o, x->cm.left, x->cm.right);
+    } else {
+        const AdmRow32 o = rows32(wk->o, n, 0);
+        s->dsp.den123(inner, &o, x->cm.left, x->cm.right, x->den_q, x->den_cub_add, x->den_cub);
+    }
+    for (int b = 0; b < 3; b++)
+        run->sum.den[b] += (inner[b] + x->den_add) >> x->den_shift;
+}
+
+/* Decouple and CSF of band row i. */
 static void band_row(ScaleRun *run, const int i)
 {
     const AdmState *s = run->s;
@@ -249,19 +290,6 @@ static void band_row(ScaleRun *run, const int i)
                 s->dsp.csf123(&csf_r, &flt_r, &r, x0, x1, rf);
             }
         }
-    }
-    if (i >= x->cm.top && i < x->cm.bottom) {
-        uint64_t inner[3];
-        if (run->scale == 0) {
-            const AdmRow16 o = rows16(wk->o, n, 0);
-            s->dsp.den0(inner, &o, x->cm.left, x->cm.right);
-        } else {
-            const AdmRow32 o = rows32(wk->o, n, 0);
-            s->dsp.den123(inner, &o, x->cm.left, x->cm.right, x->den_q, x->den_cub_add,
-                          x->den_cub);
-        }
-        for (int b = 0; b < 3; b++)
-            run->sum.den[b] += (inner[b] + x->den_add) >> x->den_shift;
     }
 }
 
@@ -309,12 +337,13 @@ static AdmScaleScore score_scale(const AdmState *s, AdmWork *wk, const int scale
     if (scale == 0 && s->opts.skip_scale0) {
         /* only the low band, to feed scale 1; the reference's den of 1e-10 avoids 0/0 */
         for (int i = 0; i < h; i++)
-            dwt_row(&run, i);
+            dwt_row(&run, i, PIC_BOTH);
         return adm_skipped_scale0();
     }
     for (int i = 0; i < h; i++) {
-        dwt_row(&run, i);
+        dwt_row(&run, i, PIC_BOTH);
         band_row(&run, i);
+        den_row(&run, i);
         if (i >= 1)
             cm_row(&run, i - 1);
     }
@@ -327,4 +356,46 @@ void adm_score_frame(const AdmState *s, AdmWork *wk, const EvPic *ref, const EvP
 {
     for (int scale = 0; scale < 4; scale++)
         sc[scale] = score_scale(s, wk, scale, ref, dis);
+}
+
+/* ---- many encodes: n distorted against one reference, its DWT and denominator once ---- */
+
+static void score_scale_multi(const AdmState *s, AdmWork *wk, const unsigned n, const int scale,
+                              const EvPic *ref, const EvPic *const *dis, AdmScaleScore (*sc)[4])
+{
+    ScaleRun run[ADM_MAX_MEMBERS];
+    for (unsigned k = 0; k < n; k++)
+        run[k] = (ScaleRun){ s, &wk[k], scale, { ref, dis[k] }, adm_scale_shifts(s, scale),
+                             { { 0 }, { 0 }, { 0 } } };
+    const int h = s->geom[scale].h;
+    const int skip = scale == 0 && s->opts.skip_scale0;
+    for (int i = 0; i < h; i++) {
+        dwt_row(&run[0], i, PIC_REF);     /* into the buffers every member's work shares */
+        if (!skip)
+            den_row(&run[0], i);
+        for (unsigned k = 0; k < n; k++) {
+            dwt_row(&run[k], i, PIC_DIS);
+            if (skip)
+                continue;
+            band_row(&run[k], i);
+            if (i >= 1)
+                cm_row(&run[k], i - 1);
+        }
+    }
+    for (unsigned k = 0; k < n; k++) {
+        if (skip) {
+            sc[k][scale] = adm_skipped_scale0();
+            continue;
+        }
+        cm_row(&run[k], h - 1);
+        memcpy(run[k].sum.den, run[0].sum.den, sizeof(run[k].sum.den));
+        sc[k][scale] = adm_scale_score(s, scale, &run[k].x, &run[k].sum);
+    }
+}
+
+void adm_score_frame_multi(const AdmState *s, AdmWork *wk, const unsigned n, const EvPic *ref,
+                           const EvPic *const *dis, AdmScaleScore (*sc)[4])
+{
+    for (int scale = 0; scale < 4; scale++)
+        score_scale_multi(s, wk, n, scale, ref, dis, sc);
 }

@@ -141,6 +141,16 @@ AdmRect adm_rect_cm(int w, int h);
 void adm_score_frame(const AdmState *s, AdmWork *wk, const EvPic *ref, const EvPic *dis,
                      AdmScaleScore sc[4]);
 
+/* Many encodes against one reference: n distorted dis[0..n) with the reference's DWT and
+ * denominator done once; sc[k] as adm_score_frame() gives for dis[k]. wk[k]: member k's work
+ * (adm_member_layout: its own distorted buffers, the reference's shared by all). */
+enum { ADM_MAX_MEMBERS = 32 };
+void adm_score_frame_multi(const AdmState *s, AdmWork *wk, unsigned n, const EvPic *ref,
+                           const EvPic *const *dis, AdmScaleScore (*sc)[4]);
+/* A member's work: the reference's buffers of shared (a worker's adm_work_layout), the
+ * distorted's carved from base (NULL: only measure). Returns the bytes. */
+size_t adm_member_layout(const AdmState *s, void *base, AdmWork *w, const AdmWork *shared);
+
 /* The noise floor of one band: powf(area * nw, 1/3) with the area an int product. */
 float adm_noise_floor(const AdmRect *r, double noise_weight);
 
