@@ -12,7 +12,8 @@
 
 typedef struct Member {
     const EvContext *ctx;
-    const EvPic *dis;
+    const EvPic *dis;       /* read only while the member is in the frame, or pinned */
+    const void *samples;    /* dis->data[0] at the join: the member's key */
     int left;               /* its slot is done with the frame */
     unsigned pins;          /* running jobs that read dis */
 } Member;
@@ -98,11 +99,12 @@ static Frame *frame_of(EvGroupJobs *j, const unsigned frame)
     return f->used && f->frame == frame ? f : NULL;
 }
 
-/* A member by its distorted's samples (extractors see a copy of the slot's EvPic). */
+/* A member by its distorted's samples (extractors see a copy of the slot's EvPic; a member
+ * that left may have its slot rewritten already, so the key is a copy). */
 static int member_of(const Frame *f, const EvPic *dis)
 {
     for (unsigned i = 0; i < f->n_members; i++)
-        if (f->m[i].dis->data[0] == dis->data[0])
+        if (f->m[i].samples == dis->data[0])
             return (int)i;
     return -1;
 }
@@ -118,7 +120,7 @@ int ev_group_join(EvGroupJobs *j, const unsigned frame, const EvContext *c, cons
         f->n_members = f->n_left = 0;
     }
     if (f->frame == frame && f->n_members < EV_GROUP_MAX_MEMBERS) {
-        f->m[f->n_members++] = (Member){ c, dis, 0, 0 };
+        f->m[f->n_members++] = (Member){ c, dis, dis->data[0], 0, 0 };
         rc = 0;
     }
     pthread_mutex_unlock(&j->lock);
