@@ -202,11 +202,15 @@ EV_API void ev_return_pictures(EvContext *c);
  * each context receives exactly the frames a run of its own would. Each context copies the
  * reference planes. Contexts that have received every frame through these calls together (the
  * same calls from their first frame on) form a group that computes reference-only per-frame
- * work once (the motion extractor's score, with the same options) and gives it to every
- * member; the values are bit for bit those a context computes alone. A context sent a pair
+ * work once and gives it to every member: motion's score, and vif's and adm's reference side
+ * (the first member to reach a frame scores vif and adm for every member with the same
+ * options, the reference's work once; the others wait for it and take their values). The
+ * values are bit for bit those a context computes alone. A context sent a pair
  * any other way (ev_send_pictures, or a frame the group did not get) leaves the group for good
- * and computes everything itself from then on. The contexts must be distinct; the call blocks while every slot of the context it is feeding is busy (the calling
- * thread then helps that context's workers), and the contexts' workers run meanwhile.
+ * and computes everything itself from then on. The contexts must be distinct (-EINVAL
+ * otherwise). Every pair is copied into its context's slot before any is dispatched; the call
+ * blocks while every slot of a context is busy (the calling thread then helps that context's
+ * workers), and the contexts' workers run meanwhile.
  * @return 0; or the first failure's code, with ctx[i]'s logger saying why (the pairs before i
  *         were pushed, the ones after were not).
  */

@@ -240,6 +240,13 @@ static void test_refusals(void)
     CHECK(ev_frame_count(c[0]) == 0);
     CHECK(ev_borrow_pictures_multi(c, 1, W, H, 8, EV_PIX_420, &r, d) == 0); /* given back */
     ev_return_pictures_multi(c, 1);
+    /* one context twice: refused (its pairs are slotted before any is dispatched, so a
+     * context with one free slot would wait for itself) */
+    EvContext *twice[2] = { c[0], c[0] };
+    const EvPicture p = picture(frames_dis[0][0]);
+    const EvPicture *two[2] = { &p, &p };
+    CHECK(ev_send_pictures_multi(twice, 2, &ref, two) == -EINVAL);
+    CHECK(ev_frame_count(c[0]) == 0);
     CHECK(ev_flush(c[0]) == 0);
     ev_close(&c[0]);
 }
