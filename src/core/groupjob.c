@@ -275,6 +275,28 @@ void ev_group_put(EvGroupJobs *j, EvGroupJob *job)
     pthread_mutex_unlock(&j->lock);
 }
 
+int ev_group_values(const void *state, void *scratch, const EvPic *ref, const EvPic *dis,
+                    const unsigned frame, double *values, const unsigned n_values,
+                    size_t (*scratch_size)(const void *state, unsigned n),
+                    void (*score)(const void *state, void *scratch, const EvPic *ref,
+                                  EvGroupJob *job))
+{
+    EvGroupJobs *j = ref->share ? ev_refshare_jobs(ref->share) : NULL;
+    EvGroupJob job;
+    switch (j ? ev_group_take(j, state, frame, dis, values, n_values, scratch_size, &job)
+              : EV_SHARE_ALONE) {
+    case EV_SHARE_TAKEN:
+        return 1;
+    case EV_SHARE_COMPUTE:
+        score(state, scratch, ref, &job);
+        memcpy(values, job.values, n_values * sizeof(*values));   /* member 0: the caller */
+        ev_group_put(j, &job);
+        return 1;
+    default:
+        return 0;
+    }
+}
+
 void ev_group_counts(EvGroupJobs *j, unsigned long *jobs, unsigned long *scored,
                      unsigned long *allocs)
 {

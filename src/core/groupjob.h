@@ -54,6 +54,16 @@ EvShareTake ev_group_take(EvGroupJobs *j, const void *state, unsigned frame, con
                           EvGroupJob *job);
 void ev_group_put(EvGroupJobs *j, EvGroupJob *job);
 
+/* An extractor's whole use of the jobs for one frame: when ref belongs to a group, its
+ * n_values doubles of the frame into values, taken from the job or scored by the job this call
+ * runs (score(state, scratch, ref, job) fills job->values); returns 1. Returns 0 when the
+ * caller must score the pair alone. */
+int ev_group_values(const void *state, void *scratch, const EvPic *ref, const EvPic *dis,
+                    unsigned frame, double *values, unsigned n_values,
+                    size_t (*scratch_size)(const void *state, unsigned n),
+                    void (*score)(const void *state, void *scratch, const EvPic *ref,
+                                  EvGroupJob *job));
+
 /* Jobs run, members scored by them and job scratch buffers allocated so far (a buffer is kept
  * for the next job: as many as jobs run at once). For tests and benchmarks. */
 void ev_group_counts(EvGroupJobs *j, unsigned long *jobs, unsigned long *scored,

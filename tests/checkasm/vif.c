@@ -48,6 +48,27 @@ static double random_egl(void)
     }
 }
 
+enum { BENCH_W = 1920 };
+
+/* The statistic's bench case: scale 0 rows of a typical width (8 or 10 bits) and their
+ * parameters; returns the shifts. */
+static VifShifts bench_rows(Rows *rows, const int u8, VifStatParams *p)
+{
+    fill_rows(rows, vif_n_taps[0] + 1, BENCH_W, u8 ? 1 : 2, u8 ? 8 : 10, 0);
+    *p = (VifStatParams){ table, 100.0 };
+    return vif_shifts(0, u8 ? 8 : 10);
+}
+
+/* Report a mismatch of a kernel's sums (where: the case). Returns 1 the first time. */
+static int fail_sums(const char *where, const VifSums *want, const VifSums *got)
+{
+    return check_fail("%s: num_log %lld/%lld den_log %lld/%lld num_non_log %lld/%lld "
+                      "den_non_log %lld/%lld", where, (long long)want->num_log,
+                      (long long)got->num_log, (long long)want->den_log, (long long)got->den_log,
+                      (long long)want->num_non_log, (long long)got->num_non_log,
+                      (long long)want->den_non_log, (long long)got->den_non_log);
+}
+
 static void check_stat(VifStatRowFn fn, VifStatRowFn ref_fn, const char *name, const char *lvl,
                        const int u8, Rows *rows, void *tmp)
 {
@@ -70,23 +91,18 @@ static void check_stat(VifStatRowFn fn, VifStatRowFn ref_fn, const char *name, c
                    scale, w, sh, &p, tmp);
                 if (check_planted())
                     got.num_log ^= 1;
-                if (memcmp(&want, &got, sizeof(want)) &&
-                    check_fail("scale %d w %d rows %d bpc %u pattern %d egl %g: num_log %lld/%lld "
-                               "den_log %lld/%lld num_non_log %lld/%lld den_non_log %lld/%lld",
-                               scale, w, n_out, bpc, pattern, p.egl, (long long)want.num_log,
-                               (long long)got.num_log, (long long)want.den_log,
-                               (long long)got.den_log, (long long)want.num_non_log,
-                               (long long)got.num_non_log, (long long)want.den_non_log,
-                               (long long)got.den_non_log))
+                char where[96];
+                snprintf(where, sizeof(where), "scale %d w %d rows %d bpc %u pattern %d egl %g",
+                         scale, w, n_out, bpc, pattern, p.egl);
+                if (memcmp(&want, &got, sizeof(want)) && fail_sums(where, &want, &got))
                     return;
             }
         }
     }
     if (check_benching()) {
-        const int w = 1920, scale = 0, reps = 200;
-        fill_rows(rows, vif_n_taps[scale] + 1, w, u8 ? 1 : 2, u8 ? 8 : 10, 0);
-        const VifStatParams p = { table, 100.0 };
-        const VifShifts sh = vif_shifts(0, u8 ? 8 : 10);
+        const int w = BENCH_W, scale = 0, reps = 200;
+        VifStatParams p;
+        const VifShifts sh = bench_rows(rows, u8, &p);
         double t[2];
         VifStatRowFn f[2] = { fn, ref_fn };
         for (int k = 0; k < 2; k++) {
@@ -180,24 +196,20 @@ static void check_parts(const VifDsp *d, const VifDsp *c, const char *lvl, const
                     dis_part(&got, cache, ref, dis[k], n_out, scale, w, sh, &p, tmp);
                     if (check_planted())
                         got.den_log ^= 1;
-                    if (memcmp(&want, &got, sizeof(want)) &&
-                        check_fail("distorted %d scale %d w %d rows %d bpc %u pattern %d egl %g: "
-                                   "num_log %lld/%lld den_log %lld/%lld num_non_log %lld/%lld "
-                                   "den_non_log %lld/%lld", k, scale, w, n_out, bpc, pattern,
-                                   p.egl, (long long)want.num_log, (long long)got.num_log,
-                                   (long long)want.den_log, (long long)got.den_log,
-                                   (long long)want.num_non_log, (long long)got.num_non_log,
-                                   (long long)want.den_non_log, (long long)got.den_non_log))
+                    char where[112];
+                    snprintf(where, sizeof(where),
+                             "distorted %d scale %d w %d rows %d bpc %u pattern %d egl %g", k,
+                             scale, w, n_out, bpc, pattern, p.egl);
+                    if (memcmp(&want, &got, sizeof(want)) && fail_sums(where, &want, &got))
                         return;
                 }
             }
         }
     }
     if (check_benching()) {
-        const int w = 1920, scale = 0, reps = 200;
-        fill_rows(rows, vif_n_taps[scale] + 1, w, u8 ? 1 : 2, u8 ? 8 : 10, 0);
-        const VifStatParams p = { table, 100.0 };
-        const VifShifts sh = vif_shifts(0, u8 ? 8 : 10);
+        const int w = BENCH_W, scale = 0, reps = 200;
+        VifStatParams p;
+        const VifShifts sh = bench_rows(rows, u8, &p);
         const void *const *ref = (const void *const *)rows->ref;
         const void *const *dis = (const void *const *)rows->dis;
         VifSums s = { 0 };

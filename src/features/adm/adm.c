@@ -251,8 +251,9 @@ static size_t group_scratch_size(const void *state, const unsigned n)
     return n * adm_member_layout(state, NULL, &member, &shared);
 }
 
-static void score_job(const AdmState *s, void *scratch, const EvPic *ref, EvGroupJob *job)
+static void score_job(const void *state, void *scratch, const EvPic *ref, EvGroupJob *job)
 {
+    const AdmState *s = state;
     AdmWork shared, wk[ADM_MAX_MEMBERS];
     adm_work_layout(s, scratch, &shared);
     char *p = job->scratch;
@@ -269,25 +270,14 @@ static int adm_extract(const void *state, void *scratch, const EvPic *ref, const
 {
     const AdmState *s = state;
     AdmScaleScore sc[4];
-    EvGroupJobs *jobs = ref->share ? ev_refshare_jobs(ref->share) : NULL;
     double mine[ADM_VALUES];
-    EvGroupJob job;
-    switch (jobs ? ev_group_take(jobs, s, frame, dis, mine, ADM_VALUES, group_scratch_size, &job)
-                 : EV_SHARE_ALONE) {
-    case EV_SHARE_TAKEN:
+    if (ev_group_values(s, scratch, ref, dis, frame, mine, ADM_VALUES, group_scratch_size,
+                        score_job)) {
         unpack_scores(sc, mine);
-        break;
-    case EV_SHARE_COMPUTE:
-        score_job(s, scratch, ref, &job);
-        unpack_scores(sc, job.values);   /* member 0: this one */
-        ev_group_put(jobs, &job);
-        break;
-    default: {
+    } else {
         AdmWork wk;
         adm_work_layout(s, scratch, &wk);
         adm_score_frame(s, &wk, ref, dis, sc);
-        break;
-    }
     }
     return ev_adm_emit(s, sc, frame, sink);
 }

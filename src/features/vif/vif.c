@@ -228,8 +228,9 @@ static void vif_scores_multi(const VifState *s, void *scratch, void *job_scratch
 
 /* The job's values: the members whose lumas are within the depth together, any other (or all,
  * when the reference is not) through vif_scores_checked. */
-static void score_job(const VifState *s, void *scratch, const EvPic *ref, EvGroupJob *job)
+static void score_job(const void *state, void *scratch, const EvPic *ref, EvGroupJob *job)
 {
+    const VifState *s = state;
     const int check = needs_depth_check(s);
     const VifPlane rp = luma_plane(ref);
     const int ref_over = check && vif_plane_over_depth(&rp, s->bpc);
@@ -257,23 +258,12 @@ static int vif_extract(const void *state, void *scratch, const EvPic *ref, const
 {
     const VifState *s = state;
     VifScaleScores v;
-    EvGroupJobs *jobs = ref->share ? ev_refshare_jobs(ref->share) : NULL;
     double mine[VIF_VALUES];
-    EvGroupJob job;
-    switch (jobs ? ev_group_take(jobs, s, frame, dis, mine, VIF_VALUES, group_scratch_size, &job)
-                 : EV_SHARE_ALONE) {
-    case EV_SHARE_TAKEN:
+    if (ev_group_values(s, scratch, ref, dis, frame, mine, VIF_VALUES, group_scratch_size,
+                        score_job))
         unpack_scores(&v, mine, s);
-        break;
-    case EV_SHARE_COMPUTE:
-        score_job(s, scratch, ref, &job);
-        unpack_scores(&v, job.values, s);   /* member 0: this one */
-        ev_group_put(jobs, &job);
-        break;
-    default:
+    else
         vif_scores_checked(s, scratch, ref, dis, &v);
-        break;
-    }
     return ev_vif_emit(s, &v, frame, sink);
 }
 
