@@ -251,6 +251,89 @@ static void test_refusals(void)
     ev_close(&c[0]);
 }
 
+/* 10-bit frames with luma samples above the depth in a group: frame 0 in one distorted (that
+ * member is scored by the C reference, the others together), frame 1 in the reference (every
+ * member by the C reference), frame 2 none; each value that of a context fed alone. */
+enum { OW = 96, OH = 64, O_FRAMES = 3, O_DIS = 3 };
+#define O_SAMPLES (OW * OH + 2 * (OW / 2) * (OH / 2))
+
+static uint16_t over_ref[O_FRAMES][O_SAMPLES], over_dis[O_DIS][O_FRAMES][O_SAMPLES];
+
+static void make_over_depth(void)
+{
+    for (unsigned f = 0; f < O_FRAMES; f++)
+        for (unsigned i = 0; i < O_SAMPLES; i++) {
+            const uint32_t h = check_hash(i * 7u + f * 7919u);
+            const unsigned r = ((i % OW) * 9 + (i / OW) * 5 + f * 13) & 1023;
+            over_ref[f][i] = (uint16_t)r;
+            for (unsigned d = 0; d < O_DIS; d++) {
+                const int v = (int)r + (int)(check_hash(h + d) % (11 + 6 * d)) - (int)(5 + 3 * d);
+                over_dis[d][f][i] = (uint16_t)(v < 0 ? 0 : v > 1023 ? 1023 : v);
+            }
+            if (i < OW * OH && h % 89 == 0) { /* luma only */
+                if (f == 0)
+                    over_dis[1][f][i] = (uint16_t)(1024 + h % 30000);
+                else if (f == 1)
+                    over_ref[f][i] = (uint16_t)(1024 + h % 30000);
+            }
+        }
+}
+
+static EvPicture picture16(const uint16_t *buf)
+{
+    EvPicture p = { OW, OH, 10, EV_PIX_420,
+                    { buf, buf + OW * OH, buf + OW * OH + (OW / 2) * (OH / 2) },
+                    { OW * 2, OW, OW } };
+    return p;
+}
+
+static EvContext *open_over(unsigned threads)
+{
+    EvSettings s;
+    ev_default_settings(&s);
+    s.n_threads = threads;
+    EvContext *c = NULL;
+    CHECK(ev_open(&c, &s) == 0);
+    CHECK(ev_use_feature(c, "vif", "debug=true") == 0);
+    CHECK(ev_use_feature(c, "adm", "debug=true") == 0);
+    CHECK(ev_use_feature(c, "motion", NULL) == 0);
+    return c;
+}
+
+static void test_over_depth(unsigned threads)
+{
+    make_over_depth();
+    EvContext *alone[O_DIS], *group[O_DIS];
+    for (unsigned d = 0; d < O_DIS; d++) {
+        alone[d] = open_over(threads);
+        group[d] = open_over(threads);
+    }
+    for (unsigned f = 0; f < O_FRAMES; f++) {
+        const EvPicture r = picture16(over_ref[f]);
+        EvPicture pics[O_DIS];
+        const EvPicture *dis[O_DIS];
+        for (unsigned d = 0; d < O_DIS; d++) {
+            pics[d] = picture16(over_dis[d][f]);
+            dis[d] = &pics[d];
+            CHECK(ev_send_pictures(alone[d], &r, &pics[d]) == 0);
+        }
+        CHECK(ev_send_pictures_multi(group, O_DIS, &r, dis) == 0);
+    }
+    for (unsigned d = 0; d < O_DIS; d++) {
+        CHECK(ev_flush(alone[d]) == 0);
+        CHECK(ev_flush(group[d]) == 0);
+    }
+    unsigned long jobs = 0, scored = 0, allocs = 0;
+    if (group[0]->share && ev_refshare_jobs(group[0]->share))
+        ev_group_counts(ev_refshare_jobs(group[0]->share), &jobs, &scored, &allocs);
+    CHECK(jobs == 2 * O_FRAMES && scored == 2 * O_FRAMES * O_DIS);
+    for (unsigned d = 0; d < O_DIS; d++) {
+        check_same(group[d], alone[d]);
+        ev_close(&alone[d]);
+        ev_close(&group[d]);
+    }
+}
+
 int main(void)
 {
     make_frames();
@@ -258,6 +341,8 @@ int main(void)
     test_multi(3, 0);
     test_multi(1, EV_CPU_AVX512 | EV_CPU_AVX512ICL);   /* AVX2 */
     test_multi(2, EV_CPU_ALL);                          /* C */
+    test_over_depth(1);
+    test_over_depth(2);
     test_leaving();
     test_refusals();
     printf("unit_multi: %u checks passed, %u failed\n", check_passed, check_failed);
