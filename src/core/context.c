@@ -98,6 +98,10 @@ void ev_close(EvContext **const pc)
         ev_worker_free(c, &c->workers[i]);
     }
     ev_worker_free(c, &c->caller);
+    /* out of the group's jobs before the registrations go: another member's job claim reads
+     * them (every dispatched slot left already; this is for the rest) */
+    for (unsigned i = 0; i < c->n_slots; i++)
+        ev_slot_leave_jobs(&c->slots[i]);
     for (unsigned r = 0; r < c->n_reg; r++) {
         if (c->reg[r].initialised && c->reg[r].run->close)
             c->reg[r].run->close(c->reg[r].state);
@@ -105,7 +109,6 @@ void ev_close(EvContext **const pc)
         free(c->reg[r].state);
     }
     for (unsigned i = 0; i < c->n_slots; i++) {
-        ev_slot_leave_jobs(&c->slots[i]); /* a borrowed one's, never submitted */
         if (c->use_cuda)
             ev_cuda_host_free(c->slots[i].buf);
         else
