@@ -86,7 +86,7 @@ static void check_same(const EvContext *got, const EvContext *want)
 }
 
 /* The groups' contexts with the kernels cpu_mask leaves (vif's reference-part kernels at the
- * AVX-512 levels; a distorted at a time below), those fed alone with the best. */
+ * AVX2 and AVX-512 levels; at C a distorted at a time), those fed alone with the best. */
 static void test_multi(unsigned threads, unsigned cpu_mask)
 {
     EvContext *alone[N_DIS], *sent[N_DIS], *lent[N_DIS];

@@ -5,7 +5,9 @@
  * end (the vertical passes then recompute a few columns, with the same values), rows narrower
  * than a vector run the C kernels, and statistic lanes past the row are cleared by compares.
  * What AVX2 lacks is built from what it has: bit lengths of 32-bit values from the exponent of
- * an exact float, unsigned 32-bit to double through a biased signed conversion.
+ * an exact float, unsigned 32-bit to double through a biased signed conversion. The statistic
+ * also comes in the many-encodes parts of vif_dsp.h (the reference's once, each distorted's
+ * after), the same passes with the other part's quantities left out.
  */
 #include <immintrin.h>
 #include <string.h>
@@ -67,11 +69,18 @@ static void pad_row(int16_t *line, const int w, const int r)
     }
 }
 
-static void pad_rows(const Rows *rows, const int w, const int r)
+/* Which of a row's quantities a pass filters (as vif_avx512_tmpl.h): all, the reference's
+ * (its mean and x^2: many encodes), or the rest. */
+enum { PART_ALL, PART_REF, PART_DIS };
+
+/* Pad the rows of part (PART_ALL: all eight). */
+static void pad_rows_part(const Rows *rows, const int w, const int r, const int part)
 {
-    for (int l = 0; l < 2; l++)
-        pad_row(rows->mu[l], w, r);
     for (int l = 0; l < 3; l++) {
+        if (part != PART_ALL && (part == PART_REF) != (l == 0))
+            continue;
+        if (l < 2)
+            pad_row(rows->mu[l], w, r);
         pad_row(rows->lo[l], w, r);
         pad_row(rows->hi[l], w, r);
     }
@@ -151,45 +160,71 @@ static void pairs2(Pairs2 *t, const uint16_t *f, const int n)
         hi = _mm256_xor_si256(_mm256_mulhi_epu16(a, b), BIAS16);                               \
     } while (0)
 
-INLINE int quantities(__m256i *q, const void *ref, const void *dis, const int j, const int u16,
-                      const int pass)
+/* The quantities of (u16, pass, part), in their order: n_quantities() of them, q[0] being the
+ * pass's quantity first_quantity() (x = 0, y = 1; x^2 = 0, y^2 = 1, xy = 2). Constants of the
+ * arguments, so that the loops over them unroll. */
+INLINE int n_quantities(const int u16, const int pass, const int part)
+{
+    if (u16 && pass)
+        return 2;
+    if (part == PART_ALL)
+        return pass ? 3 : 2;
+    return part == PART_REF || !pass ? 1 : 2;
+}
+
+INLINE int first_quantity(const int u16, const int pass, const int part)
+{
+    return part == PART_DIS && (!u16 || pass == 0) ? 1 : 0;
+}
+
+INLINE void quantities(__m256i *q, const void *ref, const void *dis, const int j, const int u16,
+                       const int pass, const int part)
 {
     if (!u16) {
-        const __m256i x = load_u8(ref, j), y = load_u8(dis, j);
+        const __m256i x = part == PART_DIS && pass == 0 ? _mm256_setzero_si256() : load_u8(ref, j);
+        const __m256i y = part == PART_REF ? _mm256_setzero_si256() : load_u8(dis, j);
         if (pass == 0) {
-            q[0] = x;
+            q[0] = part == PART_DIS ? y : x;
             q[1] = y;
-            return 2;
+            return;
         }
-        q[0] = _mm256_xor_si256(_mm256_mullo_epi16(x, x), BIAS16);
-        q[1] = _mm256_xor_si256(_mm256_mullo_epi16(y, y), BIAS16);
-        q[2] = _mm256_xor_si256(_mm256_mullo_epi16(x, y), BIAS16);
-        return 3;
+        const int at = part == PART_DIS ? 0 : 1;   /* where y^2 goes */
+        if (part != PART_DIS)
+            q[0] = _mm256_xor_si256(_mm256_mullo_epi16(x, x), BIAS16);
+        if (part != PART_REF) {
+            q[at] = _mm256_xor_si256(_mm256_mullo_epi16(y, y), BIAS16);
+            q[at + 1] = _mm256_xor_si256(_mm256_mullo_epi16(x, y), BIAS16);
+        }
+        return;
+    }
+    if (pass == 0) {
+        const __m256i x = part == PART_DIS ? _mm256_setzero_si256() : load_u16(ref, j);
+        const __m256i y = part == PART_REF ? _mm256_setzero_si256() : load_u16(dis, j);
+        q[0] = _mm256_xor_si256(part == PART_DIS ? y : x, BIAS16);
+        q[1] = _mm256_xor_si256(y, BIAS16);
+        return;
     }
     const __m256i x = pass == 2 ? _mm256_setzero_si256() : load_u16(ref, j);
     const __m256i y = pass == 1 ? _mm256_setzero_si256() : load_u16(dis, j);
     switch (pass) {
-    case 0:
-        q[0] = _mm256_xor_si256(x, BIAS16);
-        q[1] = _mm256_xor_si256(y, BIAS16);
-        break;
     case 1: PRODUCT_HALVES(x, x, q[0], q[1]); break;
     case 2: PRODUCT_HALVES(y, y, q[0], q[1]); break;
     default: PRODUCT_HALVES(x, y, q[0], q[1]); break;
     }
-    return 2;
 }
 
 INLINE void pass2(__m256i acc[2][3][2], const Pairs2 *t, const void *const *ref,
-                  const void *const *dis, const int j, const int u16, const int pass)
+                  const void *const *dis, const int j, const int u16, const int pass,
+                  const int part)
 {
     for (int o = 0; o < 2; o++)
         for (int l = 0; l < 3; l++)
             acc[o][l][0] = acc[o][l][1] = _mm256_setzero_si256();
+    const int nq = n_quantities(u16, pass, part);
     for (int p = 0; p < t->n_pairs; p++) {
         __m256i qa[3], qb[3];
-        const int nq = quantities(qa, ref[2 * p], dis[2 * p], j, u16, pass);
-        quantities(qb, ref[2 * p + 1], dis[2 * p + 1], j, u16, pass);
+        quantities(qa, ref[2 * p], dis[2 * p], j, u16, pass, part);
+        quantities(qb, ref[2 * p + 1], dis[2 * p + 1], j, u16, pass, part);
         for (int l = 0; l < nq; l++) {
             const __m256i lo = _mm256_unpacklo_epi16(qa[l], qb[l]);
             const __m256i hi = _mm256_unpackhi_epi16(qa[l], qb[l]);
@@ -205,15 +240,17 @@ INLINE void pass2(__m256i acc[2][3][2], const Pairs2 *t, const void *const *ref,
     }
 }
 
-/* Vertical pass of two output rows (w >= V): 16 columns at j. */
-static void vert2_at(const Rows *out, const Pairs2 *t, const void *const *ref,
-                     const void *const *dis, const int j, const int u16, const VifShifts sh)
+/* Vertical pass of two output rows (w >= V): 16 columns at j, the quantities of part. */
+INLINE void vert2_at(const Rows *out, const Pairs2 *t, const void *const *ref,
+                     const void *const *dis, const int j, const int u16, const VifShifts sh,
+                     const int part)
 {
     const __m256i r128 = _mm256_set1_epi32(128);
     __m256i acc[2][3][2];
-    pass2(acc, t, ref, dis, j, u16, 0);
+    pass2(acc, t, ref, dis, j, u16, 0, part);
+    const int nq0 = n_quantities(u16, 0, part), first0 = first_quantity(u16, 0, part);
     for (int o = 0; o < 2; o++)
-        for (int l = 0; l < 2; l++) {
+        for (int l = 0; l < nq0; l++) {
             __m256i a = acc[o][l][0], b = acc[o][l][1];
             if (u16) {
                 a = round_shift32(_mm256_xor_si256(a, TOP32), sh.mu_shift);
@@ -222,18 +259,20 @@ static void vert2_at(const Rows *out, const Pairs2 *t, const void *const *ref,
                 a = _mm256_srli_epi32(_mm256_add_epi32(a, r128), 8);
                 b = _mm256_srli_epi32(_mm256_add_epi32(b, r128), 8);
             }
-            _mm256_storeu_si256((__m256i *)(out[o].mu[l] + j), pack_biased(a, b));
+            _mm256_storeu_si256((__m256i *)(out[o].mu[first0 + l] + j), pack_biased(a, b));
         }
     if (!u16) {
-        pass2(acc, t, ref, dis, j, 0, 1);
+        pass2(acc, t, ref, dis, j, 0, 1, part);
+        const int nq1 = n_quantities(0, 1, part), first1 = first_quantity(0, 1, part);
         for (int o = 0; o < 2; o++)
-            for (int l = 0; l < 3; l++)
-                store_split(out[o].lo[l], out[o].hi[l], j, _mm256_xor_si256(acc[o][l][0], TOP32),
+            for (int l = 0; l < nq1; l++)
+                store_split(out[o].lo[first1 + l], out[o].hi[first1 + l], j,
+                            _mm256_xor_si256(acc[o][l][0], TOP32),
                             _mm256_xor_si256(acc[o][l][1], TOP32));
         return;
     }
-    for (int l = 0; l < 3; l++) {
-        pass2(acc, t, ref, dis, j, 1, 1 + l);
+    for (int l = part == PART_DIS ? 1 : 0; l < (part == PART_REF ? 1 : 3); l++) {
+        pass2(acc, t, ref, dis, j, 1, 1 + l, part);
         for (int o = 0; o < 2; o++) {
             const __m256i v0 = combine_sq(_mm256_xor_si256(acc[o][0][0], TOP32),
                                           _mm256_xor_si256(acc[o][1][0], TOP32), sh.sq_shift);
@@ -244,14 +283,14 @@ static void vert2_at(const Rows *out, const Pairs2 *t, const void *const *ref,
     }
 }
 
-static void vert2(const Rows *out, const void *const *ref, const void *const *dis,
-                  const uint16_t *f, const int n_taps, const int w, const int u16,
-                  const VifShifts sh)
+INLINE void vert2_part(const Rows *out, const void *const *ref, const void *const *dis,
+                       const uint16_t *f, const int n_taps, const int w, const int u16,
+                       const VifShifts sh, const int part)
 {
     Pairs2 t;
     pairs2(&t, f, n_taps);
     for (int j = 0; j < w; j += V)
-        vert2_at(out, &t, ref, dis, j + V <= w ? j : w - V, u16, sh);
+        vert2_at(out, &t, ref, dis, j + V <= w ? j : w - V, u16, sh, part);
 }
 
 /* ---- horizontal pass and statistic ---- */
@@ -334,12 +373,31 @@ static int popcount8(const __m256i m)
     return __builtin_popcount((unsigned)_mm256_movemask_ps(_mm256_castsi256_ps(m)));
 }
 
-/* Statistic of 8 pixels; valid: all-ones lanes for real pixels. */
-INLINE void stat8(Lanes *acc, const __m256i mu1, const __m256i mu2, const __m256i xx,
-                  const __m256i yy, const __m256i xy, const __m256i valid, const double egl)
+/* The statistic of 8 pixels in two parts (as vif_avx512_tmpl.h): the denominator's depends on
+ * sigma1_sq alone, the numerator's on both pictures. valid: all-ones lanes for real pixels. */
+
+INLINE __m256i sigma1_8(const __m256i mu1, const __m256i xx)
+{
+    return _mm256_sub_epi32(xx, mul_q32(mu1, mu1));
+}
+
+INLINE void den8(Lanes *acc, const __m256i s1, const __m256i valid, const int at)
+{
+    const __m256i nsq = _mm256_set1_epi32(VIF_SIGMA_NSQ);
+    const __m256i low = _mm256_and_si256(valid, _mm256_cmpgt_epi32(nsq, s1));
+    const __m256i den = _mm256_andnot_si256(low, valid);
+    acc->den_non_log += popcount8(low);
+    const __m256i kd = log2_parts32(acc->idx[0] + at, _mm256_add_epi32(s1, nsq), den);
+    acc->den_log = _mm256_add_epi32(
+        acc->den_log,
+        _mm256_and_si256(den, _mm256_slli_epi32(_mm256_sub_epi32(kd, _mm256_set1_epi32(17)), 11)));
+}
+
+INLINE void numer8(Lanes *acc, const __m256i mu1, const __m256i s1, const __m256i mu2,
+                   const __m256i yy, const __m256i xy, const __m256i valid, const int at,
+                   const double egl)
 {
     const __m256i zero = _mm256_setzero_si256();
-    const __m256i s1 = _mm256_sub_epi32(xx, mul_q32(mu1, mu1));
     const __m256i s2 = _mm256_max_epi32(_mm256_sub_epi32(yy, mul_q32(mu2, mu2)), zero);
     const __m256i s12 = _mm256_sub_epi32(xy, mul_q32(mu1, mu2));
     const __m256i nsq = _mm256_set1_epi32(VIF_SIGMA_NSQ);
@@ -352,14 +410,7 @@ INLINE void stat8(Lanes *acc, const __m256i mu1, const __m256i mu2, const __m256
                                         _mm256_cvtepu32_epi64(_mm256_castsi256_si128(s2_low)));
     acc->num_non_log = _mm256_add_epi64(acc->num_non_log,
                                         _mm256_cvtepu32_epi64(_mm256_extracti128_si256(s2_low, 1)));
-    acc->den_non_log += popcount8(low);
     acc->n_num += popcount8(num);
-    const int at = acc->n_idx;
-    acc->n_idx += 8;
-    const __m256i kd = log2_parts32(acc->idx[0] + at, _mm256_add_epi32(s1, nsq), den);
-    acc->den_log = _mm256_add_epi32(
-        acc->den_log,
-        _mm256_and_si256(den, _mm256_slli_epi32(_mm256_sub_epi32(kd, _mm256_set1_epi32(17)), 11)));
     __m256d n2a, n2b;
     const __m128i n1a = num4(&n2a, _mm256_castsi256_si128(s1), _mm256_castsi256_si128(s2),
                              _mm256_castsi256_si128(s12), egl);
@@ -395,14 +446,26 @@ static int64_t hsum64x4(const __m256i v)
 #define NO_VECTORIZE __attribute__((optimize("no-tree-vectorize")))
 #define NO_VECTORIZE_LOOP
 #endif
-/* The table entries of the index rows, with scalar loads (see vif_avx512_tmpl.h). */
-NO_VECTORIZE static void flush_lanes(VifSums *sums, Lanes *acc, const uint16_t *table)
+/* The table entries of the index rows, with scalar loads (see vif_avx512_tmpl.h); part: the
+ * sums it adds (the other rows of indices are not read). */
+NO_VECTORIZE INLINE void flush_part(VifSums *sums, Lanes *acc, const uint16_t *table,
+                                    const int part)
 {
     int64_t num = 0, den = 0;
-    NO_VECTORIZE_LOOP
-    for (int i = 0; i < acc->n_idx; i++) {
-        den += table[acc->idx[0][i]];
-        num += (int32_t)table[acc->idx[1][i]] - (int32_t)table[acc->idx[2][i]];
+    if (part == PART_ALL) {
+        NO_VECTORIZE_LOOP
+        for (int i = 0; i < acc->n_idx; i++) {
+            den += table[acc->idx[0][i]];
+            num += (int32_t)table[acc->idx[1][i]] - (int32_t)table[acc->idx[2][i]];
+        }
+    } else if (part == PART_REF) {
+        NO_VECTORIZE_LOOP
+        for (int i = 0; i < acc->n_idx; i++)
+            den += table[acc->idx[0][i]];
+    } else {
+        NO_VECTORIZE_LOOP
+        for (int i = 0; i < acc->n_idx; i++)
+            num += (int32_t)table[acc->idx[1][i]] - (int32_t)table[acc->idx[2][i]];
     }
     acc->n_idx = 0;
     const int64_t n2_k = hsum64x4(acc->n2_exp) - 1038 * acc->n_num;
@@ -412,6 +475,31 @@ NO_VECTORIZE static void flush_lanes(VifSums *sums, Lanes *acc, const uint16_t *
     sums->den_non_log += acc->den_non_log;
     acc->num_log = acc->den_log = acc->num_non_log = acc->n2_exp = _mm256_setzero_si256();
     acc->den_non_log = acc->n_num = 0;
+}
+
+NO_VECTORIZE static void flush_all(VifSums *sums, Lanes *acc, const uint16_t *table)
+{
+    flush_part(sums, acc, table, PART_ALL);
+}
+
+NO_VECTORIZE static void flush_ref(VifSums *sums, Lanes *acc, const uint16_t *table)
+{
+    flush_part(sums, acc, table, PART_REF);
+}
+
+NO_VECTORIZE static void flush_dis(VifSums *sums, Lanes *acc, const uint16_t *table)
+{
+    flush_part(sums, acc, table, PART_DIS);
+}
+
+INLINE void flush_lanes(VifSums *sums, Lanes *acc, const uint16_t *table, const int part)
+{
+    if (part == PART_ALL)
+        flush_all(sums, acc, table);
+    else if (part == PART_REF)
+        flush_ref(sums, acc, table);
+    else
+        flush_dis(sums, acc, table);
 }
 
 /* The 16 samples src[j0 + o ..] from the aligned vectors a = [j0 - 16, j0), b = [j0, j0 + 16),
@@ -471,8 +559,16 @@ INLINE void hfilter(__m256i *even, __m256i *odd, const int16_t *src, const int j
     *odd = d;
 }
 
-INLINE void horiz_stat_n(VifSums *sums, const Rows *rows, const int w, const VifStatParams *p,
-                         const uint16_t *f, const int R, const int NT, const int split)
+/* Vectors of the reference's values per block of V columns (many encodes): mu1 and sigma1_sq
+ * at the even and at the odd outputs. */
+enum { REF_VECS = 4 };
+
+/* Horizontal pass and statistic of one row; part as in vif_avx512_tmpl.h: PART_REF leaves the
+ * reference's values in cache and adds the denominator's sums, PART_DIS reads them and adds the
+ * numerator's. */
+INLINE void horiz_part_n(VifSums *sums, __m256i *cache, const Rows *rows, const int w,
+                         const VifStatParams *p, const uint16_t *f, const int R, const int NT,
+                         const int split, const int part)
 {
     __m256i c[9], c2[1];
     for (int k = 0; k < NT; k++) {
@@ -488,39 +584,104 @@ INLINE void horiz_stat_n(VifSums *sums, const Rows *rows, const int w, const Vif
         acc.idx[l] = rows->idx[l];
     const __m256i r16 = _mm256_set1_epi32(32768);
     const __m256i lane2 = _mm256_setr_epi32(0, 2, 4, 6, 8, 10, 12, 14);
-    for (int j0 = 0; j0 < w; j0 += V) {
-        __m256i e[8], o[8];
-        const int16_t *src[8] = { rows->mu[0], rows->mu[1], rows->lo[0], rows->hi[0],
-                                  rows->lo[1], rows->hi[1], rows->lo[2], rows->hi[2] };
-        for (int l = 0; l < 8; l++)
-            hfilter(&e[l], &o[l], src[l], j0, c, c2, R, NT, split);
+    /* the rows in the filters' order (mu1, mu2, x^2, y^2, xy), each of part */
+    const int16_t *src[8] = { rows->mu[0], rows->mu[1], rows->lo[0], rows->hi[0],
+                              rows->lo[1], rows->hi[1], rows->lo[2], rows->hi[2] };
+    static const int of_ref[8] = { 1, 0, 1, 1, 0, 0, 0, 0 };
 #define SQ(lo, hi)                                                                             \
     _mm256_add_epi32(_mm256_xor_si256(hi, TOP32),                                              \
                      _mm256_srli_epi32(_mm256_add_epi32(_mm256_xor_si256(lo, TOP32), r16), 16))
+    for (int j0 = 0; j0 < w; j0 += V) {
+        __m256i e[8], o[8];
+        for (int l = 0; l < 8; l++)
+            if (part == PART_ALL || (part == PART_REF) == of_ref[l])
+                hfilter(&e[l], &o[l], src[l], j0, c, c2, R, NT, split);
+        __m256i ref[REF_VECS];   /* mu1 even, mu1 odd, sigma1_sq even, sigma1_sq odd */
+        __m256i *const cached = part == PART_ALL ? NULL : cache + j0 / V * REF_VECS;
+        if (part == PART_DIS) {
+            for (int v = 0; v < REF_VECS; v++)
+                ref[v] = _mm256_load_si256(cached + v);
+        } else {
+            ref[0] = _mm256_xor_si256(e[0], TOP32);
+            ref[1] = _mm256_xor_si256(o[0], TOP32);
+            ref[2] = sigma1_8(ref[0], SQ(e[2], e[3]));
+            ref[3] = sigma1_8(ref[1], SQ(o[2], o[3]));
+        }
         /* output j0 + 2m (+1) is a pixel when it is below w */
         const __m256i left = _mm256_set1_epi32(w - j0);
         const __m256i ve = _mm256_cmpgt_epi32(left, lane2);
         const __m256i vo = _mm256_cmpgt_epi32(left, _mm256_add_epi32(lane2, _mm256_set1_epi32(1)));
-        stat8(&acc, _mm256_xor_si256(e[0], TOP32), _mm256_xor_si256(e[1], TOP32),
-              SQ(e[2], e[3]), SQ(e[4], e[5]), SQ(e[6], e[7]), ve, p->egl);
-        stat8(&acc, _mm256_xor_si256(o[0], TOP32), _mm256_xor_si256(o[1], TOP32),
-              SQ(o[2], o[3]), SQ(o[4], o[5]), SQ(o[6], o[7]), vo, p->egl);
-#undef SQ
+        const int at = acc.n_idx;
+        acc.n_idx += 16;
+        if (part != PART_DIS)
+            den8(&acc, ref[2], ve, at);
+        if (part != PART_REF)
+            numer8(&acc, ref[0], ref[2], _mm256_xor_si256(e[1], TOP32), SQ(e[4], e[5]),
+                   SQ(e[6], e[7]), ve, at, p->egl);
+        if (part != PART_DIS)
+            den8(&acc, ref[3], vo, at + 8);
+        if (part != PART_REF)
+            numer8(&acc, ref[1], ref[3], _mm256_xor_si256(o[1], TOP32), SQ(o[4], o[5]),
+                   SQ(o[6], o[7]), vo, at + 8, p->egl);
+        if (part == PART_REF)
+            for (int v = 0; v < REF_VECS; v++)
+                _mm256_store_si256(cached + v, ref[v]);
         if (acc.n_idx >= IDX_ROW - 16)
-            flush_lanes(sums, &acc, p->log2_table);
+            flush_lanes(sums, &acc, p->log2_table, part);
     }
-    flush_lanes(sums, &acc, p->log2_table);
+#undef SQ
+    flush_lanes(sums, &acc, p->log2_table, part);
 }
 
-static void horiz_stat(VifSums *sums, const Rows *rows, const int scale, const int w,
-                       const VifStatParams *p)
+INLINE void horiz_part(VifSums *sums, __m256i *cache, const Rows *rows, const int scale,
+                       const int w, const VifStatParams *p, const int part)
 {
     const uint16_t *f = vif_taps[scale];
     switch (scale) {
-    case 0: horiz_stat_n(sums, rows, w, p, f, 8, 9, 0); break;
-    case 1: horiz_stat_n(sums, rows, w, p, f, 4, 5, 0); break;
-    case 2: horiz_stat_n(sums, rows, w, p, f, 2, 3, 0); break;
-    default: horiz_stat_n(sums, rows, w, p, f, 1, 2, 1); break;
+    case 0: horiz_part_n(sums, cache, rows, w, p, f, 8, 9, 0, part); break;
+    case 1: horiz_part_n(sums, cache, rows, w, p, f, 4, 5, 0, part); break;
+    case 2: horiz_part_n(sums, cache, rows, w, p, f, 2, 3, 0, part); break;
+    default: horiz_part_n(sums, cache, rows, w, p, f, 1, 2, 1, part); break;
+    }
+}
+
+/* The n + n_out - 1 row pointers in, as the n + 1 of the two-row pass (one output row: its
+ * last input row repeated, the second output dropped). */
+static void rows_for_vert2(const void **out, const void *const *in, const int n, const int n_out)
+{
+    for (int k = 0; k < n + 1; k++)
+        out[k] = in[k < n + n_out - 1 ? k : n - 1];
+}
+
+static __m256i *cache_row(void *cache, const int w, const int o)
+{
+    return (__m256i *)cache + (size_t)o * (size_t)((w + V - 1) / V) * REF_VECS;
+}
+
+/* Rows narrower than a vector: the reference's part does nothing, the distorted's is the C
+ * pair kernel (its sums hold the denominator's too). */
+INLINE void stat_rows_part(VifSums *sums, void *cache, const void *const *ref,
+                           const void *const *dis, const int n_out, const int scale,
+                           const int w, const VifShifts sh, const VifStatParams *p, void *tmp,
+                           const int u16, const int part)
+{
+    const int n = vif_n_taps[scale];
+    if (w < V) {
+        if (part != PART_REF)
+            (u16 ? vif_stat_row_u16_c : vif_stat_row_u8_c)(sums, ref, dis, n_out, scale, w, sh,
+                                                           p, tmp);
+        return;
+    }
+    const void *rr[VIF_MAX_TAPS + 1], *dr[VIF_MAX_TAPS + 1];
+    rows_for_vert2(rr, ref, n, n_out);
+    if (part != PART_REF)
+        rows_for_vert2(dr, dis, n, n_out);
+    const Rows rows[2] = { carve_rows(tmp, w, 0), carve_rows(tmp, w, 1) };
+    vert2_part(rows, rr, part == PART_REF ? rr : dr, vif_taps[scale], n, w, u16, sh, part);
+    for (int o = 0; o < n_out; o++) {
+        pad_rows_part(&rows[o], w, n / 2, part);
+        horiz_part(sums, part == PART_ALL ? NULL : cache_row(cache, w, o), &rows[o], scale, w,
+                   p, part);
     }
 }
 
@@ -528,23 +689,7 @@ static void stat_rows(VifSums *sums, const void *const *ref, const void *const *
                       const int n_out, const int scale, const int w, const VifShifts sh,
                       const VifStatParams *p, void *tmp, const int u16)
 {
-    const int n = vif_n_taps[scale];
-    if (w < V) {
-        (u16 ? vif_stat_row_u16_c : vif_stat_row_u8_c)(sums, ref, dis, n_out, scale, w, sh, p, tmp);
-        return;
-    }
-    /* one output row: the two-row pass with its last input row repeated, the second dropped */
-    const void *rr[VIF_MAX_TAPS + 1], *dr[VIF_MAX_TAPS + 1];
-    for (int k = 0; k < n + 1; k++) {
-        rr[k] = ref[k < n + n_out - 1 ? k : n - 1];
-        dr[k] = dis[k < n + n_out - 1 ? k : n - 1];
-    }
-    const Rows rows[2] = { carve_rows(tmp, w, 0), carve_rows(tmp, w, 1) };
-    vert2(rows, rr, dr, vif_taps[scale], n, w, u16, sh);
-    for (int o = 0; o < n_out; o++) {
-        pad_rows(&rows[o], w, n / 2);
-        horiz_stat(sums, &rows[o], scale, w, p);
-    }
+    stat_rows_part(sums, NULL, ref, dis, n_out, scale, w, sh, p, tmp, u16, PART_ALL);
 }
 
 void ev_vif_stat_row_u8_avx2(VifSums *sums, const void *const *ref, const void *const *dis,
@@ -559,6 +704,41 @@ void ev_vif_stat_row_u16_avx2(VifSums *sums, const void *const *ref, const void 
                               const VifStatParams *p, void *tmp)
 {
     stat_rows(sums, ref, dis, n_out, scale, w, sh, p, tmp, 1);
+}
+
+/* ---- many encodes: the reference's part once, each distorted's after (vif_dsp.h) ---- */
+
+size_t ev_vif_ref_cache_size_avx2(const int max_w)
+{
+    return 2 * (size_t)((max_w + V - 1) / V) * REF_VECS * sizeof(__m256i);
+}
+
+void ev_vif_stat_ref_u8_avx2(VifSums *den, void *cache, const void *const *ref, const int n_out,
+                             const int scale, const int w, const VifShifts sh,
+                             const VifStatParams *p, void *tmp)
+{
+    stat_rows_part(den, cache, ref, NULL, n_out, scale, w, sh, p, tmp, 0, PART_REF);
+}
+
+void ev_vif_stat_ref_u16_avx2(VifSums *den, void *cache, const void *const *ref,
+                              const int n_out, const int scale, const int w,
+                              const VifShifts sh, const VifStatParams *p, void *tmp)
+{
+    stat_rows_part(den, cache, ref, NULL, n_out, scale, w, sh, p, tmp, 1, PART_REF);
+}
+
+void ev_vif_stat_dis_u8_avx2(VifSums *sums, const void *cache, const void *const *ref,
+                             const void *const *dis, const int n_out, const int scale,
+                             const int w, const VifShifts sh, const VifStatParams *p, void *tmp)
+{
+    stat_rows_part(sums, (void *)cache, ref, dis, n_out, scale, w, sh, p, tmp, 0, PART_DIS);
+}
+
+void ev_vif_stat_dis_u16_avx2(VifSums *sums, const void *cache, const void *const *ref,
+                              const void *const *dis, const int n_out, const int scale,
+                              const int w, const VifShifts sh, const VifStatParams *p, void *tmp)
+{
+    stat_rows_part(sums, (void *)cache, ref, dis, n_out, scale, w, sh, p, tmp, 1, PART_DIS);
 }
 
 /* ---- decimation ---- */

@@ -23,6 +23,11 @@ void vif_dsp_init(VifDsp *dsp, const unsigned cpu)
     dsp->down_row_u16 = ev_vif_down_row_u16_avx2;
     dsp->down_one_u8 = ev_vif_down_one_u8_avx2;
     dsp->down_one_u16 = ev_vif_down_one_u16_avx2;
+    dsp->stat_ref_u8 = ev_vif_stat_ref_u8_avx2;
+    dsp->stat_ref_u16 = ev_vif_stat_ref_u16_avx2;
+    dsp->stat_dis_u8 = ev_vif_stat_dis_u8_avx2;
+    dsp->stat_dis_u16 = ev_vif_stat_dis_u16_avx2;
+    dsp->ref_cache_size = ev_vif_ref_cache_size_avx2;
     if (!(cpu & EV_CPU_AVX512))
         return;
     dsp->stat_row_u8 = ev_vif_stat_row_u8_avx512;

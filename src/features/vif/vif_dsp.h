@@ -57,7 +57,7 @@ typedef struct VifDsp {
     VifStatRowFn stat_row_u8, stat_row_u16;
     VifDownRowFn down_row_u8, down_row_u16;
     VifDownOneFn down_one_u8, down_one_u16;
-    /* NULL at levels without them: a distorted is then run with stat_row_* alone */
+    /* NULL at the C level: a distorted is then run with stat_row_* alone */
     VifStatRefFn stat_ref_u8, stat_ref_u16;
     VifStatDisFn stat_dis_u8, stat_dis_u16;
     size_t (*ref_cache_size)(int max_w);
@@ -102,7 +102,7 @@ size_t vif_row_tmp_size_c(int max_w);
                                    unsigned shift, void *tmp);                                 \
     size_t ev_vif_row_tmp_size_##isa(int max_w);
 
-/* The many-encodes parts (the AVX-512 levels) */
+/* The many-encodes parts (the AVX2 and AVX-512 levels) */
 #define EV_VIF_DECLARE_PARTS(isa)                                                              \
     void ev_vif_stat_ref_u8_##isa(VifSums *den, void *cache, const void *const *ref,           \
                                   int n_out, int scale, int w, VifShifts sh,                   \
@@ -121,6 +121,7 @@ size_t vif_row_tmp_size_c(int max_w);
 EV_VIF_DECLARE_ISA(avx2)
 EV_VIF_DECLARE_ISA(avx512)
 EV_VIF_DECLARE_ISA(avx512icl)
+EV_VIF_DECLARE_PARTS(avx2)
 EV_VIF_DECLARE_PARTS(avx512)
 EV_VIF_DECLARE_PARTS(avx512icl)
 
