@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "features/vif/vif_dsp.h"
+#include "features/vif/vif_parts.h"
 
 #define INLINE static inline __attribute__((always_inline))
 
@@ -68,10 +69,6 @@ static void pad_row(int16_t *line, const int w, const int r)
         line[w - 1 + t] = line[vif_reflect(w - 1 + t, w)];
     }
 }
-
-/* Which of a row's quantities a pass filters (as vif_avx512_tmpl.h): all, the reference's
- * (its mean and x^2: many encodes), or the rest. */
-enum { PART_ALL, PART_REF, PART_DIS };
 
 /* Pad the rows of part (PART_ALL: all eight). */
 static void pad_rows_part(const Rows *rows, const int w, const int r, const int part)
@@ -160,23 +157,8 @@ static void pairs2(Pairs2 *t, const uint16_t *f, const int n)
         hi = _mm256_xor_si256(_mm256_mulhi_epu16(a, b), BIAS16);                               \
     } while (0)
 
-/* The quantities of (u16, pass, part), in their order: n_quantities() of them, q[0] being the
- * pass's quantity first_quantity() (x = 0, y = 1; x^2 = 0, y^2 = 1, xy = 2). Constants of the
- * arguments, so that the loops over them unroll. */
-INLINE int n_quantities(const int u16, const int pass, const int part)
-{
-    if (u16 && pass)
-        return 2;
-    if (part == PART_ALL)
-        return pass ? 3 : 2;
-    return part == PART_REF || !pass ? 1 : 2;
-}
-
-INLINE int first_quantity(const int u16, const int pass, const int part)
-{
-    return part == PART_DIS && (!u16 || pass == 0) ? 1 : 0;
-}
-
+/* The quantities of (u16, pass, part) in their order (vif_parts.h): vif_part_count() of them,
+ * q[0] being the pass's quantity vif_part_first(). */
 INLINE void quantities(__m256i *q, const void *ref, const void *dis, const int j, const int u16,
                        const int pass, const int part)
 {
@@ -220,7 +202,7 @@ INLINE void pass2(__m256i acc[2][3][2], const Pairs2 *t, const void *const *ref,
     for (int o = 0; o < 2; o++)
         for (int l = 0; l < 3; l++)
             acc[o][l][0] = acc[o][l][1] = _mm256_setzero_si256();
-    const int nq = n_quantities(u16, pass, part);
+    const int nq = vif_part_count(u16, pass, part);
     for (int p = 0; p < t->n_pairs; p++) {
         __m256i qa[3], qb[3];
         quantities(qa, ref[2 * p], dis[2 * p], j, u16, pass, part);
@@ -248,7 +230,7 @@ INLINE void vert2_at(const Rows *out, const Pairs2 *t, const void *const *ref,
     const __m256i r128 = _mm256_set1_epi32(128);
     __m256i acc[2][3][2];
     pass2(acc, t, ref, dis, j, u16, 0, part);
-    const int nq0 = n_quantities(u16, 0, part), first0 = first_quantity(u16, 0, part);
+    const int nq0 = vif_part_count(u16, 0, part), first0 = vif_part_first(u16, 0, part);
     for (int o = 0; o < 2; o++)
         for (int l = 0; l < nq0; l++) {
             __m256i a = acc[o][l][0], b = acc[o][l][1];
@@ -263,7 +245,7 @@ INLINE void vert2_at(const Rows *out, const Pairs2 *t, const void *const *ref,
         }
     if (!u16) {
         pass2(acc, t, ref, dis, j, 0, 1, part);
-        const int nq1 = n_quantities(0, 1, part), first1 = first_quantity(0, 1, part);
+        const int nq1 = vif_part_count(0, 1, part), first1 = vif_part_first(0, 1, part);
         for (int o = 0; o < 2; o++)
             for (int l = 0; l < nq1; l++)
                 store_split(out[o].lo[first1 + l], out[o].hi[first1 + l], j,
@@ -448,8 +430,8 @@ static int64_t hsum64x4(const __m256i v)
 #endif
 /* The table entries of the index rows, with scalar loads (see vif_avx512_tmpl.h); part: the
  * sums it adds (the other rows of indices are not read). */
-NO_VECTORIZE INLINE void flush_part(VifSums *sums, Lanes *acc, const uint16_t *table,
-                                    const int part)
+NO_VECTORIZE static void flush_lanes(VifSums *sums, Lanes *acc, const uint16_t *table,
+                                     const int part)
 {
     int64_t num = 0, den = 0;
     if (part == PART_ALL) {
@@ -475,31 +457,6 @@ NO_VECTORIZE INLINE void flush_part(VifSums *sums, Lanes *acc, const uint16_t *t
     sums->den_non_log += acc->den_non_log;
     acc->num_log = acc->den_log = acc->num_non_log = acc->n2_exp = _mm256_setzero_si256();
     acc->den_non_log = acc->n_num = 0;
-}
-
-NO_VECTORIZE static void flush_all(VifSums *sums, Lanes *acc, const uint16_t *table)
-{
-    flush_part(sums, acc, table, PART_ALL);
-}
-
-NO_VECTORIZE static void flush_ref(VifSums *sums, Lanes *acc, const uint16_t *table)
-{
-    flush_part(sums, acc, table, PART_REF);
-}
-
-NO_VECTORIZE static void flush_dis(VifSums *sums, Lanes *acc, const uint16_t *table)
-{
-    flush_part(sums, acc, table, PART_DIS);
-}
-
-INLINE void flush_lanes(VifSums *sums, Lanes *acc, const uint16_t *table, const int part)
-{
-    if (part == PART_ALL)
-        flush_all(sums, acc, table);
-    else if (part == PART_REF)
-        flush_ref(sums, acc, table);
-    else
-        flush_dis(sums, acc, table);
 }
 
 /* The 16 samples src[j0 + o ..] from the aligned vectors a = [j0 - 16, j0), b = [j0, j0 + 16),

@@ -26,6 +26,7 @@
 #include <string.h>
 
 #include "features/vif/vif_dsp.h"
+#include "features/vif/vif_parts.h"
 
 #define VIF_CAT_(a, b) a##_##b
 #define VIF_CAT(a, b) VIF_CAT_(a, b)
@@ -44,10 +45,6 @@ enum {
     VIF_MARGIN = 64,     /* samples before and after a row buffer (>= radius + VIF_V + 2) */
     VIF_IDX_ROW = 4096,  /* statistic lanes between flushes: no 32-bit lane total overflows */
 };
-
-/* Which of a row's quantities a pass filters: all of them (one pair of pictures), the
- * reference's alone (its mean and x^2, shared by many encodes) or the rest (y, y^2, xy). */
-enum { PART_ALL, PART_REF, PART_DIS };
 
 /* The row buffers: biased 16-bit rows, VIF_MARGIN samples of margin at each end, and the
  * statistic's index rows. */
@@ -377,24 +374,10 @@ static void pairs2(VifPairs2 *t, const uint16_t *f, const int n)
 
 /* The quantities a pass filters, of one input row (16-bit, biased but the 8-bit means):
  * u8 pass 0: x, y; pass 1: x^2, y^2, xy. u16 pass 0: x, y; passes 1, 2, 3: the low and high
- * halves of x^2, y^2, xy. part keeps the reference's (x, x^2) or the others:
- * n_quantities() of them, q[0] being the pass's quantity first_quantity() (x = 0, y = 1;
- * x^2 = 0, y^2 = 1, xy = 2). Both are constants of the arguments, so that the loops over them
- * unroll and the accumulators stay in registers. */
-VIF_INLINE int n_quantities(const int u16, const int pass, const int part)
-{
-    if (u16 && pass)
-        return 2;
-    if (part == PART_ALL)
-        return pass ? 3 : 2;
-    return part == PART_REF || !pass ? 1 : 2;
-}
-
-VIF_INLINE int first_quantity(const int u16, const int pass, const int part)
-{
-    return part == PART_DIS && (!u16 || pass == 0) ? 1 : 0;
-}
-
+ * halves of x^2, y^2, xy. part keeps the reference's (x, x^2) or the others (vif_parts.h):
+ * vif_part_count() of them, q[0] being the pass's quantity vif_part_first(); both constants
+ * of the arguments, so that the loops over them unroll and the accumulators stay in
+ * registers. */
 VIF_INLINE void quantities(__m512i *q, const void *ref, const void *dis, const int j,
                            const __mmask32 m, const int u16, const int pass, const int part)
 {
@@ -441,7 +424,7 @@ VIF_INLINE void pass2(__m512i acc[2][3][2], const VifPairs2 *t, const void *cons
     for (int o = 0; o < 2; o++)
         for (int l = 0; l < 3; l++)
             acc[o][l][0] = acc[o][l][1] = _mm512_setzero_si512();
-    const int nq = n_quantities(u16, pass, part);
+    const int nq = vif_part_count(u16, pass, part);
     for (int p = 0; p < t->n_pairs; p++) {
         __m512i qa[3], qb[3];
         quantities(qa, ref[2 * p], dis[2 * p], j, m, u16, pass, part);
@@ -474,7 +457,7 @@ VIF_INLINE void vert2_part(const VifSimdRows *out, const void *const *ref,
         const __mmask32 m = cols_mask(j, w);
         __m512i acc[2][3][2];
         pass2(acc, &t, ref, dis, j, m, u16, 0, part);
-        const int nq0 = n_quantities(u16, 0, part), first0 = first_quantity(u16, 0, part);
+        const int nq0 = vif_part_count(u16, 0, part), first0 = vif_part_first(u16, 0, part);
         for (int o = 0; o < 2; o++)
             for (int l = 0; l < nq0; l++) {
                 __m512i a = acc[o][l][0], b = acc[o][l][1];
@@ -490,7 +473,7 @@ VIF_INLINE void vert2_part(const VifSimdRows *out, const void *const *ref,
         if (!u16) {
             /* 8-bit second moments, whole: the biased sums plus 2^31 */
             pass2(acc, &t, ref, dis, j, m, 0, 1, part);
-            const int nq1 = n_quantities(0, 1, part), first1 = first_quantity(0, 1, part);
+            const int nq1 = vif_part_count(0, 1, part), first1 = vif_part_first(0, 1, part);
             for (int o = 0; o < 2; o++)
                 for (int l = 0; l < nq1; l++)
                     store_split(out[o].lo[first1 + l], out[o].hi[first1 + l], j,
@@ -662,8 +645,8 @@ static int64_t hsum32(const __m512i v)
 #endif
 /* part: the sums it adds, PART_ALL both, PART_REF the denominator's, PART_DIS the
  * numerator's (the other rows of indices are not read). */
-EV_NO_VECTORIZE VIF_INLINE void flush_part(VifSums *sums, VifLaneSums *acc,
-                                           const uint16_t *table, const int part)
+EV_NO_VECTORIZE static void flush_lanes(VifSums *sums, VifLaneSums *acc,
+                                        const uint16_t *table, const int part)
 {
     int64_t num = 0, den = 0;
     if (part == PART_ALL) {
@@ -690,33 +673,6 @@ EV_NO_VECTORIZE VIF_INLINE void flush_part(VifSums *sums, VifLaneSums *acc,
     sums->den_non_log += acc->den_non_log;
     acc->num_log = acc->den_log = acc->num_non_log = acc->n2_exp = _mm512_setzero_si512();
     acc->den_non_log = acc->n_num = 0;
-}
-
-EV_NO_VECTORIZE static void flush_all(VifSums *sums, VifLaneSums *acc, const uint16_t *table)
-{
-    flush_part(sums, acc, table, PART_ALL);
-}
-
-EV_NO_VECTORIZE static void flush_ref(VifSums *sums, VifLaneSums *acc, const uint16_t *table)
-{
-    flush_part(sums, acc, table, PART_REF);
-}
-
-EV_NO_VECTORIZE static void flush_dis(VifSums *sums, VifLaneSums *acc, const uint16_t *table)
-{
-    flush_part(sums, acc, table, PART_DIS);
-}
-
-/* The flush of part (a call, not inlined: its loop is long and its registers are its own). */
-VIF_INLINE void flush_lanes(VifSums *sums, VifLaneSums *acc, const uint16_t *table,
-                            const int part)
-{
-    if (part == PART_ALL)
-        flush_all(sums, acc, table);
-    else if (part == PART_REF)
-        flush_ref(sums, acc, table);
-    else
-        flush_dis(sums, acc, table);
 }
 
 /* The 32 samples src[j0 + o ..] as a vector for an even o in [-16, 30], from the aligned vectors
