@@ -1,5 +1,5 @@
 # Per-ISA kernel files (src/features/<f>/<f>_avx2.c, _avx512.c, _avx512icl.c) get their ISA's
-# target flags and nothing else; kernels are chosen at run time (core/cpu.h), so the rest of the
+# target flags and nothing else; kernels are chosen at run time (base/cpu.h), so the rest of the
 # library stays baseline x86-64. No -mfma: a kernel never fuses a multiply-add the reference
 # doesn't (and -ffp-contract=off forbids the compiler to). Off x86-64 the files are left out.
 set(EV_FLAGS_AVX2 -mavx2 -mbmi -mbmi2 -mlzcnt -mpopcnt)

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The proof behind core/glibc_log2.h on this host: its host function against this glibc's log2
+# The proof behind libm/glibc_log2.h on this host: its host function against this glibc's log2
 # on all 2^32 float arguments and on N (default 10^9) weight arguments and random doubles;
 # then, with a CUDA build (BUILD_DIR, default build-gpu) and a device, the device function on
 # the same sets. Run on every host whose glibc the CPU reference runs on (CI's, the GPU host's).

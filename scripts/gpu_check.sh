@@ -13,7 +13,7 @@
 #     gray      gray (4:0:0) y4m made from the sample pair's luma, 8 and 10 bits: --backend cuda
 #               against --backend cpu JSON for the luma-only twins and models
 #     ciedelibm the proofs of ciede's device libm against this host's glibc
-#               (scripts/ciede_libm_check.sh, part CIEDE_LIBM: enum (default), random or all)
+#               (scripts/libm_check.sh, part CIEDE_LIBM: enum (default), random or all)
 #     repeat    REPEATS (100) runs of one pair, then 8 processes at once: identical output
 #     bench     bench_vmaf, bench_twins (kernels), bench/cli_feed.sh
 #     ffmpeg    FFMPEG (an ffmpeg built by tests/ffmpeg/build_ffmpeg.sh) on this build's
@@ -124,7 +124,7 @@ step_twinsearch() {
 }
 
 step_ciedelibm() {
-  scripts/ciede_libm_check.sh "$(nproc)" "${CIEDE_LIBM:-enum}" >"$logs/ciede_libm.txt" 2>&1
+  scripts/libm_check.sh "$(nproc)" "${CIEDE_LIBM:-enum}" >"$logs/ciede_libm.txt" 2>&1
   local rc=$?
   note "ciede libm: rc $rc: $(tail -1 "$logs/ciede_libm.txt")"
   return $rc

@@ -10,7 +10,7 @@
 #include <pthread.h>
 #include <stdint.h>
 
-#include "core/extractor.h"
+#include "base/extractor.h"
 
 typedef struct EvFeatureVec {
     char *name;

@@ -5,7 +5,7 @@
 #include <pthread.h>
 
 #include "core/collector.h"
-#include "core/extractor.h"
+#include "base/extractor.h"
 
 typedef struct EvRegistration {
     const EvExtractorClass *cls;    /* the CPU reference (options, names) */

@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "core/backend.h"
-#include "core/cpu.h"
+#include "base/cpu.h"
 #include "core/context.h"
 #include "core/groupjob.h"
 #include "core/refshare.h"

@@ -19,7 +19,7 @@
 
 #include <stddef.h>
 
-#include "core/picture.h"
+#include "base/picture.h"
 #include "core/refshare.h"
 
 struct EvContext;

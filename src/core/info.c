@@ -3,8 +3,8 @@
 #include <errno.h>
 #include <string.h>
 
-#include "core/cpu.h"
-#include "core/extractor.h"
+#include "base/cpu.h"
+#include "base/extractor.h"
 #include "exactvmaf/exactvmaf.h"
 
 const char *ev_netflix_version(void)

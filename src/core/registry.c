@@ -2,7 +2,7 @@
 #include <pthread.h>
 #include <string.h>
 
-#include "core/extractor.h"
+#include "base/extractor.h"
 #include "features/registry_list.h"
 
 static const EvExtractorClass *const extractors[] = {

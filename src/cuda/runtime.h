@@ -11,8 +11,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "core/log.h"
-#include "core/picture.h"
+#include "base/log.h"
+#include "base/picture.h"
 
 #ifdef __cplusplus
 extern "C" {

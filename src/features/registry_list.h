@@ -2,7 +2,7 @@
 #ifndef EV_FEATURES_REGISTRY_LIST_H
 #define EV_FEATURES_REGISTRY_LIST_H
 
-#include "core/extractor.h"
+#include "base/extractor.h"
 
 extern const EvExtractorClass ev_fex_float_moment;
 extern const EvExtractorClass ev_fex_psnr;

@@ -7,7 +7,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "core/log.h"
+#include "base/log.h"
 #include "exactvmaf/video.h"
 
 /* Largest width or height accepted, from a y4m header or a caller's raw format. */

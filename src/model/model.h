@@ -11,7 +11,7 @@
 
 #include <stddef.h>
 
-#include "core/log.h"
+#include "base/log.h"
 
 #define EV_MODEL_MAX_FEATURES 64 /* libvmaf's limit; also the largest SVM index */
 #define EV_MODEL_MAX_KNOTS 10

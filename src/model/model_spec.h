@@ -4,7 +4,7 @@
 #ifndef EV_MODEL_MODEL_SPEC_H
 #define EV_MODEL_MODEL_SPEC_H
 
-#include "core/log.h"
+#include "base/log.h"
 
 #define EV_MODEL_MAX_OVERLOADS 32
 

@@ -6,7 +6,7 @@
 #include <time.h>
 
 #include "checkasm/checkasm.h"
-#include "core/cpu.h"
+#include "base/cpu.h"
 
 static struct {
     uint32_t seed, state;

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/extractor.h"
+#include "base/extractor.h"
 #include "fuzz_common.h"
 #include "model/model_spec.h"
 

@@ -1,4 +1,4 @@
-/* The device's ev_glibc_log2 (core/glibc_log2.h) against this host's glibc log2, bit for bit:
+/* The device's ev_glibc_log2 (libm/glibc_log2.h) against this host's glibc log2, bit for bit:
  * every float argument (all 2^32 bit patterns, in chunks: device results copied back, host
  * comparison on all cores), then N seeded weight arguments (speed_weight_arg modes 3-6) and
  * N random positive doubles. Exit 77 without a device or without glibc's FMA build of log2.
@@ -12,7 +12,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "cuda/glibc_log2_check.h"
+#include "libm/glibc_log2_check.h"
 #include "cuda/runtime.h"
 #include "unit/glibc_log2_inputs.h"
 

@@ -59,7 +59,7 @@ add_test(NAME gpu_speed_v1_search_quick
 set_tests_properties(gpu_speed_search_quick gpu_speed_v1_search_quick PROPERTIES
                      LABELS gpu SKIP_RETURN_CODE 77)
 
-# The device's glibc log2 (core/glibc_log2.h) against the host's glibc on every float argument
+# The device's glibc log2 (libm/glibc_log2.h) against the host's glibc on every float argument
 # and 10^7 double ones (more by hand: glibc_log2_device_test 1000000000).
 if(EV_WITH_CUDA)
   ev_add_test(gpu_glibc_log2_device SOURCES ${CMAKE_CURRENT_LIST_DIR}/glibc_log2_device_test.c
@@ -129,7 +129,7 @@ add_test(NAME gpu_cambi_heatmaps
                  ${EV_SHARED_DIR}/corpus ${CMAKE_CURRENT_BINARY_DIR}/cambi_heatmaps)
 set_tests_properties(gpu_cambi_heatmaps PROPERTIES LABELS gpu SKIP_RETURN_CODE 77)
 
-# ciede's twin (device replicas of glibc's libm, ciede_libm.h): its search at small sizes,
+# ciede's twin (device replicas of glibc's libm, glibc_exp_pow.h): its search at small sizes,
 # every depth and layout, CPU against CPU (CI) and on the GPU; its gate rows on every fixture.
 add_test(NAME twins_ciede_search_self
          COMMAND exactvmaf_parity --twin-backend cpu --vmaf-search 4000 --threads 2

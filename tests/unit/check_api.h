@@ -5,7 +5,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 
-#include "core/picture.h"
+#include "base/picture.h"
 #include "exactvmaf/exactvmaf.h"
 
 /* Run extractor fex (options opts) on one w x h 4:4:4 pair of 8-bit samples shifted to bpc bits

@@ -14,7 +14,7 @@
 
 #include "core/collector.h"
 #include "core/context.h"
-#include "core/extractor.h"
+#include "base/extractor.h"
 #include "exactvmaf/exactvmaf.h"
 #include "unit/check.h"
 

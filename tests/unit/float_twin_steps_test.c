@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/extractor.h"
+#include "base/extractor.h"
 #include "features/adm/adm_math.h"
 #include "features/adm/float_adm_internal.h"
 #include "features/adm/float_adm_math.h"

@@ -1,5 +1,5 @@
 /*
- * Exhaustive proof that ev_glibc_log2 (src/core/glibc_log2.h) equals this host's glibc log2 on
+ * Exhaustive proof that ev_glibc_log2 (src/libm/glibc_log2.h) equals this host's glibc log2 on
  * every float argument widened to double (all 2^32 bit patterns: SpEED's entropy arguments),
  * plus seeded samples of its double arguments. Run by hand on every host whose glibc the CPU
  * reference runs on (scripts/glibc_log2_check.sh runs it and the device check); not a ctest

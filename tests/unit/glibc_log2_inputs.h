@@ -1,4 +1,4 @@
-/* Inputs for the checks of ev_glibc_log2 (src/core/glibc_log2.h) against the host's glibc log2:
+/* Inputs for the checks of ev_glibc_log2 (src/libm/glibc_log2.h) against the host's glibc log2:
  * a seeded generator, the float widened to double that SpEED's entropies take, and the double
  * forms of its variance weights (speed_weight_arg, modes 3-6, of two floats). */
 #ifndef EV_TESTS_UNIT_GLIBC_LOG2_INPUTS_H
@@ -7,7 +7,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "core/glibc_log2.h"
+#include "libm/glibc_log2.h"
 #include "features/speed/speed_math.h"
 
 static inline uint64_t l2in_next(uint64_t *s)   /* splitmix64 */

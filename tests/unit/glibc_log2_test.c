@@ -1,4 +1,4 @@
-/* ev_glibc_log2 (src/core/glibc_log2.h) against this host's glibc log2, bit for bit, on a
+/* ev_glibc_log2 (src/libm/glibc_log2.h) against this host's glibc log2, bit for bit, on a
  * bounded seeded sample: 10^7 random floats widened to double (SpEED's entropy arguments),
  * every binade boundary and its neighbours, every subnormal binade, the near-1 path and its
  * edges, powers of two, specials, 10^6 weight arguments (speed_weight_arg modes 3-6) and 10^6

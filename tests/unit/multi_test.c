@@ -10,7 +10,7 @@
 
 #include "check.h"
 #include "core/context.h"
-#include "core/cpu.h"
+#include "base/cpu.h"
 #include "core/groupjob.h"
 #include "core/refshare.h"
 #include "exactvmaf/exactvmaf.h"

@@ -11,7 +11,7 @@
 #include <stdlib.h>
 
 #include "check.h"
-#include "core/cpu.h"
+#include "base/cpu.h"
 #include "exactvmaf/exactvmaf.h"
 
 enum { W = 176, H = 100, FRAMES = 3 };

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/cpu.h"
+#include "base/cpu.h"
 #include "features/ssim/ssim_core.h"
 #include "features/ssim/ssim_math.h"
 #include "unit/check.h"

@@ -22,5 +22,5 @@ ev_add_test(unit_multi SOURCES ${CMAKE_CURRENT_LIST_DIR}/multi_test.c LABELS uni
 ev_add_test(unit_glibc_log2 SOURCES ${CMAKE_CURRENT_LIST_DIR}/glibc_log2_test.c LABELS unit)
 ev_add_test(unit_speed_twin SOURCES ${CMAKE_CURRENT_LIST_DIR}/speed_twin_test.c LABELS unit)
 ev_add_test(unit_float_twin_steps SOURCES ${CMAKE_CURRENT_LIST_DIR}/float_twin_steps_test.c LABELS unit)
-ev_add_test(unit_ciede_libm SOURCES ${CMAKE_CURRENT_LIST_DIR}/ciede_libm_check.c LABELS unit)
+ev_add_test(unit_libm SOURCES ${CMAKE_CURRENT_LIST_DIR}/libm_check.c LABELS unit)
 ev_add_test(unit_over_depth SOURCES ${CMAKE_CURRENT_LIST_DIR}/over_depth_test.c LABELS unit)

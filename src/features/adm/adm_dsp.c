@@ -1,6 +1,6 @@
 /* The integer ADM kernel table (adm_dsp.h): the C reference first, then each SIMD level the CPU
  * allows, each replacing the one before. */
-#include "core/cpu.h"
+#include "base/cpu.h"
 #include "features/adm/adm_dsp.h"
 
 void adm_dsp_init(AdmDsp *dsp, const unsigned cpu)

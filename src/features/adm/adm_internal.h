@@ -10,8 +10,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "core/extractor.h"
-#include "core/hd.h"
+#include "base/extractor.h"
+#include "base/hd.h"
 #include "features/adm/adm_dsp.h"
 
 #ifdef __cplusplus

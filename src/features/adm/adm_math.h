@@ -12,7 +12,7 @@
 
 #include <stdint.h>
 
-#include "core/hd.h"
+#include "base/hd.h"
 
 /* db2 wavelet in Q15; the low-pass taps sum to 46342, the high-pass ones to 0. */
 #define ADM_LO0 15826

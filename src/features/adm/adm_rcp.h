@@ -31,8 +31,8 @@
 
 #include <stdint.h>
 
-#include "core/bitcast.h"
-#include "core/hd.h"
+#include "base/bitcast.h"
+#include "base/hd.h"
 #include "features/adm/adm_rcp_table.h"
 #include "features/adm/adm_rcp_table_intel.h"
 

@@ -20,7 +20,7 @@
 #include <math.h>
 #include <stddef.h>
 
-#include "core/hd.h"
+#include "base/hd.h"
 #include "features/adm/adm_rcp.h"
 
 /* db2 taps: the reference's double literals stored in float arrays. */

@@ -13,7 +13,7 @@
 
 #include <stddef.h>
 
-#include "core/hd.h"
+#include "base/hd.h"
 
 /* The kernels, as libvmaf writes them (double quotients rounded to float). */
 #define ANSNR_REF_KERNEL                                                                      \

@@ -4,7 +4,7 @@
 #include <math.h>
 #include <stddef.h>
 
-#include "core/extractor.h"
+#include "base/extractor.h"
 #include "features/ansnr/ansnr_math.h"
 #include "features/ansnr/float_ansnr.h"
 #include "features/common/sample_math.h"

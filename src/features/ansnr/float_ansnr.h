@@ -2,7 +2,7 @@
 #ifndef EV_FEATURES_FLOAT_ANSNR_H
 #define EV_FEATURES_FLOAT_ANSNR_H
 
-#include "core/extractor.h"
+#include "base/extractor.h"
 
 #ifdef __cplusplus
 extern "C" {

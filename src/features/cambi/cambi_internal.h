@@ -6,7 +6,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "core/extractor.h"
+#include "base/extractor.h"
 #include "features/cambi/cambi_math.h"
 #include "features/cambi/cambi_twin.h"
 

@@ -29,7 +29,7 @@
 
 #include <stdint.h>
 
-#include "core/hd.h"
+#include "base/hd.h"
 
 #define CAMBI_NUM_SCALES 5
 #define CAMBI_MASK_FILTER 7             /* the zero-derivative count window, 7x7 */

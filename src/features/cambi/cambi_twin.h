@@ -24,7 +24,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "core/hd.h"
+#include "base/hd.h"
 #include "features/cambi/cambi_math.h"
 
 /* Anti-dithering output (i, j) of a w x h image from x00 = x(i, j), x01 = x(i, j + 1),

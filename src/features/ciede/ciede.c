@@ -11,8 +11,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "core/cpu.h"
-#include "core/extractor.h"
+#include "base/cpu.h"
+#include "base/extractor.h"
 #include "features/ciede/ciede_math.h"
 #include "features/ciede/ciede_twin.h"
 
@@ -213,7 +213,7 @@ const EvExtractorClass ev_fex_ciede = {
 };
 
 #ifdef EV_HAVE_CUDA
-/* The twin: the CPU's init, then glibc's tables (ciede_glibc_tables.c) for the device libm. */
+/* The twin: the CPU's init, then glibc's tables (glibc_ibm_tables.c) for the device libm. */
 static int ciede_cuda_init(void *state, const void *opts, const EvPicInfo *info,
                            const EvLog *log)
 {

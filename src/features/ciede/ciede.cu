@@ -1,6 +1,6 @@
 // CUDA twin of ciede: one thread per pixel computes dE00 with ciede_math.h's own functions,
-// whose libm calls run on the device replicas of glibc's (ciede_libm.h: the same operations,
-// fusions and tables, proven equal by tests/unit/ciede_libm_check.c), and writes it as a
+// whose libm calls run on the device replicas of glibc's (glibc_exp_pow.h: the same operations,
+// fusions and tables, proven equal by tests/unit/libm_check.c), and writes it as a
 // float. The floats come back to the host, which adds them in raster order into one double as
 // the reference does (the sum of the reference is a running double: no order-free form), then
 // 45 - 20 log10(sum / (w h)). A dE00 that is NaN means a replica met an argument outside its
@@ -14,8 +14,8 @@
 
 #include "cuda/kept.cuh"
 #include "cuda/runtime.h"
-#include "features/ciede/ciede_glibc_tables.h"
-#include "features/ciede/ciede_libm.h"
+#include "libm/glibc_ibm_tables.h"
+#include "libm/glibc_exp_pow.h"
 #include "features/ciede/ciede_twin.h"
 
 namespace {
@@ -25,7 +25,7 @@ constexpr int THREADS = 128;
 // glibc's tables, read once per process from the host's libm, uploaded once per device.
 std::mutex tables_lock;
 bool tables_read;
-CiedeGlibcTables tables;
+EvGlibcTables tables;
 constexpr int MAX_DEVICES = 64;
 bool tables_on_device[MAX_DEVICES];
 
@@ -80,11 +80,11 @@ int tables_to_device(cudaStream_t stream)
         return 0;
     if (!tables_read)
         return -EINVAL;
-    cudaError_t e = cudaMemcpyToSymbolAsync(ciede_sincos_table_dev, tables.sincos,
+    cudaError_t e = cudaMemcpyToSymbolAsync(libm_sincos_table_dev, tables.sincos,
                                             sizeof(tables.sincos), 0, cudaMemcpyHostToDevice,
                                             stream);
     if (e == cudaSuccess)
-        e = cudaMemcpyToSymbolAsync(ciede_atan2_table_dev, tables.atan2, sizeof(tables.atan2),
+        e = cudaMemcpyToSymbolAsync(libm_atan2_table_dev, tables.atan2, sizeof(tables.atan2),
                                     0, cudaMemcpyHostToDevice, stream);
     if (e == cudaSuccess)
         e = cudaStreamSynchronize(stream);
@@ -103,8 +103,8 @@ extern "C" int ev_ciede_cuda_init(const void *state, const EvLog *log)
     if (tables_read)
         return 0;
     char err[512];
-    if (ciede_glibc_tables_from_libm(&tables, err, sizeof(err)) ||
-        ciede_libm_selftest(&tables, 20000, err, sizeof(err))) {
+    if (ev_glibc_tables_from_libm(&tables, err, sizeof(err)) ||
+        ev_libm_selftest(&tables, 20000, err, sizeof(err))) {
         ev_log(log, EV_LOG_ERROR, "%s (the CUDA twin of ciede needs them; use the CPU)", err);
         return -EINVAL;
     }
@@ -165,7 +165,7 @@ extern "C" int ev_ciede_extract_cuda(const void *state, void *scratch, const EvP
         if (std::isnan(de)) {
             ev_log(ciede_log(state), EV_LOG_ERROR,
                    "ciede (CUDA): frame %u pixel (%zu, %zu): an argument outside the proven "
-                   "range of the device's glibc replicas (ciede_libm.h); use the CPU",
+                   "range of the device's glibc replicas (glibc_exp_pow.h); use the CPU",
                    frame, k % g.w, k / g.w);
             return -EDOM;
         }

@@ -17,8 +17,8 @@
  *   atan2 x 2, cos x 4, sin x 2, exp x 1 per pixel, and log10 once per frame.
  * sqrt is correctly rounded everywhere. GCC folds the reference's pow(x, 2) and powf(x, 2) to
  * x * x (exact, so written so here) and powf(25, 7) to the float 6103515648; those are not
- * libm calls. The CUDA twin (ciede.cu) runs replicas of glibc's algorithms (ciede_libm.h),
- * shown equal to glibc on the inputs ciede produces by tests/unit/ciede_libm_check.c. Checked: the golden values (every
+ * libm calls. The CUDA twin (ciede.cu) runs replicas of glibc's algorithms (glibc_exp_pow.h),
+ * shown equal to glibc on the inputs ciede produces by tests/unit/libm_check.c. Checked: the golden values (every
  * corpus pair, 8-16 bits, three layouts) and tests/unit/ciede_math_test.c (Netflix's bits for
  * single pixels) match with glibc 2.36 on x86-64, which picks its FMA builds of pow, sin, cos,
  * atan2 and exp on CPUs with FMA (as here); its SSE2 builds, used on CPUs without FMA, have the
@@ -29,14 +29,14 @@
 
 #include <math.h>
 
-#include "core/hd.h"
+#include "base/hd.h"
 
 /*
  * The libm calls, by name. The host (the C reference) calls glibc; a unit test may define the
- * CIEDE_HOST_* macros first to wrap them (tests/unit/ciede_libm_check.c compares every call
+ * CIEDE_HOST_* macros first to wrap them (tests/unit/libm_check.c compares every call
  * with the device's replica). Device code calls the replicas proven equal to glibc on the
- * arguments ciede produces (ciede_libm.h); the sin/cos and atan2 tables are glibc's, read
- * from the host's libm and uploaded by the twin (ciede_glibc_tables.c).
+ * arguments ciede produces (glibc_exp_pow.h); the sin/cos and atan2 tables are glibc's, read
+ * from the host's libm and uploaded by the twin (glibc_ibm_tables.c).
  */
 #ifndef CIEDE_HOST_POW
 #define CIEDE_HOST_POW pow
@@ -58,13 +58,13 @@
 #endif
 
 #ifdef __CUDA_ARCH__
-#include "features/ciede/ciede_libm.h"
-#define CIEDE_POW ciede_glibc_pow
-#define CIEDE_POWF7(c) ciede_glibc_powf(c, 7.0f)
-#define CIEDE_EXP ciede_glibc_exp
-#define CIEDE_SIN(x) ciede_glibc_sin(x, ciede_sincos_table_dev)
-#define CIEDE_COS(x) ciede_glibc_cos(x, ciede_sincos_table_dev)
-#define CIEDE_ATAN2(y, x) ciede_glibc_atan2(y, x, ciede_atan2_table_dev)
+#include "libm/glibc_exp_pow.h"
+#define CIEDE_POW ev_glibc_pow
+#define CIEDE_POWF7(c) ev_glibc_powf(c, 7.0f)
+#define CIEDE_EXP ev_glibc_exp
+#define CIEDE_SIN(x) ev_glibc_sin(x, libm_sincos_table_dev)
+#define CIEDE_COS(x) ev_glibc_cos(x, libm_sincos_table_dev)
+#define CIEDE_ATAN2(y, x) ev_glibc_atan2(y, x, libm_atan2_table_dev)
 #else
 #define CIEDE_POW CIEDE_HOST_POW
 #define CIEDE_POWF7 CIEDE_HOST_POWF7

@@ -9,9 +9,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "core/extractor.h"
-#include "core/hd.h"
-#include "core/picture.h"
+#include "base/extractor.h"
+#include "base/hd.h"
+#include "base/picture.h"
 #include "features/ciede/ciede_math.h"
 
 typedef struct CiedeGeom {

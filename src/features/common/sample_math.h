@@ -9,7 +9,7 @@
 
 #include <stdint.h>
 
-#include "core/hd.h"
+#include "base/hd.h"
 
 EV_HD float sample_scaler(const unsigned bpc)
 {

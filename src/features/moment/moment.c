@@ -4,7 +4,7 @@
  * the reference's; past 2^53 units the reference loop runs instead. */
 #include <errno.h>
 
-#include "core/extractor.h"
+#include "base/extractor.h"
 #include "features/common/sample_math.h"
 #include "features/moment/moment.h"
 #include "features/moment/moment_math.h"

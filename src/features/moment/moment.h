@@ -5,7 +5,7 @@
 
 #include <stdint.h>
 
-#include "core/extractor.h"
+#include "base/extractor.h"
 
 #ifdef __cplusplus
 extern "C" {

@@ -14,7 +14,7 @@
 
 #include <stdint.h>
 
-#include "core/hd.h"
+#include "base/hd.h"
 #include "features/common/sample_math.h"
 
 /* The second-moment term: one float rounding, as the reference's float x * x. */

@@ -6,7 +6,7 @@
 #include <stddef.h>
 #include <stdlib.h>
 
-#include "core/extractor.h"
+#include "base/extractor.h"
 #include "features/common/sample_math.h"
 #include "features/motion/float_motion.h"
 #include "features/motion/motion_math.h"

@@ -3,7 +3,7 @@
 #ifndef EV_FEATURES_FLOAT_MOTION_H
 #define EV_FEATURES_FLOAT_MOTION_H
 
-#include "core/extractor.h"
+#include "base/extractor.h"
 
 #ifdef __cplusplus
 extern "C" {

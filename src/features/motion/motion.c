@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/extractor.h"
+#include "base/extractor.h"
 #include "core/refshare.h"
 #include "features/motion/motion.h"
 #include "features/motion/motion_math.h"

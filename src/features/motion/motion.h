@@ -5,7 +5,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "core/extractor.h"
+#include "base/extractor.h"
 #include "features/motion/motion_dsp.h"
 
 #ifdef __cplusplus

@@ -18,7 +18,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "core/hd.h"
+#include "base/hd.h"
 
 #define MOTION_RADIUS 2 /* both 5-tap blurs: taps at offsets -2..2 */
 

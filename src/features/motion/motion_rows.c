@@ -1,5 +1,5 @@
 /* Integer motion: the C reference of the row kernel (motion_dsp.h), and the kernel table. */
-#include "core/cpu.h"
+#include "base/cpu.h"
 #include "features/motion/motion_dsp.h"
 #include "features/motion/motion_math.h"
 

@@ -1,7 +1,7 @@
 /* float_psnr: luma PSNR on libvmaf's float samples (feature/float_psnr.c, feature/psnr.c):
  * float difference and square, running double in raster order, / (w*h), glibc log10.
  * Fast path: the same sum as exact integers while provably equal (psnr_math.h). */
-#include "core/extractor.h"
+#include "base/extractor.h"
 #include "features/common/sample_math.h"
 #include "features/psnr/float_psnr.h"
 #include "features/psnr/psnr.h"

@@ -4,7 +4,7 @@
 #ifndef EV_FEATURES_FLOAT_PSNR_H
 #define EV_FEATURES_FLOAT_PSNR_H
 
-#include "core/picture.h"
+#include "base/picture.h"
 
 double ev_float_psnr_noise_reference(const EvPic *ref, const EvPic *dis);
 int ev_float_psnr_noise_fast(const EvPic *ref, const EvPic *dis, double *noise);

@@ -8,7 +8,7 @@
 #include <stddef.h>
 #include <stdlib.h>
 
-#include "core/extractor.h"
+#include "base/extractor.h"
 #include "features/psnr/psnr.h"
 #include "features/psnr/psnr_dsp.h"
 #include "features/psnr/psnr_math.h"

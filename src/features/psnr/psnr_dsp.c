@@ -1,5 +1,5 @@
 /* The psnr kernel table (psnr_dsp.h): the C reference, then the SIMD levels the CPU allows. */
-#include "core/cpu.h"
+#include "base/cpu.h"
 #include "features/psnr/psnr_dsp.h"
 #include "features/psnr/psnr_math.h"
 

@@ -13,7 +13,7 @@
 #include <math.h>
 #include <stdint.h>
 
-#include "core/hd.h"
+#include "base/hd.h"
 
 EV_HD uint32_t psnr_sq_err8(const uint8_t r, const uint8_t d)
 {

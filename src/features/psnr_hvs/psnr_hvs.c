@@ -3,7 +3,7 @@
 #include <errno.h>
 #include <stdint.h>
 
-#include "core/extractor.h"
+#include "base/extractor.h"
 #include "features/psnr_hvs/psnr_hvs.h"
 #include "features/psnr_hvs/psnr_hvs_csf.h"
 #include "features/psnr_hvs/psnr_hvs_math.h"

@@ -17,7 +17,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 
-#include "core/hd.h"
+#include "base/hd.h"
 
 #define PSNR_HVS_BLOCK 8
 #define PSNR_HVS_STEP 7         /* blocks overlap by one sample */

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/extractor.h"
+#include "base/extractor.h"
 #include "features/common/sample_math.h"
 #include "features/speed/speed.h"
 #include "features/speed/speed_core.h"

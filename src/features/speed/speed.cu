@@ -13,7 +13,7 @@
 //      the independent term and the QR solve (the block solvers of speed_twin.h: parallel
 //      loops over independent outputs, serial steps on thread 0);
 //   6. finish: one block per plane: each block's variance, entropy and weighted entropies
-//      (log2 is core/glibc_log2.h's, proven equal to glibc's) in parallel, then the score's
+//      (log2 is libm/glibc_log2.h's, proven equal to glibc's) in parallel, then the score's
 //      float sum in block order on thread 0 (speed_compare's steps); the scores and flags go
 //      to pinned memory, read after the extract's wait.
 // speed_chroma runs on the worker's stream with the worker's kept buffers. speed_temporal

@@ -3,7 +3,7 @@
 #ifndef EV_FEATURES_SPEED_H
 #define EV_FEATURES_SPEED_H
 
-#include "core/extractor.h"
+#include "base/extractor.h"
 #include "features/speed/speed_core.h"
 
 #ifdef __cplusplus

@@ -7,7 +7,7 @@
 
 #include <stddef.h>
 
-#include "core/log.h"
+#include "base/log.h"
 #include "features/speed/speed_linalg.h"
 #include "features/speed/speed_scale.h"
 

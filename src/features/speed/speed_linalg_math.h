@@ -8,7 +8,7 @@
 
 #include <math.h>
 
-#include "core/hd.h"
+#include "base/hd.h"
 #include "features/speed/speed_linalg.h"
 
 #define SPEED_EPS 1e-6    /* a double, as the reference's EIGENVALUE_EPS */

@@ -8,7 +8,7 @@
  *  - log2 (double): the entropy of every block and eigenvalue (speed_entropy_arg ->
  *    speed_entropy_add), the base entropy, the variance weights of the score
  *    (speed_weight_arg). Per frame: 25 x blocks + 2 x blocks calls. SPEED_LOG2 is glibc's log2
- *    on the host and core/glibc_log2.h's ev_glibc_log2 on the device, proven equal to glibc's
+ *    on the host and libm/glibc_log2.h's ev_glibc_log2 on the device, proven equal to glibc's
  *    on every float argument (the entropies' and modes 0-2's) and sampled on the double
  *    arguments of modes 3-6 (tests/unit/glibc_log2_*.c). The base entropy stays on the host.
  *  - log2(2 pi e): a constant the reference's compiler folds (GCC, correctly rounded);
@@ -25,8 +25,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "core/glibc_log2.h"
-#include "core/hd.h"
+#include "libm/glibc_log2.h"
+#include "base/hd.h"
 
 #ifdef __CUDA_ARCH__
 #define SPEED_LOG2(x) ev_glibc_log2(x)

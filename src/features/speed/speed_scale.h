@@ -6,7 +6,7 @@
 
 #include <stddef.h>
 
-#include "core/hd.h"
+#include "base/hd.h"
 
 typedef enum SpeedScaleMethod {
     SPEED_NEAREST,

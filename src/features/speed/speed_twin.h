@@ -16,7 +16,7 @@
 
 #include <stddef.h>
 
-#include "core/hd.h"
+#include "base/hd.h"
 #include "features/speed/speed_core.h"
 #include "features/speed/speed_linalg.h"
 #include "features/speed/speed_linalg_math.h"

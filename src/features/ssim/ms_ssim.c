@@ -5,7 +5,7 @@
 #include <math.h>
 #include <stddef.h>
 
-#include "core/extractor.h"
+#include "base/extractor.h"
 #include "features/ssim/ssim.h"
 #include "features/ssim/ssim_core.h"
 #include "features/ssim/ssim_score.h"

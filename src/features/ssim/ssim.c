@@ -3,7 +3,7 @@
 #include <errno.h>
 #include <stddef.h>
 
-#include "core/extractor.h"
+#include "base/extractor.h"
 #include "features/ssim/ssim.h"
 #include "features/ssim/ssim_core.h"
 #include "features/ssim/ssim_score.h"

@@ -2,7 +2,7 @@
 #ifndef EV_FEATURES_SSIM_H
 #define EV_FEATURES_SSIM_H
 
-#include "core/extractor.h"
+#include "base/extractor.h"
 #include "features/ssim/ssim_math.h"
 
 #ifdef __cplusplus

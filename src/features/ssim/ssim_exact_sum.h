@@ -22,7 +22,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "core/hd.h"
+#include "base/hd.h"
 
 #define SSIM_FIX_UNIT 0x1p76      /* fixed-point units per 1.0 */
 #define SSIM_ABS_UNIT 0x1p16      /* magnitude-bound units per 1.0 */

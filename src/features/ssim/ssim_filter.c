@@ -3,7 +3,7 @@
  * row kernels are in ssim_rows_tmpl.h. */
 #include <stdint.h>
 
-#include "core/cpu.h"
+#include "base/cpu.h"
 #include "features/common/sample_math.h"
 #include "features/ssim/ssim_filter.h"
 

@@ -8,7 +8,7 @@
 
 #include <stddef.h>
 
-#include "core/picture.h"
+#include "base/picture.h"
 #include "features/ssim/ssim_math.h"
 
 /* A luma plane as floats: the luma of pic, converted row by row as libvmaf's picture_copy

@@ -12,7 +12,7 @@
 
 #include <math.h>
 
-#include "core/hd.h"
+#include "base/hd.h"
 
 #define SSIM_WINDOW 11      /* Gaussian window side: outputs are (w - 10) x (h - 10) */
 #define SSIM_LPF 9          /* MS-SSIM 9/7 low-pass side, offsets -4..4 */

@@ -4,7 +4,7 @@
 #include <math.h>
 #include <stddef.h>
 
-#include "core/extractor.h"
+#include "base/extractor.h"
 #include "features/common/sample_math.h"
 #include "features/vif/float_vif.h"
 

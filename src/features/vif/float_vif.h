@@ -3,7 +3,7 @@
 #ifndef EV_FEATURES_FLOAT_VIF_H
 #define EV_FEATURES_FLOAT_VIF_H
 
-#include "core/extractor.h"
+#include "base/extractor.h"
 #include "features/vif/float_vif_scale.h"
 #include "features/vif/vif_names.h"
 

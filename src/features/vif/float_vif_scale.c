@@ -4,7 +4,7 @@
  * which keeps every output's own operation order. */
 #include <math.h>
 
-#include "core/cpu.h"
+#include "base/cpu.h"
 #include "features/vif/float_vif_scale.h"
 
 #ifndef M_PI

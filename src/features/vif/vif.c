@@ -3,7 +3,7 @@
 #include <errno.h>
 #include <stddef.h>
 
-#include "core/extractor.h"
+#include "base/extractor.h"
 #include "core/groupjob.h"
 #include "features/vif/vif.h"
 #include "features/vif/vif_log2.h"

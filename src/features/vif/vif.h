@@ -2,7 +2,7 @@
 #ifndef EV_FEATURES_VIF_H
 #define EV_FEATURES_VIF_H
 
-#include "core/extractor.h"
+#include "base/extractor.h"
 #include "features/vif/vif_dsp.h"
 #include "features/vif/vif_names.h"
 

@@ -1,6 +1,6 @@
 /* The integer VIF kernel table (vif_dsp.h): the C reference first, then each SIMD level the CPU
  * allows, each replacing the one before. */
-#include "core/cpu.h"
+#include "base/cpu.h"
 #include "features/vif/vif_dsp.h"
 
 void vif_dsp_init(VifDsp *dsp, const unsigned cpu)

@@ -11,7 +11,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "core/hd.h"
+#include "base/hd.h"
 
 /* The filters' border rule: one reflection without repeating the edge (the caller guarantees
  * that the filter radius is below n, so one reflection lands inside). */

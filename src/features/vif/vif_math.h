@@ -13,7 +13,7 @@
 
 #include <stdint.h>
 
-#include "core/hd.h"
+#include "base/hd.h"
 
 enum {
     VIF_SIGMA_NSQ = 65536 << 1,  /* noise variance 2.0 in 8-bit^2 x 2^16 units */

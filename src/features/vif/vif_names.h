@@ -3,7 +3,7 @@
 #ifndef EV_FEATURES_VIF_NAMES_H
 #define EV_FEATURES_VIF_NAMES_H
 
-#include "core/extractor.h"
+#include "base/extractor.h"
 
 enum { VIF_N_OUTPUTS = 15, VIF_NAME_LEN = 256 };
 

@@ -14,7 +14,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "core/hd.h"
+#include "base/hd.h"
 #include "features/vif/vif_math.h"
 
 /* One scale's filter: n taps at tap (vif_taps on the host; the twin's constant-memory copy

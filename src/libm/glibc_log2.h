@@ -22,14 +22,14 @@
  * quieted input for a NaN, and x86's default NaN (0xfff8000000000000: glibc computes
  * (x - x) / (x - x)) for a negative number or -inf; the device's own NaN would be positive.
  */
-#ifndef EV_CORE_GLIBC_LOG2_H
-#define EV_CORE_GLIBC_LOG2_H
+#ifndef EV_LIBM_GLIBC_LOG2_H
+#define EV_LIBM_GLIBC_LOG2_H
 
 #include <math.h>
 #include <stdint.h>
 
-#include "core/bitcast.h"
-#include "core/hd.h"
+#include "base/bitcast.h"
+#include "base/hd.h"
 
 /* 1/c and log2(c) of the 64 subintervals of [0x1.6p-1, 0x1.6p0) (log2_data.c tab) */
 #define EV_GLIBC_LOG2_TABLE {                                                                  \

@@ -1,12 +1,12 @@
 /* The bits of a double or float and back, on the host and the device (EV_HD): what the libm
- * replicas (core/glibc_log2.h, features/ciede/ciede_libm*.h) and their checks work in. */
-#ifndef EV_CORE_BITCAST_H
-#define EV_CORE_BITCAST_H
+ * replicas (src/libm/) and their checks work in. */
+#ifndef EV_BASE_BITCAST_H
+#define EV_BASE_BITCAST_H
 
 #include <stdint.h>
 #include <string.h>
 
-#include "core/hd.h"
+#include "base/hd.h"
 
 EV_HD uint64_t ev_bits64(const double x)
 {

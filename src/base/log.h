@@ -1,6 +1,6 @@
 /* Internal logging: formats one line and hands it to the context's callback. */
-#ifndef EV_CORE_LOG_H
-#define EV_CORE_LOG_H
+#ifndef EV_BASE_LOG_H
+#define EV_BASE_LOG_H
 
 #include "exactvmaf/exactvmaf.h"
 

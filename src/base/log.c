@@ -1,7 +1,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 
-#include "core/log.h"
+#include "base/log.h"
 
 void ev_log(const EvLog *const log, const EvLogLevel level, const char *const fmt, ...)
 {

@@ -1,6 +1,6 @@
 /* EV_HD: per-sample arithmetic shared by the C reference and the CUDA twins (DESIGN.md). */
-#ifndef EV_CORE_HD_H
-#define EV_CORE_HD_H
+#ifndef EV_BASE_HD_H
+#define EV_BASE_HD_H
 
 #ifdef __CUDACC__
 #define EV_HD static __host__ __device__ __forceinline__

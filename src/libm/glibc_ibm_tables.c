@@ -6,7 +6,7 @@
  *     generator's precision), and a result that depends on those bits would differ;
  *   atan2: cij, 241 rows {x0, atan(x0), the Taylor coefficients of atan at x0}, whose points x0
  *     were chosen by a search (Gal's accurate tables).
- * So the replicas (ciede_libm.h) take the tables from the libm this process runs, which is
+ * So the replicas (glibc_exp_pow.h) take the tables from the libm this process runs, which is
  * where the CPU reference's bits come from too: found in the file of the library that
  * defines sin, by their defining properties (checked for every entry below), and required
  * to be unique up to identical copies (glibc compiles e_atan2.c once per ISA variant). Nothing
@@ -20,13 +20,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "features/ciede/ciede_glibc_tables.h"
-#include "features/ciede/ciede_libm.h"
-#include "features/ciede/ciede_libm_tables.h"
+#include "libm/glibc_ibm_tables.h"
+#include "libm/glibc_exp_pow.h"
+#include "libm/glibc_exp_pow_tables.h"
 
 enum { SINCOS_ENTRIES = 110, SINCOS_DOUBLES = 4 * SINCOS_ENTRIES, ATAN2_ROWS = 241 };
 
-static const double defined_sincos[SINCOS_ENTRIES][4] = CIEDE_SINCOS_TABLE_INIT;
+static const double defined_sincos[SINCOS_ENTRIES][4] = LIBM_SINCOS_TABLE_INIT;
 
 /* Whether t is the sin/cos table: high parts equal to the definition's nearest doubles, low
  * parts within 2^-100 |hi| of the definition's. */
@@ -156,7 +156,7 @@ static unsigned char *read_file(const char *path, size_t *size_out)
     return buf;
 }
 
-int ciede_glibc_tables_from_libm(CiedeGlibcTables *t, char *err, size_t err_size)
+int ev_glibc_tables_from_libm(EvGlibcTables *t, char *err, size_t err_size)
 {
     void *sin_addr = dlsym(RTLD_DEFAULT, "sin"), *atan2_addr = dlsym(RTLD_DEFAULT, "atan2");
     Dl_info info, info2;
@@ -212,7 +212,7 @@ static int differs(const char *fn, const double x, const double want, const doub
     return 1;
 }
 
-int ciede_libm_selftest(const CiedeGlibcTables *t, const unsigned n, char *err, size_t err_size)
+int ev_libm_selftest(const EvGlibcTables *t, const unsigned n, char *err, size_t err_size)
 {
     uint64_t s = 20261201;
     for (unsigned i = 0; i < n; i++) {
@@ -220,16 +220,16 @@ int ciede_libm_selftest(const CiedeGlibcTables *t, const unsigned n, char *err, 
         const float cf = (float)c;
         const double e = -draw(&s, 0, 121), a = draw(&s, -25, 25), b = draw(&s, -1.6, 1.6);
         const float ya = (float)draw(&s, -200, 200), xa = (float)draw(&s, -200, 200);
-        const float pf = libm_powf(cf, 7.0f), pf2 = ciede_glibc_powf(cf, 7.0f);
-        if (differs("pow", x, libm_pow(x, 2.4), ciede_glibc_pow(x, 2.4), err, err_size) ||
-            differs("pow", t3, libm_pow(t3, 1.0 / 3.0), ciede_glibc_pow(t3, 1.0 / 3.0), err,
+        const float pf = libm_powf(cf, 7.0f), pf2 = ev_glibc_powf(cf, 7.0f);
+        if (differs("pow", x, libm_pow(x, 2.4), ev_glibc_pow(x, 2.4), err, err_size) ||
+            differs("pow", t3, libm_pow(t3, 1.0 / 3.0), ev_glibc_pow(t3, 1.0 / 3.0), err,
                     err_size) ||
-            differs("pow", cf, libm_pow(cf, 7.0), ciede_glibc_pow(cf, 7.0), err, err_size) ||
+            differs("pow", cf, libm_pow(cf, 7.0), ev_glibc_pow(cf, 7.0), err, err_size) ||
             differs("powf", cf, pf, pf2, err, err_size) ||
-            differs("exp", e, libm_exp(e), ciede_glibc_exp(e), err, err_size) ||
-            differs("cos", a, libm_cos(a), ciede_glibc_cos(a, t->sincos), err, err_size) ||
-            differs("sin", b, libm_sin(b), ciede_glibc_sin(b, t->sincos), err, err_size) ||
-            differs("atan2", ya, libm_atan2(ya, xa), ciede_glibc_atan2(ya, xa, t->atan2), err,
+            differs("exp", e, libm_exp(e), ev_glibc_exp(e), err, err_size) ||
+            differs("cos", a, libm_cos(a), ev_glibc_cos(a, t->sincos), err, err_size) ||
+            differs("sin", b, libm_sin(b), ev_glibc_sin(b, t->sincos), err, err_size) ||
+            differs("atan2", ya, libm_atan2(ya, xa), ev_glibc_atan2(ya, xa, t->atan2), err,
                     err_size))
             return -1;
     }

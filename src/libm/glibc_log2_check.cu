@@ -1,11 +1,11 @@
-// ev_glibc_log2 (core/glibc_log2.h) on the device, for tests/twins/glibc_log2_device_test.c.
+// ev_glibc_log2 (libm/glibc_log2.h) on the device, for tests/twins/glibc_log2_device_test.c.
 #include <cerrno>
 #include <cstring>
 
 #include <cuda_runtime.h>
 
-#include "core/glibc_log2.h"
-#include "cuda/glibc_log2_check.h"
+#include "libm/glibc_log2.h"
+#include "libm/glibc_log2_check.h"
 
 namespace {
 

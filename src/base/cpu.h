@@ -1,7 +1,7 @@
 /* CPU instruction-set levels, as libvmaf numbers them (its --cpumask bits), and their detection.
  * Extractors choose their kernels once, at init, from EvPicInfo.cpu (core/picture.h). */
-#ifndef EV_CORE_CPU_H
-#define EV_CORE_CPU_H
+#ifndef EV_BASE_CPU_H
+#define EV_BASE_CPU_H
 
 #if defined(__x86_64__) || defined(_M_X64)
 #define EV_ARCH_X86_64 1

@@ -1,8 +1,8 @@
-/* Device evaluation of core/glibc_log2.h's ev_glibc_log2, for the check of the device's
+/* Device evaluation of libm/glibc_log2.h's ev_glibc_log2, for the check of the device's
  * results against the host's glibc (tests/twins/glibc_log2_device_test.c). Not used by the
  * engine. Each call allocates, runs and frees: 0, or a negative code. */
-#ifndef EV_CUDA_GLIBC_LOG2_CHECK_H
-#define EV_CUDA_GLIBC_LOG2_CHECK_H
+#ifndef EV_LIBM_GLIBC_LOG2_CHECK_H
+#define EV_LIBM_GLIBC_LOG2_CHECK_H
 
 #include <stddef.h>
 #include <stdint.h>

@@ -1,20 +1,20 @@
 #!/usr/bin/env bash
-# The long proofs of the ciede twin's device libm (src/features/ciede/ciede_libm.h) against
+# The long proofs of the ciede twin's device libm (src/libm/glibc_exp_pow.h) against
 # this host's glibc: every input ciede can give where enumerable, >= 10^9 random ones where
-# not. CI runs only the seeded sample (ctest unit_ciede_libm). Run on every host whose glibc
+# not. CI runs only the seeded sample (ctest unit_libm). Run on every host whose glibc
 # the twin is used with (each glibc build may fuse differently): exit status 0 when every
 # call of every run matched, bit for bit.
 #
-#   scripts/ciede_libm_check.sh [threads [part]]   threads: default all cores; part: enum
+#   scripts/libm_check.sh [threads [part]]   threads: default all cores; part: enum
 #       (every float, every 8- and 10-bit triple: ~2 minutes on 16 cores), random (10^9
 #       random arguments of each call: ~7 minutes on 16 cores) or all (default)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 threads=${1:-$(nproc)}
 part=${2:-all}
-bin=$(mktemp -d)/ciede_libm_check
+bin=$(mktemp -d)/libm_check
 cc -std=c11 -O2 -pthread -ffp-contract=off -D_POSIX_C_SOURCE=200809L -Isrc \
-   tests/unit/ciede_libm_check.c src/features/ciede/ciede_glibc_tables.c -lm -o "$bin"
+   tests/unit/libm_check.c src/libm/glibc_ibm_tables.c -lm -o "$bin"
 echo "glibc $(ldd --version | head -1 | awk '{print $NF}'), $(uname -m), $threads threads"
 fail=0
 run() { echo "== $*"; "$bin" "$@" || fail=1; }
@@ -34,5 +34,5 @@ run de 16 200000000 "$threads"
 run sincos 1000000000 "$threads"     # sin, cos: 10^9 random |x| < 32 (every path)
 run atan2 1000000000 "$threads"      # atan2: 10^9 random pairs of floats (every path)
 fi
-echo "ciede_libm_check: $([ $fail = 0 ] && echo 'all equal' || echo 'MISMATCHES (see above)')"
+echo "libm_check: $([ $fail = 0 ] && echo 'all equal' || echo 'MISMATCHES (see above)')"
 exit $fail

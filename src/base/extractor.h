@@ -18,13 +18,13 @@
  * be queued (the upload or an earlier launch failed; extract() is then not called), so that a
  * twin ordering work across frames never waits for it.
  */
-#ifndef EV_CORE_EXTRACTOR_H
-#define EV_CORE_EXTRACTOR_H
+#ifndef EV_BASE_EXTRACTOR_H
+#define EV_BASE_EXTRACTOR_H
 
 #include <stddef.h>
 
-#include "core/log.h"
-#include "core/picture.h"
+#include "base/log.h"
+#include "base/picture.h"
 
 #ifdef __cplusplus
 extern "C" {

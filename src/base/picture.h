@@ -1,6 +1,6 @@
 /* The picture extractors see: three planes of one frame, read-only, sizes as libvmaf's. */
-#ifndef EV_CORE_PICTURE_H
-#define EV_CORE_PICTURE_H
+#ifndef EV_BASE_PICTURE_H
+#define EV_BASE_PICTURE_H
 
 #include <stddef.h>
 #include <stdint.h>

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/extractor.h"
+#include "base/extractor.h"
 
 static void *opt_ptr(void *opts, const EvOption *o)
 {

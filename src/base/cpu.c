@@ -1,5 +1,5 @@
 /* CPU level detection (core/cpu.h): CPUID leaves 1 and 7, XGETBV for the OS-enabled state. */
-#include "core/cpu.h"
+#include "base/cpu.h"
 
 #if EV_ARCH_X86_64
 #include <cpuid.h>

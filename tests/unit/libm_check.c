@@ -1,10 +1,10 @@
 /*
- * The device libm of the ciede twin (ciede_libm.h) against this host's glibc,
+ * The device libm of the ciede twin (glibc_exp_pow.h) against this host's glibc,
  * bit for bit, on the arguments ciede produces: ciede_math.h is compiled here with its host
  * libm calls wrapped (CIEDE_HOST_*), each wrapper calling glibc and the replica and counting
  * the calls whose bits differ or which the replica refuses (NaN: outside its proven range).
  *
- *   exactvmaf-ciede-libm-check                    CI (ctest unit_ciede_libm): a few seconds of
+ *   exactvmaf-ciede-libm-check                    CI (ctest unit_libm): a few seconds of
  *                                                 each mode below, seeded
  *   exactvmaf-ciede-libm-check pow7 [threads]     every float c in [0, FLT_MAX]: powf(c, 7)
  *                                                 and pow(c, 7) (2^31 - 2^23 inputs)
@@ -33,8 +33,8 @@
 #include <string.h>
 #include <time.h>
 
-#include "features/ciede/ciede_libm.h"
-#include "features/ciede/ciede_glibc_tables.h"
+#include "libm/glibc_exp_pow.h"
+#include "libm/glibc_ibm_tables.h"
 
 /* Through volatile pointers so that the compiler cannot fold or expand glibc's calls. */
 static float (*volatile glibc_powf)(float, float) = powf;
@@ -45,7 +45,7 @@ static double (*volatile glibc_cos)(double) = cos;
 static double (*volatile glibc_atan2)(double, double) = atan2;
 
 /* glibc's tables, read from this process's libm (main). */
-static CiedeGlibcTables tables;
+static EvGlibcTables tables;
 
 enum { FN_POW, FN_POWF7, FN_EXP, FN_SIN, FN_COS, FN_ATAN2, FN_COUNT };
 static const char *const fn_names[FN_COUNT] = { "pow", "powf(c, 7)", "exp", "sin", "cos",
@@ -86,13 +86,13 @@ static void count(const int fn, const double x, const double y, const double wan
 static double wrap_pow(const double x, const double y)
 {
     const double want = glibc_pow(x, y);
-    count(FN_POW, x, y, want, ciede_glibc_pow(x, y));
+    count(FN_POW, x, y, want, ev_glibc_pow(x, y));
     return want;
 }
 
 static float wrap_powf7(const float c)
 {
-    const float want = glibc_powf(c, 7.0f), got = ciede_glibc_powf(c, 7.0f);
+    const float want = glibc_powf(c, 7.0f), got = ev_glibc_powf(c, 7.0f);
     count(FN_POWF7, c, 7, want, got);
     return want;
 }
@@ -100,28 +100,28 @@ static float wrap_powf7(const float c)
 static double wrap_exp(const double x)
 {
     const double want = glibc_exp(x);
-    count(FN_EXP, x, 0, want, ciede_glibc_exp(x));
+    count(FN_EXP, x, 0, want, ev_glibc_exp(x));
     return want;
 }
 
 static double wrap_sin(const double x)
 {
     const double want = glibc_sin(x);
-    count(FN_SIN, x, 0, want, ciede_glibc_sin(x, tables.sincos));
+    count(FN_SIN, x, 0, want, ev_glibc_sin(x, tables.sincos));
     return want;
 }
 
 static double wrap_cos(const double x)
 {
     const double want = glibc_cos(x);
-    count(FN_COS, x, 0, want, ciede_glibc_cos(x, tables.sincos));
+    count(FN_COS, x, 0, want, ev_glibc_cos(x, tables.sincos));
     return want;
 }
 
 static double wrap_atan2(const double y, const double x)
 {
     const double want = glibc_atan2(y, x);
-    count(FN_ATAN2, y, x, want, ciede_glibc_atan2(y, x, tables.atan2));
+    count(FN_ATAN2, y, x, want, ev_glibc_atan2(y, x, tables.atan2));
     return want;
 }
 
@@ -254,7 +254,7 @@ static int run_mode(const Mode mode, const unsigned bpc, const uint64_t total, c
         jobs[i].end = total * (uint64_t)(i + 1) / (uint64_t)nthreads;
         jobs[i].seed = seed + 0x100000001b3ull * (uint64_t)i;
         if (pthread_create(&th[i], NULL, run_job, &jobs[i])) {
-            fprintf(stderr, "ciede_libm_check: cannot start thread %d\n", i);
+            fprintf(stderr, "libm_check: cannot start thread %d\n", i);
             return 1;
         }
     }
@@ -315,7 +315,7 @@ static int threads_arg(const int argc, char **argv, const int i)
 {
     const int n = argc > i ? atoi(argv[i]) : 2;
     if (n < 1 || n > 256) {
-        fprintf(stderr, "ciede_libm_check: threads must be 1..256\n");
+        fprintf(stderr, "libm_check: threads must be 1..256\n");
         exit(2);
     }
     return n;
@@ -325,7 +325,7 @@ static unsigned bpc_arg(const char *s)
 {
     const unsigned b = (unsigned)atoi(s);
     if (b != 8 && b != 10 && b != 12 && b != 16) {
-        fprintf(stderr, "ciede_libm_check: bpc must be 8, 10, 12 or 16\n");
+        fprintf(stderr, "libm_check: bpc must be 8, 10, 12 or 16\n");
         exit(2);
     }
     return b;
@@ -334,7 +334,7 @@ static unsigned bpc_arg(const char *s)
 int main(int argc, char **argv)
 {
     /* glibc picks its FMA builds of pow, exp, sin, cos and atan2 on CPUs with FMA; the
-     * replicas follow those (ciede_libm.h). Elsewhere there is nothing to compare. */
+     * replicas follow those (glibc_exp_pow.h). Elsewhere there is nothing to compare. */
     __builtin_cpu_init();
     if (!__builtin_cpu_supports("fma")) {
         printf("skipped: this CPU has no FMA, so glibc runs its builds without FMA, which the "
@@ -342,7 +342,7 @@ int main(int argc, char **argv)
         return 77;
     }
     char err[512];
-    if (ciede_glibc_tables_from_libm(&tables, err, sizeof(err))) {
+    if (ev_glibc_tables_from_libm(&tables, err, sizeof(err))) {
         fprintf(stderr, "%s\n", err);
         return 1;
     }
@@ -364,7 +364,7 @@ int main(int argc, char **argv)
             return run_mode(MODE_LAB_RANDOM, bpc, strtoull(argv[4], NULL, 10), n, 20261206,
                             "lab random triples");
         if (bpc > 10) {
-            fprintf(stderr, "ciede_libm_check: all triples of %u bits are too many; give N\n",
+            fprintf(stderr, "libm_check: all triples of %u bits are too many; give N\n",
                     bpc);
             return 2;
         }
