@@ -2,7 +2,9 @@
 # libFuzzer harnesses (tests/fuzz) under AddressSanitizer + UndefinedBehaviorSanitizer: build
 # them with clang into build-fuzz/, then fuzz each from its seed corpus for a bounded time.
 # Any crash, leak, sanitizer report or broken contract fails (the input is left in
-# build-fuzz/artifacts/). Run by CI after scripts/sanitize.sh.
+# build-fuzz/artifacts/). Run by CI after scripts/sanitize.sh. The committed corpora are also
+# replayed by ctest in every build, without libFuzzer (fuzz_replay_*, tests/fuzz/tests.cmake):
+# commit a crash's input to tests/fuzz/corpus/<harness>/ to keep it as a regression test.
 # Usage: scripts/fuzz.sh [seconds per harness, default 20] [harness...]
 set -euo pipefail
 cd "$(dirname "$0")/.."

@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
-# AddressSanitizer + UndefinedBehaviorSanitizer build (CPU only) and its tests: unit, cli,
-# twins (CPU gate) and the golden tests at 2 threads. Run by CI after scripts/test.sh.
+# AddressSanitizer + UndefinedBehaviorSanitizer build (CPU only) and its tests: unit (the
+# headers compiled alone included), cli, twins (CPU gate), the fuzz corpora replayed through
+# their harnesses (fuzz_replay_*, tests/fuzz/tests.cmake) and the golden tests at 2 threads.
+# Run by CI after scripts/test.sh.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 flags="-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined"

@@ -43,7 +43,7 @@ static int parse_options(const EvExtractorClass *cls, const char *spec)
         ev_options_defaults(cls, defaults);
         char default_name[1024];
         ev_options_feature_name(default_name, sizeof(default_name), cls->name, cls, defaults);
-        FUZZ_CHECK(!strcmp(name, default_name) == ev_options_same_names(cls, defaults, opts),
+        FUZZ_CHECK((!strcmp(name, default_name)) == ev_options_same_names(cls, defaults, opts),
                    "\"%s\": name \"%s\" against the defaults' \"%s\", same_names %d", spec,
                    name, default_name, ev_options_same_names(cls, defaults, opts));
         free(defaults);
