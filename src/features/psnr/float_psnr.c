@@ -4,7 +4,6 @@
 #include "base/extractor.h"
 #include "features/common/sample_math.h"
 #include "features/psnr/float_psnr.h"
-#include "features/psnr/psnr.h"
 #include "features/psnr/psnr_math.h"
 #include "features/psnr/psnr_score.h"
 

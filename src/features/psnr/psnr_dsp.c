@@ -1,17 +1,6 @@
-/* The psnr kernel table (psnr_dsp.h): the C reference, then the SIMD levels the CPU allows. */
+/* psnr dispatch (psnr_dsp.h): the C reference, then the SIMD levels the CPU allows. */
 #include "base/cpu.h"
 #include "features/psnr/psnr_dsp.h"
-#include "features/psnr/psnr_math.h"
-
-uint32_t psnr_row_sse8_c(const uint8_t *r, const uint8_t *d, const unsigned w)
-{
-    return psnr_row_sse8(r, d, w);
-}
-
-uint64_t psnr_row_sse16_c(const uint16_t *r, const uint16_t *d, const unsigned w)
-{
-    return psnr_row_sse16(r, d, w);
-}
 
 void psnr_dsp_init(PsnrDsp *dsp, const unsigned cpu)
 {

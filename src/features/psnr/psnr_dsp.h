@@ -1,26 +1,10 @@
-/*
- * psnr row kernels (libvmaf integer_psnr.c), one table per CPU level: the C reference
- * (psnr_math.h's psnr_row_sse8/16) and the SIMD executors (psnr_avx2.c, psnr_avx512.c, from
- * psnr_simd_tmpl.h), chosen once at init. Every executor returns the C's integer.
- */
+/* The psnr kernel table (psnr_kernels.h) for one CPU: the C reference, then the SIMD levels the
+ * CPU allows, chosen once at init. */
 #ifndef EV_FEATURES_PSNR_DSP_H
 #define EV_FEATURES_PSNR_DSP_H
 
-#include <stdint.h>
-
-typedef struct PsnrDsp {
-    /* one row's sum of squared errors: 8-bit in the reference's wrapping uint32 */
-    uint32_t (*row_sse8)(const uint8_t *r, const uint8_t *d, unsigned w);
-    uint64_t (*row_sse16)(const uint16_t *r, const uint16_t *d, unsigned w);
-} PsnrDsp;
+#include "features/psnr/psnr_kernels.h"
 
 void psnr_dsp_init(PsnrDsp *dsp, unsigned cpu);
-
-uint32_t psnr_row_sse8_c(const uint8_t *r, const uint8_t *d, unsigned w);
-uint64_t psnr_row_sse16_c(const uint16_t *r, const uint16_t *d, unsigned w);
-uint32_t ev_psnr_row_sse8_avx2(const uint8_t *r, const uint8_t *d, unsigned w);
-uint64_t ev_psnr_row_sse16_avx2(const uint16_t *r, const uint16_t *d, unsigned w);
-uint32_t ev_psnr_row_sse8_avx512(const uint8_t *r, const uint8_t *d, unsigned w);
-uint64_t ev_psnr_row_sse16_avx512(const uint16_t *r, const uint16_t *d, unsigned w);
 
 #endif

@@ -9,7 +9,7 @@
 
 #include "features/common/simd_reduce.h"
 
-#include "features/psnr/psnr_dsp.h"
+#include "features/psnr/psnr_kernels.h"
 #include "features/psnr/psnr_math.h"
 
 #if PSNR_W == 512
