@@ -2,6 +2,7 @@
 #include <string.h>
 
 #include "checkasm/checkasm.h"
+#include "features/ssim/ssim_dsp.h"
 #include "features/ssim/ssim_filter.h"
 
 enum { MAX_W = 4097, MARGIN = 16 };

@@ -2,12 +2,12 @@
  * feature/float_ms_ssim.c and feature/ms_ssim.c: a 9/7 low-pass pyramid, one _iqa_ssim per
  * scale (ssim_core.c), and the product of pow(l, a) pow(c, b) pow(s, g) over the scales. */
 #include <errno.h>
-#include <math.h>
 #include <stddef.h>
 
 #include "base/extractor.h"
 #include "features/ssim/ssim.h"
 #include "features/ssim/ssim_core.h"
+#include "features/ssim/ssim_dsp.h"
 #include "features/ssim/ssim_score.h"
 
 /* Per-worker memory: scales 1..4 of both planes, the row cache, ssim_core's buffers. */
@@ -16,20 +16,6 @@ typedef struct MsSsimBufs {
     SsimRowCache *cache;
     void *core;
 } MsSsimBufs;
-
-/* libvmaf's exponents (float, widened to double by pow): luminance only at the last scale. */
-static const float ms_alpha[MS_SCALES] = { 0.0000f, 0.0000f, 0.0000f, 0.0000f, 0.1333f };
-static const float ms_beta[MS_SCALES] = { 0.0448f, 0.2856f, 0.3001f, 0.2363f, 0.1333f };
-static const float ms_gamma[MS_SCALES] = { 0.0448f, 0.2856f, 0.3001f, 0.2363f, 0.1333f };
-
-static const char *const ms_names[3][MS_SCALES] = {
-    { "float_ms_ssim_l_scale0", "float_ms_ssim_l_scale1", "float_ms_ssim_l_scale2",
-      "float_ms_ssim_l_scale3", "float_ms_ssim_l_scale4" },
-    { "float_ms_ssim_c_scale0", "float_ms_ssim_c_scale1", "float_ms_ssim_c_scale2",
-      "float_ms_ssim_c_scale3", "float_ms_ssim_c_scale4" },
-    { "float_ms_ssim_s_scale0", "float_ms_ssim_s_scale1", "float_ms_ssim_s_scale2",
-      "float_ms_ssim_s_scale3", "float_ms_ssim_s_scale4" },
-};
 
 static const EvOption ms_ssim_options[] = {
     { "enable_lcs", NULL, "enable luminance, contrast and structure intermediate output",
@@ -125,25 +111,6 @@ static int ms_ssim_extract(const void *state, void *scratch, const EvPic *ref, c
     for (int k = 0; k < MS_SCALES; k++)
         ssim_core(&r[k], &d[k], dsp, b.core, &m[k]);
     return ev_float_ms_ssim_emit(s, m, frame, sink);
-}
-
-int ev_float_ms_ssim_emit(const MsSsimState *s, const SsimMeans m[MS_SCALES], unsigned frame,
-                          EvSink *sink)
-{
-    double msssim = 1.0;
-    for (int k = 0; k < MS_SCALES; k++) {
-        msssim *= pow(m[k].l, ms_alpha[k]) * pow(m[k].c, ms_beta[k]) * pow(m[k].s, ms_gamma[k]);
-        if (msssim == INFINITY)
-            return -ERANGE;   /* libvmaf fails the frame ("ms_ssim is INFINITY") */
-    }
-    if (s->opts.enable_db)
-        msssim = ssim_db(msssim, s->max_db);
-    int err = ev_sink_put(sink, "float_ms_ssim", frame, msssim);
-    for (int t = 0; s->opts.enable_lcs && t < 3; t++)
-        for (int k = 0; k < MS_SCALES; k++)
-            err |= ev_sink_put(sink, ms_names[t][k], frame,
-                               t == 0 ? m[k].l : t == 1 ? m[k].c : m[k].s);
-    return err ? -ENOMEM : 0;
 }
 
 const EvExtractorClass ev_fex_float_ms_ssim = {

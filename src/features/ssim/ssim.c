@@ -6,6 +6,7 @@
 #include "base/extractor.h"
 #include "features/ssim/ssim.h"
 #include "features/ssim/ssim_core.h"
+#include "features/ssim/ssim_dsp.h"
 #include "features/ssim/ssim_score.h"
 
 /* Per-worker memory: the decimated planes, the row cache, ssim_core's buffers. */
@@ -91,20 +92,6 @@ static int ssim_extract(const void *state, void *scratch, const EvPic *ref, cons
     SsimMeans m;
     ssim_core(&r, &d, dsp, b.core, &m);
     return ev_float_ssim_emit(s, &m, frame, sink);
-}
-
-int ev_float_ssim_emit(const SsimState *s, const SsimMeans *m, unsigned frame, EvSink *sink)
-{
-    double score = m->ssim;
-    if (s->opts.enable_db)
-        score = ssim_db(score, s->max_db);
-    int err = ev_sink_put(sink, "float_ssim", frame, score);
-    if (s->opts.enable_lcs) {
-        err |= ev_sink_put(sink, "float_ssim_l", frame, m->l);
-        err |= ev_sink_put(sink, "float_ssim_c", frame, m->c);
-        err |= ev_sink_put(sink, "float_ssim_s", frame, m->s);
-    }
-    return err ? -ENOMEM : 0;
 }
 
 const EvExtractorClass ev_fex_float_ssim = {

@@ -1,58 +1,14 @@
-/* What the float_ssim / float_ms_ssim C references share with their CUDA twins (ssim.cu). */
+/* The CUDA twins of float_ssim and float_ms_ssim (ssim.cu); what they share with the C
+ * references (states, reporting) is ssim_emit.h. */
 #ifndef EV_FEATURES_SSIM_H
 #define EV_FEATURES_SSIM_H
 
 #include "base/extractor.h"
-#include "features/ssim/ssim_math.h"
+#include "features/ssim/ssim_emit.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
-
-#define MS_SCALES 5
-
-/* The float means one SSIM evaluation reports: SSIM and its luminance, contrast and
- * structure terms. */
-typedef struct SsimMeans {
-    float ssim, l, c, s;
-} SsimMeans;
-
-typedef struct SsimOpts {
-    int enable_lcs;
-    int enable_db;
-    int clip_db;
-    int scale;
-} SsimOpts;
-
-/* float_ssim's state after init. */
-typedef struct SsimState {
-    SsimOpts opts;
-    int scale;          /* the factor in effect: opts.scale, or the automatic one */
-    int w, h;           /* frame */
-    int sw, sh;         /* what the window sees: decimated when scale > 1 */
-    double max_db;
-    unsigned cpu;       /* EV_CPU_* levels of the CPU row kernels */
-} SsimState;
-
-typedef struct MsSsimOpts {
-    int enable_lcs;
-    int enable_db;
-    int clip_db;
-} MsSsimOpts;
-
-/* float_ms_ssim's state after init. */
-typedef struct MsSsimState {
-    MsSsimOpts opts;
-    int w[MS_SCALES], h[MS_SCALES];   /* pyramid sizes: each w / 2 + (w & 1) of the previous */
-    double max_db;
-    unsigned cpu;                     /* EV_CPU_* levels of the CPU row kernels */
-} MsSsimState;
-
-/* Report one frame from its means (dB conversion, lcs outputs), as the references do. */
-int ev_float_ssim_emit(const SsimState *s, const SsimMeans *m, unsigned frame, EvSink *sink);
-/* Combine the per-scale means into MS-SSIM and report it: -ERANGE when it is infinite. */
-int ev_float_ms_ssim_emit(const MsSsimState *s, const SsimMeans m[MS_SCALES], unsigned frame,
-                          EvSink *sink);
 
 /* CUDA twins (ssim.cu). */
 int ev_float_ssim_extract_cuda(const void *state, void *scratch, const EvPic *ref,

@@ -8,8 +8,9 @@
 
 #include <stddef.h>
 
-#include "features/ssim/ssim.h"
+#include "features/ssim/ssim_dsp.h"
 #include "features/ssim/ssim_filter.h"
+#include "features/ssim/ssim_math.h"
 
 /* Scratch bytes for planes up to w samples wide (w >= SSIM_WINDOW). */
 size_t ssim_core_scratch_size(int w);

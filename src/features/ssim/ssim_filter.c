@@ -1,9 +1,8 @@
 /* SSIM decimation (float_ssim box, MS-SSIM 9/7 low-pass) and the separable Gaussian row passes,
  * as libvmaf's feature/iqa/decimate.c, convolve.c (IQA_CONVOLVE_1D) and _iqa_filter_pixel; the
- * row kernels are in ssim_rows_tmpl.h. */
+ * row kernels are ssim_kernels.h's. */
 #include <stdint.h>
 
-#include "base/cpu.h"
 #include "features/common/sample_math.h"
 #include "features/ssim/ssim_filter.h"
 
@@ -99,23 +98,4 @@ void ssim_decimate(const SsimPlane *src, const SsimKernel *k, const SsimDsp *dsp
             rows[v] = cached_row(src, cache, ssim_reflect(y * k->factor + k->first + v, src->h));
         decimate_row(rows, k, dsp, src->w, dst_w, dst + (size_t)y * dst_w);
     }
-}
-
-const SsimDsp *ssim_dsp(const unsigned cpu)
-{
-    static const SsimDsp c = { ssim_decimate_span_c, ssim_gauss_row_c, ssim_gauss_column_c,
-                               ssim_terms_row_c };
-#if EV_ARCH_X86_64
-    static const SsimDsp avx2 = { ssim_decimate_span_avx2, ssim_gauss_row_avx2,
-                                  ssim_gauss_column_avx2, ssim_terms_row_avx2 };
-    static const SsimDsp avx512 = { ssim_decimate_span_avx512, ssim_gauss_row_avx512,
-                                    ssim_gauss_column_avx512, ssim_terms_row_avx512 };
-    if (cpu & EV_CPU_AVX512)
-        return &avx512;
-    if (cpu & EV_CPU_AVX2)
-        return &avx2;
-#else
-    (void)cpu;
-#endif
-    return &c;
 }

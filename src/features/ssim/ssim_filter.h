@@ -1,6 +1,6 @@
 /*
  * SSIM image plumbing: a luma plane seen as libvmaf's floats, the decimation kernels (float_ssim
- * box, MS-SSIM 9/7 low-pass) and their decimation, and the separable Gaussian row passes.
+ * box, MS-SSIM 9/7 low-pass) and their decimation through a kernel table (ssim_kernels.h).
  * Reference: libvmaf feature/iqa/decimate.c, convolve.c, feature/ssim.c, feature/ms_ssim.c.
  */
 #ifndef EV_FEATURES_SSIM_FILTER_H
@@ -9,7 +9,7 @@
 #include <stddef.h>
 
 #include "base/picture.h"
-#include "features/ssim/ssim_math.h"
+#include "features/ssim/ssim_kernels.h"
 
 /* A luma plane as floats: the luma of pic, converted row by row as libvmaf's picture_copy
  * (offset 0), or a packed w x h float image. */
@@ -37,32 +37,6 @@ typedef struct SsimRowCache {
 /* Bytes of a cache of `slots` rows of w floats, and its layout in mem (64-byte aligned). */
 size_t ssim_row_cache_size(int slots, int w);
 void ssim_row_cache_init(SsimRowCache *c, void *mem, int slots, int w);
-
-/* The row kernels, one table per CPU level (ssim_rows_tmpl.h): decimation outputs [xa, xb) of
- * one row whose taps all lie inside it (rows[v]: the kernel's row v); the Gaussian pass along
- * one row (out[x] = sum_k in[x + k] g[k], x < w - 10) and across 11 rows (out[x] =
- * sum_k rows[k][x] g[k], x < n); the window terms of n windows from their five filter outputs
- * (stat: mu_x, mu_y, E[x^2], E[y^2], E[xy]). */
-typedef struct SsimDsp {
-    void (*decimate_span)(const float *const *rows, const SsimKernel *k, int xa, int xb,
-                          float *dst);
-    void (*gauss_row)(const float *in, int w, float *out);
-    void (*gauss_column)(const float *const *rows, int n, float *out);
-    void (*terms_row)(const float *const *stat, int n, double *l, double *c, float *s);
-} SsimDsp;
-
-/* The table of the best level in cpu (EV_CPU_* bits). */
-const SsimDsp *ssim_dsp(unsigned cpu);
-
-#define EV_SSIM_DECLARE(isa)                                                                   \
-    void ssim_decimate_span_##isa(const float *const *rows, const SsimKernel *k, int xa,       \
-                                  int xb, float *dst);                                         \
-    void ssim_gauss_row_##isa(const float *in, int w, float *out);                             \
-    void ssim_gauss_column_##isa(const float *const *rows, int n, float *out);                 \
-    void ssim_terms_row_##isa(const float *const *stat, int n, double *l, double *c, float *s);
-EV_SSIM_DECLARE(c)
-EV_SSIM_DECLARE(avx2)
-EV_SSIM_DECLARE(avx512)
 
 /* Decimate src into dst (ssim_decimated_size of each side, packed). cache: at least k->n rows
  * of src->w floats (tags are reset here). */

@@ -270,4 +270,10 @@ EV_HD float ssim_mean(const double sum, const int w, const int h)
     return (float)(sum / (double)(w * h));
 }
 
+/* The float means one SSIM evaluation reports: SSIM and its luminance, contrast and
+ * structure terms. */
+typedef struct SsimMeans {
+    float ssim, l, c, s;
+} SsimMeans;
+
 #endif

@@ -1,7 +1,7 @@
-/* SSIM row kernels, the C reference (ssim_filter.h's SsimDsp): each output's taps in order,
+/* SSIM row kernels, the C reference (ssim_kernels.h's SsimDsp): each output's taps in order,
  * the arithmetic of ssim_math.h. ssim_avx2.c and ssim_avx512.c run several outputs side by
  * side with the same operations per output; tests/checkasm compares them with these. */
-#include "features/ssim/ssim_filter.h"
+#include "features/ssim/ssim_kernels.h"
 
 /* Samples [xa, xb) of one output row, tap by tap over a chunk of samples, each sum still in
  * row-major tap order. */

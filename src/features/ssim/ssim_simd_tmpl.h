@@ -1,6 +1,6 @@
 /*
  * SSIM row kernels for one vector width (SSIM_W 256: AVX2, 512: AVX-512), the executors of
- * ssim_filter.h's SsimDsp; the reference is ssim_rows.c with ssim_math.h's arithmetic. A unit
+ * ssim_kernels.h's SsimDsp; the reference is ssim_rows.c with ssim_math.h's arithmetic. A unit
  * is N outputs side by side: their float samples and products (N floats), their double sums
  * (N doubles). Each output keeps the reference's operations and order: the float product of
  * sample and tap, widened, added to its double sum, taps in order; the window terms in the
@@ -9,7 +9,7 @@
  */
 #include <immintrin.h>
 
-#include "features/ssim/ssim_filter.h"
+#include "features/ssim/ssim_kernels.h"
 
 #if SSIM_W == 512
 typedef __m256 VF;
