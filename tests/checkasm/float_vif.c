@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "checkasm/checkasm.h"
+#include "features/vif/float_vif_dsp.h"
 #include "features/vif/float_vif_scale.h"
 
 enum { MAX_W = 4097, MAX_TAPS = 33 };

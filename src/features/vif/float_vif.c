@@ -7,6 +7,7 @@
 #include "base/extractor.h"
 #include "features/common/sample_math.h"
 #include "features/vif/float_vif.h"
+#include "features/vif/float_vif_dsp.h"
 
 typedef struct FloatVifScratch {
     VifFloatRows rows;

@@ -6,7 +6,7 @@
  * 0, no reassociation, no contraction: -ffp-contract=off), so every level gives the same bits;
  * the row's pixel terms are added in column order, as the reference. tests/checkasm compares.
  */
-#include "features/vif/float_vif_scale.h"
+#include "features/vif/float_vif_kernels.h"
 
 #define VFF_CAT_(a, b) a##_##b
 #define VFF_CAT(a, b) VFF_CAT_(a, b)

@@ -4,13 +4,11 @@
  * which keeps every output's own operation order. */
 #include <math.h>
 
-#include "base/cpu.h"
 #include "features/vif/float_vif_scale.h"
 
 #ifndef M_PI
 #define M_PI 3.14159265358979323846
 #endif
-
 
 static const float valid_kernelscales[21] = {
     1.0f, 1.0f / 2.0f, 3.0f / 2.0f, 2.0f, 2.0f / 3.0f, 24.0f / 10.0f, 360.0f / 97.0f,
@@ -109,22 +107,4 @@ void vif_float_scale_down(VifFloatImage *out, const VifFloatImage *in, const Vif
             rr[k] = image_row(in, 2 * i - r + k);
         dsp->down_row(out->data + i * out->stride, rr, in->w, f, rows->line[0]);
     }
-}
-
-void vif_float_dsp_init(VifFloatDsp *dsp, const unsigned cpu)
-{
-    dsp->stat_row = vif_float_stat_row_c;
-    dsp->down_row = vif_float_down_row_c;
-#if EV_ARCH_X86_64
-    if (!(cpu & EV_CPU_AVX2))
-        return;
-    dsp->stat_row = vif_float_stat_row_avx2;
-    dsp->down_row = vif_float_down_row_avx2;
-    if (!(cpu & EV_CPU_AVX512))
-        return;
-    dsp->stat_row = vif_float_stat_row_avx512;
-    dsp->down_row = vif_float_down_row_avx512;
-#else
-    (void)cpu;
-#endif
 }
