@@ -5,7 +5,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 need=()
-for pkg in cmake gcc clang make pkg-config libjansson-dev; do # clang: scripts/fuzz.sh
+for pkg in cmake gcc clang make pkg-config libjansson-dev dpkg-dev xz-utils python3; do
+  # clang: scripts/fuzz.sh; dpkg-dev, xz-utils: the ffmpeg source below; python3: scripts/layers.py
   dpkg -s "$pkg" >/dev/null 2>&1 || need+=("$pkg")
 done
 if ((${#need[@]})); then
@@ -21,4 +22,8 @@ fi
 
 cmake -S . -B build -DCMAKE_BUILD_TYPE=Release "$@" >build.log 2>&1 || { cat build.log; exit 1; }
 cmake --build build -j"$(nproc)" >>build.log 2>&1 || { tail -50 build.log; exit 1; }
+# Debian's ffmpeg source, for the ffmpeg filter test (which skips without it): fetched once,
+# with a private apt configuration (the system's sources stay as they are).
+scripts/fetch_ffmpeg_source.sh build/deps >/dev/null 2>build/deps-ffmpeg.log ||
+  echo "setup: no ffmpeg source ($(tail -1 build/deps-ffmpeg.log 2>/dev/null)); the ffmpeg filter test will skip"
 echo "setup: built build/exactvmaf ($(build/exactvmaf --version))"

@@ -1,40 +1,10 @@
-/* Command-line settings of the exactvmaf CLI: Netflix vmaf's flags plus exactvmaf's own. */
+/* Parsing the command line into CliSettings (cli_settings.h). */
 #ifndef EV_TOOLS_CLI_ARGS_H
 #define EV_TOOLS_CLI_ARGS_H
 
-#include "exactvmaf/exactvmaf.h"
-#include "exactvmaf/video.h"
+#include <stdio.h>
 
-#define CLI_MAX_ITEMS 32
-
-typedef struct CliFeature {
-    char name[64];
-    const char *options;    /* "k=v:k=v" or NULL, points into argv */
-} CliFeature;
-
-typedef struct CliSettings {
-    const char *ref_path, *dis_path, *out_path; /* dis_path: the first -d */
-    const char *dis_paths[CLI_MAX_ITEMS];   /* every -d, in order (several: one reference,
-                                               many distorted; see cli_multi.h) */
-    unsigned n_dis;
-    int raw;                        /* any of -w -h -p -b given: raw .yuv */
-    EvVideoFormat raw_fmt;
-    EvOutputFormat format;
-    int precision;                  /* EV_PRECISION_* or 0..17 */
-    CliFeature feature[CLI_MAX_ITEMS];
-    unsigned n_features;
-    const char *model[CLI_MAX_ITEMS];
-    unsigned n_models;
-    unsigned threads;               /* 0: one per core */
-    EvBackend backend;              /* default EV_BACKEND_AUTO */
-    unsigned gpu;                   /* CUDA device ordinal */
-    unsigned cpumask;               /* EvSettings.cpu_mask */
-    unsigned subsample;
-    unsigned frame_cnt;             /* 0: all */
-    unsigned frame_skip_ref, frame_skip_dist;
-    int common_bitdepth;            /* --aom_ctc v6.0+: the inputs' depths may differ */
-    int no_prediction, quiet, version, list;
-} CliSettings;
+#include "cli_settings.h"
 
 /* Parse argv. On a bad argument, writes one line to err and returns -1. */
 int cli_parse(int argc, char **argv, CliSettings *s, char *err, size_t err_size);

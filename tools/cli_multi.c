@@ -244,11 +244,9 @@ static int finish_all(const CliSettings *s, Scoring *sc, unsigned n_dis, double 
 {
     int rc = 0;
     for (unsigned i = 0; i < n_dis; i++) {
-        if (!s->no_prediction && isatty(STDERR_FILENO) && (!s->quiet || !s->out_path)) {
-            char prefix[4200];
-            snprintf(prefix, sizeof(prefix), "%s: ", sc[i].path);
-            cli_print_model_scores(sc[i].ctx, s, prefix);
-        }
+        char prefix[4200];
+        snprintf(prefix, sizeof(prefix), "%s: ", sc[i].path);
+        cli_report_scores(sc[i].ctx, s, prefix);
         if (s->out_path && cli_write_results(sc[i].ctx, s, &sc[i].out, fps))
             rc = -1; /* said why; the other outputs are still written */
     }

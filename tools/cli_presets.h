@@ -5,7 +5,7 @@
 
 #include <stddef.h>
 
-#include "cli_args.h"
+#include "cli_settings.h"
 
 typedef enum CliPresetFamily { CLI_PRESET_AOM_CTC, CLI_PRESET_NFLX_CTC } CliPresetFamily;
 

@@ -1,4 +1,4 @@
-/* The steps of one scoring run (tools/exactvmaf.c), shared by the single-distorted run and the
+/* The steps of one scoring run (tools/cli_run.c), shared by the single-distorted run and the
  * one-reference, many-distorted run (cli_multi.c). Each prints its own one-line message on a
  * problem and returns -1. */
 #ifndef EV_TOOLS_CLI_RUN_H
@@ -27,8 +27,11 @@ int cli_skip_frames(EvVideo *v, unsigned n, const char *path);
 long long cli_expected_frames(const CliSettings *s, const EvVideo *ref, const EvVideo *dis);
 /* The progress line on stderr (final: with its newline). */
 void cli_show_progress(unsigned frames, long long total, double start, int final);
-/* Each model's pooled mean on stderr, every line starting with prefix. */
-void cli_print_model_scores(const EvContext *ctx, const CliSettings *s, const char *prefix);
+/* Each model's pooled mean ("<version or path>: <mean>", then a line per bootstrap collection),
+ * every line starting with prefix: on stdout when there is no -o, whatever stdout is (a file,
+ * a pipe); with -o, on stderr when it is a terminal and not -q (as Netflix's CLI); never with
+ * -n. */
+void cli_report_scores(const EvContext *ctx, const CliSettings *s, const char *prefix);
 /* Write the results to out in s's layout and precision. */
 int cli_write_results(const EvContext *ctx, const CliSettings *s, const CliOutput *out,
                       double fps);

@@ -18,79 +18,6 @@
 
 static const char *app = "exactvmaf";
 
-void cli_log_line(void *user, EvLogLevel level, const char *line)
-{
-    (void)user;
-    fprintf(stderr, "%s: %s%s\n", app, level == EV_LOG_WARNING ? "warning: " : "", line);
-}
-
-double cli_now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec + ts.tv_nsec * 1e-9;
-}
-
-static const char *layout_name(EvPixelLayout l)
-{
-    return l == EV_PIX_420 ? "4:2:0" : l == EV_PIX_422 ? "4:2:2" : l == EV_PIX_444 ? "4:4:4"
-                                                                                  : "4:0:0";
-}
-
-/* One warning line per y4m tag the two inputs disagree on (both must have it). */
-static void warn_tag_mismatch(const char *ref_path, const EvVideo *ref, const char *dis_path,
-                              const EvVideo *dis)
-{
-    EvVideoTags a, b;
-    ev_video_tags(ref, &a);
-    ev_video_tags(dis, &b);
-    if (a.fps_den && b.fps_den &&
-        (unsigned long long)a.fps_num * b.fps_den != (unsigned long long)b.fps_num * a.fps_den)
-        fprintf(stderr, "%s: warning: %s is %u:%u fps but %s is %u:%u fps: frames are paired by "
-                        "index\n", app, ref_path, a.fps_num, a.fps_den, dis_path,
-                b.fps_num, b.fps_den);
-    const char ia = a.interlace == 'p' ? 0 : a.interlace, ib = b.interlace == 'p' ? 0 : b.interlace;
-    if (ia != ib)
-        fprintf(stderr, "%s: warning: %s is %s but %s is %s\n", app, ref_path,
-                ia ? "interlaced" : "progressive", dis_path, ib ? "interlaced" : "progressive");
-}
-
-int cli_open_video(const CliSettings *s, const char *path, EvVideo **v)
-{
-    char err[512];
-    if (ev_video_open(v, path, s->raw ? &s->raw_fmt : NULL, err, sizeof(err)))
-        return fprintf(stderr, "%s: %s\n", app, err), -1;
-    return 0;
-}
-
-int cli_check_pair(const CliSettings *s, const char *ref_path, const EvVideo *ref,
-                   const char *dis_path, const EvVideo *dis)
-{
-    EvVideoFormat a, b;
-    ev_video_format(ref, &a);
-    ev_video_format(dis, &b);
-    if (s->common_bitdepth && a.bitdepth != b.bitdepth && a.width == b.width &&
-        a.height == b.height && a.layout == b.layout) {
-        /* Netflix f85a8536 reads the shallower file with the deeper one's sample size there
-         * (it loses framing and crashes), so there is no result to match: refuse */
-        fprintf(stderr, "%s: %s is %u-bit but %s is %u-bit: --aom_ctc v6.0 and later accept "
-                        "inputs of different bit depths in Netflix's CLI, but scoring them at a "
-                        "common depth is not supported; convert one input first\n", app,
-                ref_path, a.bitdepth, dis_path, b.bitdepth);
-        return -1;
-    }
-    if (a.width != b.width || a.height != b.height || a.bitdepth != b.bitdepth ||
-        a.layout != b.layout) {
-        fprintf(stderr, "%s: %s is %ux%u %u-bit %s but %s is %ux%u %u-bit %s\n", app,
-                ref_path, a.width, a.height, a.bitdepth, layout_name(a.layout), dis_path,
-                b.width, b.height, b.bitdepth, layout_name(b.layout));
-        return -1;
-    }
-    if (!s->quiet)
-        warn_tag_mismatch(ref_path, ref, dis_path, dis);
-    return 0;
-}
-
 static int open_inputs(const CliSettings *s, EvVideo **ref, EvVideo **dis)
 {
     if (cli_open_video(s, s->ref_path, ref) || cli_open_video(s, s->dis_path, dis))
@@ -98,89 +25,6 @@ static int open_inputs(const CliSettings *s, EvVideo **ref, EvVideo **dis)
     return cli_check_pair(s, s->ref_path, *ref, s->dis_path, *dis);
 }
 
-/* Frames the run will score, when both counts are known (regular files); -1 otherwise. */
-long long cli_expected_frames(const CliSettings *s, const EvVideo *ref, const EvVideo *dis)
-{
-    unsigned long long a, b;
-    if (ev_video_frame_count(ref, &a) || ev_video_frame_count(dis, &b))
-        return -1;
-    a = a > s->frame_skip_ref ? a - s->frame_skip_ref : 0;
-    b = b > s->frame_skip_dist ? b - s->frame_skip_dist : 0;
-    unsigned long long n = a < b ? a : b;
-    if (s->frame_cnt && n > s->frame_cnt)
-        n = s->frame_cnt;
-    return (long long)n;
-}
-
-int cli_skip_frames(EvVideo *v, unsigned n, const char *path)
-{
-    const int err = ev_video_skip(v, n);
-    if (err == -ENODATA)
-        fprintf(stderr, "%s: %s: cannot skip %u frames: the stream ends first\n", app, path, n);
-    else if (err)
-        fprintf(stderr, "%s: %s\n", app, ev_video_error(v));
-    return err;
-}
-
-/* Models first, then extractors: Netflix's registration order, hence its output order. Without
- * --model and -n, Netflix's default model. */
-static int use_features(EvContext *ctx, const CliSettings *s)
-{
-    if (s->no_prediction && !s->n_features && !s->n_models)
-        return fprintf(stderr, "%s: nothing to compute: -n/--no_prediction without --feature "
-                               "or --model (see --list_features)\n", app), -1;
-    if (!s->no_prediction && !s->n_models && ev_use_model(ctx, "version=vmaf_v0.6.1"))
-        return -1;
-    /* with -n a model still brings its features, unscored, as in Netflix's CLI */
-    for (unsigned i = 0; i < s->n_models; i++)
-        if ((s->no_prediction ? ev_use_model_features : ev_use_model)(ctx, s->model[i]))
-            return -1; /* the logger said why */
-    for (unsigned i = 0; i < s->n_features; i++)
-        if (ev_use_feature(ctx, s->feature[i].name, s->feature[i].options))
-            return -1; /* the logger said why */
-    return 0;
-}
-
-int cli_open_context(const CliSettings *s, EvContext **ctx)
-{
-    EvSettings es;
-    ev_default_settings(&es);
-    es.n_threads = s->threads;
-    es.n_subsample = s->subsample;
-    es.log = cli_log_line;
-    es.log_level = s->quiet ? EV_LOG_ERROR : EV_LOG_WARNING; /* -q: no warnings */
-    es.backend = s->backend;
-    es.gpu_index = (int)s->gpu;
-    es.cpu_mask = s->cpumask;
-    if (ev_open(ctx, &es))
-        return fprintf(stderr, "%s: cannot start: out of memory\n", app), -1;
-    return use_features(*ctx, s);
-}
-
-/* "\r12/300 frames (4.0%), 25.31 fps, ETA 0:11" with a known total, else "\r12 frames, 25.31
- * fps"; spaces clear what a longer previous line left. */
-void cli_show_progress(unsigned frames, long long total, double start, int final)
-{
-    const double dt = cli_now() - start;
-    const double fps = dt > 0 ? frames / dt : 0.0;
-    if (total > 0) {
-        const double left = fps > 0 && total > frames ? (total - frames) / fps : 0.0;
-        const unsigned secs = left > 359999 ? 359999 : (unsigned)(left + 0.5);
-        char eta[32];
-        if (secs >= 3600)
-            snprintf(eta, sizeof(eta), "%u:%02u:%02u", secs / 3600, secs / 60 % 60, secs % 60);
-        else
-            snprintf(eta, sizeof(eta), "%u:%02u", secs / 60, secs % 60);
-        fprintf(stderr, "\r%u/%lld frames (%.1f%%), %.2f fps, ETA %s   %s", frames, total,
-                100.0 * frames / (double)total, fps, eta, final ? "\n" : "");
-    } else {
-        fprintf(stderr, "\r%u frames, %.2f fps   %s", frames, fps, final ? "\n" : "");
-    }
-    fflush(stderr);
-}
-
-/* Read one pair straight into a borrowed frame slot of the library (no copy). @return 1 a pair
- * was submitted, 0 a stream ended (with a warning if only one did), -1 on an error. */
 static int read_pair(EvContext *ctx, const CliSettings *s, EvVideo *ref, EvVideo *dis,
                      SideReader *side, const EvVideoFormat *fmt, unsigned n)
 {
@@ -252,66 +96,6 @@ static int score_frames(EvContext *ctx, const CliSettings *s, EvVideo *ref, EvVi
     return 0;
 }
 
-int cli_write_results(const EvContext *ctx, const CliSettings *s, const CliOutput *out,
-                         double fps)
-{
-    EvOutputOptions o;
-    ev_default_output_options(&o);
-    o.format = s->format;
-    o.precision = s->precision;
-    o.fps = fps;
-    char err[4400];
-    if (cli_output_write(out, ctx, &o, err, sizeof(err)))
-        return fprintf(stderr, "%s: %s\n", app, err), -1;
-    return 0;
-}
-
-/* The value of key= in a --model spec (the last one wins, as in Netflix's parser), or def. */
-static const char *spec_value(const char *spec, const char *key, char *buf, size_t size,
-                              const char *def)
-{
-    const size_t klen = strlen(key);
-    const char *found = def;
-    for (const char *p = spec; p && *p;) {
-        const char *end = strchr(p, ':');
-        const size_t len = end ? (size_t)(end - p) : strlen(p);
-        if (len > klen && !strncmp(p, key, klen) && p[klen] == '=') {
-            snprintf(buf, size, "%.*s", (int)(len - klen - 1), p + klen + 1);
-            found = buf;
-        }
-        p = end ? end + 1 : NULL;
-    }
-    return found;
-}
-
-/* Netflix prints each model's pooled mean on a terminal, "<version or path>: <mean>", then a
- * line per bootstrap collection with its confidence interval and spread. */
-void cli_print_model_scores(const EvContext *ctx, const CliSettings *s, const char *prefix)
-{
-    const unsigned n = s->n_models ? s->n_models : 1;
-    for (int pass = 0; pass < 2; pass++)
-        for (unsigned i = 0; i < n; i++) {
-            const char *spec = s->n_models ? s->model[i] : "version=vmaf_v0.6.1";
-            char label[1024], name[256], key[300];
-            const char *lab = spec_value(spec, "version", label, sizeof(label), NULL);
-            lab = lab ? lab : spec_value(spec, "path", label, sizeof(label), "?");
-            const char *nm = spec_value(spec, "name", name, sizeof(name), "vmaf");
-            double v[4];
-            static const char *const stat[4] = { "_bagging", "_ci_p95_lo", "_ci_p95_hi",
-                                                 "_stddev" };
-            int have = 1;
-            for (unsigned k = 0; k < 4 && have; k++) {
-                snprintf(key, sizeof(key), "%s%s", nm, stat[k]);
-                have = !ev_get_pooled(ctx, key, EV_POOL_MEAN, &v[k]);
-            }
-            if (pass == 1 && have)
-                fprintf(stderr, "%s%s: %f, ci.p95: [%f, %f], stddev: %f\n", prefix, lab, v[0],
-                        v[1], v[2], v[3]);
-            else if (pass == 0 && !ev_get_pooled(ctx, nm, EV_POOL_MEAN, &v[0]))
-                fprintf(stderr, "%s%s: %f\n", prefix, lab, v[0]);
-        }
-}
-
 static int run(const CliSettings *s)
 {
     EvVideo *ref = NULL, *dis = NULL;
@@ -333,8 +117,7 @@ static int run(const CliSettings *s)
     double fps = 0;
     if (score_frames(ctx, s, ref, dis, cli_expected_frames(s, ref, dis), &fps))
         goto done;
-    if (!s->no_prediction && isatty(STDERR_FILENO) && (!s->quiet || !s->out_path))
-        cli_print_model_scores(ctx, s, "");
+    cli_report_scores(ctx, s, "");
     if (s->out_path && cli_write_results(ctx, s, &out, fps))
         goto done;
     rc = 0;

@@ -11,7 +11,7 @@
 
 #include <cuda_runtime_api.h>
 
-#include "core/picture.h"
+#include "base/picture.h"
 #include "exactvmaf/exactvmaf.h"
 
 static inline double bench_now(void)

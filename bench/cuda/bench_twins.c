@@ -16,7 +16,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "core/extractor.h"
+#include "base/extractor.h"
+#include "features/registry.h"
 #include "cuda/runtime.h"
 #include "bench_run.h"
 #include "exactvmaf/exactvmaf.h"

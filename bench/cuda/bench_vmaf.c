@@ -23,7 +23,8 @@
 
 #include "bench_run.h"
 #include "core/collector.h"
-#include "core/extractor.h"
+#include "base/extractor.h"
+#include "features/registry.h"
 #include "cuda/runtime.h"
 #include "exactvmaf/exactvmaf.h"
 

@@ -1,17 +1,18 @@
 # libvmaf.so.3: Netflix libvmaf 3.2.0's public API and ABI (libvmaf/libvmaf.h, model.h,
-# feature.h, picture.h) on exactvmaf's engine. It holds every exactvmaf object and exports
-# only vmaf_*; installed with libvmaf.pc (Name libvmaf, Version 3.2.0) so that a program or an
+# feature.h, picture.h) on exactvmaf's public API (include/exactvmaf/exactvmaf.h): it links
+# libexactvmaf.so.0 (found beside it: RUNPATH $ORIGIN) and exports only vmaf_*; installed with
+# libvmaf.pc (Name libvmaf, Version 3.2.0) so that a program or an
 # ffmpeg built with --enable-libvmaf finds it as Netflix's.
 set(CV_DIR ${CMAKE_CURRENT_LIST_DIR})
 set(CV_VERSION 3.2.0)
 add_library(vmaf_compat SHARED
   ${CV_DIR}/src/context.c ${CV_DIR}/src/model.c ${CV_DIR}/src/dict.c ${CV_DIR}/src/picture.c
-  $<TARGET_OBJECTS:exactvmaf>)
-target_include_directories(vmaf_compat PRIVATE
-  ${CV_DIR}/include ${PROJECT_SOURCE_DIR}/include ${PROJECT_SOURCE_DIR}/src)
+  ${CV_DIR}/src/log.c)
+# the public headers only: compat is a user of the library like any other
+target_include_directories(vmaf_compat PRIVATE ${CV_DIR}/include ${PROJECT_SOURCE_DIR}/include)
 target_compile_definitions(vmaf_compat PRIVATE _POSIX_C_SOURCE=200809L
   CV_EXACTVMAF_VERSION="${PROJECT_VERSION}")
-target_link_libraries(vmaf_compat PRIVATE Threads::Threads m ev::jansson)
+target_link_libraries(vmaf_compat PRIVATE exactvmaf_shared)
 ev_exact_flags(vmaf_compat)
 ev_warnings(vmaf_compat)
 set_target_properties(vmaf_compat PROPERTIES
@@ -19,13 +20,9 @@ set_target_properties(vmaf_compat PROPERTIES
   VERSION ${CV_VERSION}
   SOVERSION 3
   LINKER_LANGUAGE C
+  INSTALL_RPATH "$ORIGIN"
   LINK_OPTIONS "-Wl,--no-undefined;-Wl,--version-script=${CV_DIR}/libvmaf.map"
   LINK_DEPENDS ${CV_DIR}/libvmaf.map)
-if(EV_WITH_CUDA)
-  find_package(CUDAToolkit REQUIRED)
-  target_link_libraries(vmaf_compat PRIVATE CUDA::cudart_static stdc++)
-  target_link_options(vmaf_compat PRIVATE "-Wl,--exclude-libs,libcudart_static.a")
-endif()
 
 configure_file(${CV_DIR}/libvmaf.pc.in ${CMAKE_CURRENT_BINARY_DIR}/libvmaf.pc @ONLY)
 install(TARGETS vmaf_compat LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})

@@ -84,6 +84,9 @@ typedef struct EvPicture {
     ptrdiff_t stride[3];    /**< bytes between rows, per plane */
 } EvPicture;
 
+/** "4:2:0", "4:2:2", "4:4:4", "4:0:0" ("unknown" for another value). Static storage. */
+EV_API const char *ev_layout_name(EvPixelLayout layout);
+
 /** Width and height of plane p (0..2) of a picture of this geometry, as libvmaf sizes it
  *  (0 x 0 for planes 1 and 2 of EV_PIX_400). */
 EV_API void ev_plane_size(unsigned width, unsigned height, EvPixelLayout layout, unsigned p,
@@ -283,6 +286,12 @@ EV_API int ev_use_model(EvContext *c, const char *spec);
  *  predicted, as Netflix's CLI does for --model with --no_prediction. */
 EV_API int ev_use_model_features(EvContext *c, const char *spec);
 
+/** Load the model of a spec (the syntax of ev_use_model(); only version= or path= is read) to
+ *  check it, without a context: *collection (may be NULL) is set to 1 for a bootstrap
+ *  collection, 0 for a single model. Problems go to log (may be NULL) at EV_LOG_ERROR.
+ *  @return 0; -ENOENT unknown version or missing file; -EINVAL bad spec or malformed model. */
+EV_API int ev_check_model(const char *spec, int *collection, EvLogCallback log, void *log_user);
+
 /** Versions of the built-in models, e.g. "vmaf_v0.6.1", NULL-terminated, static storage. */
 EV_API const char *const *ev_model_versions(void);
 
@@ -301,12 +310,20 @@ typedef enum EvPoolMethod {
 EV_API unsigned ev_feature_count(const EvContext *c);
 EV_API const char *ev_feature_name(const EvContext *c, unsigned i);
 
-/** Value of a feature at a frame. @return 0, -ENOENT unknown name, -ENODATA not written. */
+/** Value of a feature at a frame. Also before ev_flush(), from the calling thread while the
+ *  workers run: a frame's values appear once it is computed (model scores only at the flush).
+ *  @return 0, -ENOENT unknown name (or none written yet), -ENODATA not written. */
 EV_API int ev_get_score(const EvContext *c, const char *name, unsigned frame, double *value);
 
 /** Pool a feature over all frames (every n_subsample-th), as libvmaf's
  *  vmaf_feature_score_pooled over 0..n-1. @return 0, -ENOENT, -ENODATA (a frame lacks it). */
 EV_API int ev_get_pooled(const EvContext *c, const char *name, EvPoolMethod m, double *value);
+
+/** Write a value of the caller's as feature `name` at a frame, as if an extractor registered
+ *  after all others had written it (libvmaf's vmaf_import_feature_score): it appears in the
+ *  results and the output after every computed feature. Before or after ev_flush(). A name
+ *  and frame already written are refused. @return 0, -EINVAL, -ENOMEM. */
+EV_API int ev_import_score(EvContext *c, const char *name, unsigned frame, double value);
 
 /** Aggregate (whole-sequence) metrics such as psnr's apsnr_y, in the order they were made. */
 EV_API unsigned ev_aggregate_count(const EvContext *c);

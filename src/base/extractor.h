@@ -101,10 +101,6 @@ typedef struct EvExtractorClass {
     void (*close)(void *state);                                  /* may be NULL */
 } EvExtractorClass;
 
-/* The CPU extractor of that name, or NULL (core/registry.c). */
-const EvExtractorClass *ev_find_extractor(const char *name);
-/* Its CUDA twin, or NULL when there is none or the build has no CUDA. */
-const EvExtractorClass *ev_find_twin(const char *name);
 
 /*
  * Parse "k=v:k=v" into opts (already holding the defaults). Unknown keys, bad values and

@@ -27,6 +27,31 @@ typedef struct EvPicInfo {
     unsigned cpu;           /* EV_CPU_* levels the extractor's kernels may use (core/cpu.h) */
 } EvPicInfo;
 
+/* Width and height of plane p (0..2) of a picture of this geometry, as libvmaf sizes them:
+ * chroma floor-sized, 0 x 0 for planes 1 and 2 of EV_PIX_400 (the public ev_plane_size). */
+static inline void ev_pic_plane_size(const unsigned width, const unsigned height,
+                                     const EvPixelLayout layout, const unsigned p,
+                                     unsigned *const plane_w, unsigned *const plane_h)
+{
+    const unsigned ss_x = p && layout != EV_PIX_444;
+    const unsigned ss_y = p && layout == EV_PIX_420;
+    const unsigned absent = p && layout == EV_PIX_400;
+    *plane_w = absent ? 0 : width >> ss_x;
+    *plane_h = absent ? 0 : height >> ss_y;
+}
+
+/* "4:2:0", "4:2:2", "4:4:4", "4:0:0", or "unknown" (the public ev_layout_name). */
+static inline const char *ev_pic_layout_name(const EvPixelLayout layout)
+{
+    switch (layout) {
+    case EV_PIX_420: return "4:2:0";
+    case EV_PIX_422: return "4:2:2";
+    case EV_PIX_444: return "4:4:4";
+    case EV_PIX_400: return "4:0:0";
+    }
+    return "unknown";
+}
+
 static inline const uint8_t *ev_pic_row8(const EvPic *p, unsigned plane, unsigned y)
 {
     return (const uint8_t *)p->data[plane] + (ptrdiff_t)y * p->stride[plane];

@@ -5,13 +5,13 @@
 #include "cuda/runtime.h"
 
 /* 0 when every registration has a twin and the device answers; else why, in one line. */
-static int cuda_possible(const EvContext *c, char *why, size_t n)
+static int cuda_possible(const EvEngine *c, char *why, size_t n)
 {
     const int err = ev_cuda_probe(c->settings.gpu_index, why, n);
     if (err)
         return err;
     for (unsigned r = 0; r < c->n_reg; r++) {
-        if (!ev_find_twin(c->reg[r].cls->name)) {
+        if (!c->reg[r].twin) {
             snprintf(why, n, "%s has no CUDA twin yet", c->reg[r].cls->name);
             return -ENOSYS;
         }
@@ -19,7 +19,7 @@ static int cuda_possible(const EvContext *c, char *why, size_t n)
     return 0;
 }
 
-int ev_select_backend(EvContext *const c)
+int ev_select_backend(EvEngine *const c)
 {
     c->use_cuda = 0;
     if (c->settings.backend == EV_BACKEND_CPU)
@@ -34,12 +34,12 @@ int ev_select_backend(EvContext *const c)
         /* Nothing to say where there is nothing to choose: a build without CUDA, or a machine
          * without a device or driver. A device that the registrations cannot use is worth a
          * line. */
-        if (ev_gpu_count() > 0)
+        if (ev_cuda_device_count() > 0)
             ev_log(&c->log, EV_LOG_WARNING, "using the CPU backend: %s", why);
         return 0;
     }
     c->use_cuda = 1;
     for (unsigned r = 0; r < c->n_reg; r++)
-        c->reg[r].run = ev_find_twin(c->reg[r].cls->name);
+        c->reg[r].run = c->reg[r].twin;
     return 0;
 }

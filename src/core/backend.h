@@ -2,11 +2,11 @@
 #ifndef EV_CORE_BACKEND_H
 #define EV_CORE_BACKEND_H
 
-#include "core/context.h"
+#include "core/engine_internal.h"
 
 /* Set c->use_cuda and each registration's run class from c->settings.backend. EV_BACKEND_CUDA
  * fails (-ENODEV, -ENOSYS) when it cannot be honoured; EV_BACKEND_AUTO falls back to the CPU
  * and logs one warning line saying why. */
-int ev_select_backend(EvContext *c);
+int ev_select_backend(EvEngine *c);
 
 #endif

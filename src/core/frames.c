@@ -6,25 +6,16 @@
 
 #include "core/backend.h"
 #include "base/cpu.h"
-#include "core/context.h"
-#include "core/groupjob.h"
+#include "core/engine_internal.h"
+#include "core/frames.h"
+#include "core/registration.h"
 #include "core/refshare.h"
 #include "cuda/runtime.h"
-#include "model/model_context.h"
 
 /* Frames in flight on the CUDA backend: 2 per stream for 8 streams, plus the one being read. */
 #define EV_CUDA_MAX_SLOTS 17
 
-static const char *layout_name(EvPixelLayout l)
-{
-    return l == EV_PIX_420   ? "4:2:0"
-           : l == EV_PIX_422 ? "4:2:2"
-           : l == EV_PIX_444 ? "4:4:4"
-           : l == EV_PIX_400 ? "4:0:0"
-                             : "unknown";
-}
-
-static int check_picture(EvContext *c, const EvPicture *p, const char *which)
+static int check_picture(EvEngine *c, const EvPicture *p, const char *which)
 {
     if (!p) {
         ev_log(&c->log, EV_LOG_ERROR, "%s picture is NULL", which);
@@ -40,7 +31,7 @@ static int check_picture(EvContext *c, const EvPicture *p, const char *which)
     const unsigned bytes = p->bitdepth > 8 ? 2 : 1;
     for (unsigned i = 0; i < 3; i++) {
         unsigned pw, ph;
-        ev_plane_size(p->width, p->height, p->layout, i, &pw, &ph);
+        ev_pic_plane_size(p->width, p->height, p->layout, i, &pw, &ph);
         if (pw && ph && (!p->data[i] || p->stride[i] < (ptrdiff_t)pw * bytes)) {
             ev_log(&c->log, EV_LOG_ERROR, "%s picture: plane %u has no data or a short stride",
                    which, i);
@@ -56,7 +47,7 @@ static int same_geometry(const EvPicture *a, const EvPicInfo *b)
            a->layout == b->layout;
 }
 
-void ev_worker_free(EvContext *c, EvWorker *w)
+void ev_worker_free(EvEngine *c, EvWorker *w)
 {
     ev_cuda_worker_close(&w->gpu);
     if (!w->scratch)
@@ -67,7 +58,7 @@ void ev_worker_free(EvContext *c, EvWorker *w)
     w->scratch = NULL;
 }
 
-static int alloc_scratch(EvContext *c, EvWorker *w)
+static int alloc_scratch(EvEngine *c, EvWorker *w)
 {
     w->scratch = calloc(c->n_reg ? c->n_reg : 1, sizeof(*w->scratch));
     if (!w->scratch)
@@ -87,7 +78,7 @@ static int alloc_scratch(EvContext *c, EvWorker *w)
 
 /* First frame: fix the geometry, choose the backend, initialise every extractor, allocate
  * slots and per-worker scratch. */
-static int start_stream(EvContext *c, const EvPicture *ref)
+static int start_stream(EvEngine *c, const EvPicture *ref)
 {
     c->info = (EvPicInfo){ ref->width, ref->height, ref->bitdepth, ref->layout,
                            ev_cpu_allowed(c->settings.cpu_mask) };
@@ -96,7 +87,7 @@ static int start_stream(EvContext *c, const EvPicture *ref)
     c->frame_bytes = 0;
     for (unsigned p = 0; p < 3; p++) {
         unsigned pw, ph;
-        ev_plane_size(ref->width, ref->height, ref->layout, p, &pw, &ph);
+        ev_pic_plane_size(ref->width, ref->height, ref->layout, p, &pw, &ph);
         c->frame_bytes += (size_t)pw * ph * bytes;
     }
     int err = ev_select_backend(c);
@@ -148,7 +139,7 @@ static void describe_packed(const EvPicInfo *info, uint8_t *buf, EvPic *pic)
     pic->bpc = info->bpc;
     pic->layout = info->layout;
     for (unsigned p = 0; p < 3; p++) {
-        ev_plane_size(info->width, info->height, info->layout, p, &pic->w[p], &pic->h[p]);
+        ev_pic_plane_size(info->width, info->height, info->layout, p, &pic->w[p], &pic->h[p]);
         pic->stride[p] = (ptrdiff_t)pic->w[p] * bytes;
         pic->data[p] = pic->w[p] && pic->h[p] ? buf : NULL; /* 4:0:0 has no chroma */
         buf += (size_t)pic->stride[p] * pic->h[p];
@@ -167,7 +158,7 @@ static void copy_picture(const EvPicture *src, const EvPic *dst)
     }
 }
 
-static void set_error(EvContext *c, int err)
+static void set_error(EvEngine *c, int err)
 {
     pthread_mutex_lock(&c->lock);
     if (!c->error)
@@ -175,73 +166,15 @@ static void set_error(EvContext *c, int err)
     pthread_mutex_unlock(&c->lock);
 }
 
-static int skipped_by_subsample(const EvContext *c, const EvExtractorClass *cls, unsigned frame)
-{
-    const unsigned n = c->settings.n_subsample;
-    return n > 1 && frame % n && !(cls->flags & EV_FEX_NO_SUBSAMPLE);
-}
-
-static int runs_now(const EvContext *c, const EvRegistration *reg, unsigned frame,
-                    int sequential)
-{
-    return !!(reg->run->flags & EV_FEX_SEQUENTIAL) == sequential &&
-           !skipped_by_subsample(c, reg->run, frame);
-}
-
-const EvRegistration *ev_context_reg_of(const EvContext *c, const void *state)
-{
-    for (unsigned r = 0; r < c->n_reg; r++)
-        if (c->reg[r].state == state)
-            return &c->reg[r];
-    return NULL;
-}
-
-int ev_context_runs(const EvContext *c, const EvExtractorClass *run, const void *opts,
-                    const unsigned frame)
-{
-    if (c->use_cuda)
-        return 0;
-    for (unsigned r = 0; r < c->n_reg; r++) {
-        const EvRegistration *reg = &c->reg[r];
-        if (reg->run == run && runs_now(c, reg, frame, 0) &&
-            !memcmp(reg->opts, opts, run->opts_size))
-            return 1;
-    }
-    return 0;
-}
-
-/* Withdraw the slot's distorted from its group's jobs: after its frame's extractors, and before
- * a slot is given back or freed. */
-void ev_slot_leave_jobs(EvSlot *s)
-{
-    if (!s->joined)
-        return;
-    EvGroupJobs *j = ev_refshare_jobs(s->joined);
-    if (j)
-        ev_group_leave(j, s->joined_frame, &s->dis);
-    ev_refshare_release(s->joined);
-    s->joined = NULL;
-}
-
-/* Join the slot (to be dispatched as c's next frame) to the jobs of group g. */
-static void slot_join_jobs(EvContext *c, EvSlot *s, EvRefShare *g)
-{
-    EvGroupJobs *j = g ? ev_refshare_jobs(g) : NULL;
-    if (!j || c->use_cuda || ev_group_join(j, c->n_frames, c, &s->dis))
-        return;
-    s->joined = ev_refshare_retain(g);
-    s->joined_frame = c->n_frames;
-}
-
 /* Run the extractors of one kind (sequential or parallel) on one slot. With CUDA the slot is
  * uploaded once here and every twin of the set reads that copy; the twins with a launch()
  * queue their work first, then every extractor writes its results (extractor.h). */
-static int run_extractors(EvContext *c, EvWorker *w, const EvSlot *s, int sequential)
+static int run_extractors(EvEngine *c, EvWorker *w, const EvSlot *s, int sequential)
 {
     EvPic ref = s->ref, dis = s->dis;
     int twins = 0, luma_only = 1;
     for (unsigned r = 0; r < c->n_reg; r++)
-        if (runs_now(c, &c->reg[r], s->frame, sequential) && (c->reg[r].run->flags & EV_FEX_CUDA)) {
+        if (ev_reg_runs_now(c, &c->reg[r], s->frame, sequential) && (c->reg[r].run->flags & EV_FEX_CUDA)) {
             twins = 1;
             if (!(c->reg[r].run->flags & EV_FEX_CUDA_LUMA))
                 luma_only = 0;
@@ -250,7 +183,7 @@ static int run_extractors(EvContext *c, EvWorker *w, const EvSlot *s, int sequen
     const char *failed = err ? "upload" : NULL;
     for (unsigned r = 0; r < c->n_reg; r++) {
         const EvRegistration *reg = &c->reg[r];
-        if (!runs_now(c, reg, s->frame, sequential) || !reg->run->launch)
+        if (!ev_reg_runs_now(c, reg, s->frame, sequential) || !reg->run->launch)
             continue;
         const int e = err ? reg->run->launch(reg->state, w->scratch[r], NULL, NULL, s->frame)
                           : reg->run->launch(reg->state, w->scratch[r], &ref, &dis, s->frame);
@@ -266,7 +199,7 @@ static int run_extractors(EvContext *c, EvWorker *w, const EvSlot *s, int sequen
     }
     for (unsigned r = 0; r < c->n_reg; r++) {
         const EvRegistration *reg = &c->reg[r];
-        if (!runs_now(c, reg, s->frame, sequential))
+        if (!ev_reg_runs_now(c, reg, s->frame, sequential))
             continue;
         EvSink sink = ev_sink(&c->collector, s->frame, r);
         err = reg->run->extract(reg->state, w->scratch[r], &ref, &dis, s->frame, &sink);
@@ -282,7 +215,7 @@ static int run_extractors(EvContext *c, EvWorker *w, const EvSlot *s, int sequen
 void *ev_worker_main(void *arg)
 {
     EvWorker *w = arg;
-    EvContext *c = w->ctx;
+    EvEngine *c = w->ctx;
     pthread_mutex_lock(&c->lock);
     for (;;) {
         while (!c->q_len && !c->stopping)
@@ -307,7 +240,7 @@ void *ev_worker_main(void *arg)
 
 /* On the CPU backend the caller extracts one queued frame itself (lock held, and held again on
  * return). Returns 0 when there was none to take. */
-static int caller_helps(EvContext *c)
+static int caller_helps(EvEngine *c)
 {
     if (c->use_cuda || !c->n_workers || !c->q_len)
         return 0;
@@ -325,7 +258,7 @@ static int caller_helps(EvContext *c)
     return 1;
 }
 
-static EvSlot *take_free_slot(EvContext *c)
+static EvSlot *take_free_slot(EvEngine *c)
 {
     pthread_mutex_lock(&c->lock);
     EvSlot *s = NULL;
@@ -341,7 +274,7 @@ static EvSlot *take_free_slot(EvContext *c)
     return s;
 }
 
-static void release_slot(EvContext *c, EvSlot *s)
+static void release_slot(EvEngine *c, EvSlot *s)
 {
     ev_slot_leave_jobs(s);
     pthread_mutex_lock(&c->lock);
@@ -352,7 +285,7 @@ static void release_slot(EvContext *c, EvSlot *s)
 
 /* A filled slot becomes frame n: sequential extractors now, the rest on a worker (or now).
  * share: the group whose aligned contexts get this reference as their frame n, or NULL. */
-static int dispatch(EvContext *c, EvSlot *s, EvRefShare *share)
+static int dispatch(EvEngine *c, EvSlot *s, EvRefShare *share)
 {
     s->frame = c->n_frames++;
     s->ref.share = share;
@@ -374,7 +307,7 @@ static int dispatch(EvContext *c, EvSlot *s, EvRefShare *share)
 }
 
 /* The checks every new frame passes: state, geometry, earlier errors. */
-static int admit_frame(EvContext *c, const EvPicture *ref)
+static int admit_frame(EvEngine *c, const EvPicture *ref)
 {
     if (c->flushed) {
         ev_log(&c->log, EV_LOG_ERROR, "pictures sent after flush");
@@ -391,22 +324,22 @@ static int admit_frame(EvContext *c, const EvPicture *ref)
     } else if (!same_geometry(ref, &c->info)) {
         ev_log(&c->log, EV_LOG_ERROR,
                "frame %u is %ux%u %u-bit %s, but the first frame was %ux%u %u-bit %s",
-               c->n_frames, ref->width, ref->height, ref->bitdepth, layout_name(ref->layout),
-               c->info.width, c->info.height, c->info.bpc, layout_name(c->info.layout));
+               c->n_frames, ref->width, ref->height, ref->bitdepth, ev_pic_layout_name(ref->layout),
+               c->info.width, c->info.height, c->info.bpc, ev_pic_layout_name(c->info.layout));
         return -EINVAL;
     }
     return c->error;
 }
 
 /* This context's frames are its own from now on: it shares nothing more with its group. */
-static void leave_group(EvContext *c)
+static void leave_group(EvEngine *c)
 {
     ev_refshare_release(c->share);
     c->share = NULL;
 }
 
 /* Check a pair and copy it into a free slot (*slot), not yet dispatched. */
-static int prepare_pair(EvContext *const c, const EvPicture *const ref,
+static int prepare_pair(EvEngine *const c, const EvPicture *const ref,
                         const EvPicture *const dis, EvSlot **slot)
 {
     int err = check_picture(c, ref, "reference");
@@ -418,8 +351,8 @@ static int prepare_pair(EvContext *const c, const EvPicture *const ref,
         ref->bitdepth != dis->bitdepth || ref->layout != dis->layout) {
         ev_log(&c->log, EV_LOG_ERROR,
                "reference (%ux%u %u-bit %s) and distorted (%ux%u %u-bit %s) differ", ref->width,
-               ref->height, ref->bitdepth, layout_name(ref->layout), dis->width, dis->height,
-               dis->bitdepth, layout_name(dis->layout));
+               ref->height, ref->bitdepth, ev_pic_layout_name(ref->layout), dis->width, dis->height,
+               dis->bitdepth, ev_pic_layout_name(dis->layout));
         return -EINVAL;
     }
     if ((err = admit_frame(c, ref)))
@@ -433,7 +366,7 @@ static int prepare_pair(EvContext *const c, const EvPicture *const ref,
     return 0;
 }
 
-static int send_pair(EvContext *const c, const EvPicture *const ref, const EvPicture *const dis,
+static int send_pair(EvEngine *const c, const EvPicture *const ref, const EvPicture *const dis,
                      EvRefShare *share)
 {
     EvSlot *s;
@@ -441,7 +374,7 @@ static int send_pair(EvContext *const c, const EvPicture *const ref, const EvPic
     return err ? err : dispatch(c, s, share);
 }
 
-int ev_send_pictures(EvContext *const c, const EvPicture *const ref, const EvPicture *const dis)
+int ev_engine_send(EvEngine *const c, const EvPicture *const ref, const EvPicture *const dis)
 {
     if (!c)
         return -EINVAL;
@@ -453,13 +386,13 @@ int ev_send_pictures(EvContext *const c, const EvPicture *const ref, const EvPic
  * dis[i] != NULL when dis is given): their common group when each is aligned with it (has
  * pushed exactly the group's frames), a new one at the first call of two or more fresh
  * contexts, else NULL, and then each of them leaves its group. */
-static EvRefShare *call_group(EvContext *const *ctx, unsigned n, const EvPicture *const *dis)
+static EvRefShare *call_group(EvEngine *const *ctx, unsigned n, const EvPicture *const *dis)
 {
     EvRefShare *g = NULL;
     unsigned taking = 0;
     int aligned = 1, fresh = 1;
     for (unsigned i = 0; i < n; i++) {
-        EvContext *const c = ctx[i];
+        EvEngine *const c = ctx[i];
         if (!c || (dis && !dis[i]))
             continue;
         if (!taking++)
@@ -473,7 +406,7 @@ static EvRefShare *call_group(EvContext *const *ctx, unsigned n, const EvPicture
         return g;
     g = fresh && taking > 1 ? ev_refshare_new() : NULL;
     for (unsigned i = 0; i < n; i++) {
-        EvContext *const c = ctx[i];
+        EvEngine *const c = ctx[i];
         if (!c || (dis && !dis[i]))
             continue;
         leave_group(c);
@@ -488,7 +421,7 @@ static EvRefShare *call_group(EvContext *const *ctx, unsigned n, const EvPicture
  * with one group share their reference-only per-frame values (core/refshare.h) and score the
  * frame in group jobs (core/groupjob.h): every member's pair is in its slot, joined, before the
  * first is dispatched. */
-int ev_send_pictures_multi(EvContext *const *const ctx, const unsigned n,
+int ev_engine_send_multi(EvEngine *const *const ctx, const unsigned n,
                            const EvPicture *const ref, const EvPicture *const *const dis)
 {
     if (!ctx || !dis)
@@ -510,7 +443,7 @@ int ev_send_pictures_multi(EvContext *const *const ctx, const unsigned n,
             continue;
         }
         if ((err = prepare_pair(ctx[i], ref, dis[i], &slots[i])) == 0)
-            slot_join_jobs(ctx[i], slots[i], g);
+            ev_slot_join_jobs(ctx[i], slots[i], g);
     }
     /* the pairs prepared before a failure are pushed */
     for (unsigned i = 0; slots && i < n; i++) {
@@ -535,7 +468,7 @@ static void public_view(const EvPic *p, EvPicture *out)
     }
 }
 
-int ev_borrow_pictures(EvContext *const c, const unsigned width, const unsigned height,
+int ev_engine_borrow(EvEngine *const c, const unsigned width, const unsigned height,
                        const unsigned bitdepth, const EvPixelLayout layout, EvPicture *const ref,
                        EvPicture *const dis)
 {
@@ -563,14 +496,14 @@ int ev_borrow_pictures(EvContext *const c, const unsigned width, const unsigned 
     return 0;
 }
 
-static int submit_pair(EvContext *const c, EvRefShare *share)
+static int submit_pair(EvEngine *const c, EvRefShare *share)
 {
     EvSlot *s = c->borrowed;
     c->borrowed = NULL;
     return dispatch(c, s, share);
 }
 
-int ev_submit_pictures(EvContext *const c)
+int ev_engine_submit(EvEngine *const c)
 {
     if (!c || !c->borrowed)
         return -EINVAL;
@@ -578,7 +511,7 @@ int ev_submit_pictures(EvContext *const c)
     return submit_pair(c, NULL);
 }
 
-void ev_return_pictures(EvContext *const c)
+void ev_engine_return(EvEngine *const c)
 {
     if (!c || !c->borrowed)
         return;
@@ -587,7 +520,7 @@ void ev_return_pictures(EvContext *const c)
 }
 
 /* The first context still taking frames, or NULL. */
-static EvContext *first_taking(EvContext *const *ctx, unsigned n)
+static EvEngine *first_taking(EvEngine *const *ctx, unsigned n)
 {
     for (unsigned i = 0; i < n; i++)
         if (ctx[i])
@@ -595,7 +528,7 @@ static EvContext *first_taking(EvContext *const *ctx, unsigned n)
     return NULL;
 }
 
-int ev_borrow_pictures_multi(EvContext *const *const ctx, const unsigned n, const unsigned width,
+int ev_engine_borrow_multi(EvEngine *const *const ctx, const unsigned n, const unsigned width,
                              const unsigned height, const unsigned bitdepth,
                              const EvPixelLayout layout, EvPicture *const ref,
                              EvPicture *const dis)
@@ -604,17 +537,17 @@ int ev_borrow_pictures_multi(EvContext *const *const ctx, const unsigned n, cons
         return -EINVAL;
     memset(ref, 0, sizeof(*ref));
     memset(dis, 0, n * sizeof(*dis));
-    EvContext *const first = first_taking(ctx, n);
+    EvEngine *const first = first_taking(ctx, n);
     if (!first)
         return -EINVAL;
     for (unsigned i = 0; i < n; i++) {
         if (!ctx[i])
             continue;
         EvPicture own_ref;
-        const int err = ev_borrow_pictures(ctx[i], width, height, bitdepth, layout,
+        const int err = ev_engine_borrow(ctx[i], width, height, bitdepth, layout,
                                            ctx[i] == first ? ref : &own_ref, &dis[i]);
         if (err) {
-            ev_return_pictures_multi(ctx, i);
+            ev_engine_return_multi(ctx, i);
             memset(ref, 0, sizeof(*ref));
             memset(dis, 0, n * sizeof(*dis));
             return err;
@@ -633,7 +566,7 @@ int ev_borrow_pictures_multi(EvContext *const *const ctx, const unsigned n, cons
     return 0;
 }
 
-int ev_submit_pictures_multi(EvContext *const *const ctx, const unsigned n,
+int ev_engine_submit_multi(EvEngine *const *const ctx, const unsigned n,
                              const EvPicture *const ref)
 {
     if (!ctx || !ref)
@@ -644,7 +577,7 @@ int ev_submit_pictures_multi(EvContext *const *const ctx, const unsigned n,
     unsigned char stack[64] = { 0 }, *ready = n <= 64 ? stack : calloc(n, 1);
     int err = 0;
     for (unsigned i = 0; i < n; i++) {
-        EvContext *const c = ctx[i];
+        EvEngine *const c = ctx[i];
         if (!c)
             continue;
         if (!c->borrowed) {
@@ -653,7 +586,7 @@ int ev_submit_pictures_multi(EvContext *const *const ctx, const unsigned n,
             continue;
         }
         if (err) { /* an earlier one failed: this pair is given back, not pushed */
-            ev_return_pictures(c);
+            ev_engine_return(c);
             continue;
         }
         EvSlot *const s = c->borrowed;
@@ -664,7 +597,7 @@ int ev_submit_pictures_multi(EvContext *const *const ctx, const unsigned n,
                 err = -EINVAL;
             }
             if (err) {
-                ev_return_pictures(c);
+                ev_engine_return(c);
                 continue;
             }
             copy_picture(ref, &s->ref);
@@ -680,7 +613,7 @@ int ev_submit_pictures_multi(EvContext *const *const ctx, const unsigned n,
     }
     for (unsigned i = 0; ready && i < n; i++)
         if (ready[i] && ctx[i]->share)
-            slot_join_jobs(ctx[i], ctx[i]->borrowed, ctx[i]->borrowed->group);
+            ev_slot_join_jobs(ctx[i], ctx[i]->borrowed, ctx[i]->borrowed->group);
     for (unsigned i = 0; ready && i < n; i++) {
         if (!ready[i])
             continue;
@@ -693,13 +626,13 @@ int ev_submit_pictures_multi(EvContext *const *const ctx, const unsigned n,
     return err;
 }
 
-void ev_return_pictures_multi(EvContext *const *const ctx, const unsigned n)
+void ev_engine_return_multi(EvEngine *const *const ctx, const unsigned n)
 {
     for (unsigned i = 0; ctx && i < n; i++)
-        ev_return_pictures(ctx[i]);
+        ev_engine_return(ctx[i]);
 }
 
-static void wait_idle(EvContext *c)
+static void wait_idle(EvEngine *c)
 {
     pthread_mutex_lock(&c->lock);
     for (;;) {
@@ -714,7 +647,7 @@ static void wait_idle(EvContext *c)
     pthread_mutex_unlock(&c->lock);
 }
 
-int ev_flush(EvContext *const c)
+int ev_engine_flush(EvEngine *const c)
 {
     if (!c)
         return -EINVAL;
@@ -739,9 +672,6 @@ int ev_flush(EvContext *const c)
             c->error = err;
         }
     }
-    if (!c->error)
-        c->error = ev_models_predict(c);
-    ev_collector_finish(&c->collector);
     return c->error;
 }
 

@@ -3,7 +3,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/context.h"
+#include "core/engine_internal.h"
+#include "core/registration.h"
 #include "core/groupjob.h"
 
 /* Frames with members registered at once: the contexts of a group are fed in lockstep, each
@@ -11,7 +12,7 @@
 #define GROUP_RING 128
 
 typedef struct Member {
-    const EvContext *ctx;
+    const EvEngine *ctx;
     const EvPic *dis;       /* read only while the member is in the frame, or pinned */
     const void *samples;    /* dis->data[0] at the join: the member's key */
     int left;               /* its slot is done with the frame */
@@ -109,7 +110,7 @@ static int member_of(const Frame *f, const EvPic *dis)
     return -1;
 }
 
-int ev_group_join(EvGroupJobs *j, const unsigned frame, const EvContext *c, const EvPic *dis)
+int ev_group_join(EvGroupJobs *j, const unsigned frame, const EvEngine *c, const EvPic *dis)
 {
     pthread_mutex_lock(&j->lock);
     Frame *f = &j->ring[frame % GROUP_RING];
@@ -273,28 +274,6 @@ void ev_group_put(EvGroupJobs *j, EvGroupJob *job)
     b->done = 1;
     pthread_cond_broadcast(&j->changed);
     pthread_mutex_unlock(&j->lock);
-}
-
-int ev_group_values(const void *state, void *scratch, const EvPic *ref, const EvPic *dis,
-                    const unsigned frame, double *values, const unsigned n_values,
-                    size_t (*scratch_size)(const void *state, unsigned n),
-                    void (*score)(const void *state, void *scratch, const EvPic *ref,
-                                  EvGroupJob *job))
-{
-    EvGroupJobs *j = ref->share ? ev_refshare_jobs(ref->share) : NULL;
-    EvGroupJob job;
-    switch (j ? ev_group_take(j, state, frame, dis, values, n_values, scratch_size, &job)
-              : EV_SHARE_ALONE) {
-    case EV_SHARE_TAKEN:
-        return 1;
-    case EV_SHARE_COMPUTE:
-        score(state, scratch, ref, &job);
-        memcpy(values, job.values, n_values * sizeof(*values));   /* member 0: the caller */
-        ev_group_put(j, &job);
-        return 1;
-    default:
-        return 0;
-    }
 }
 
 void ev_group_counts(EvGroupJobs *j, unsigned long *jobs, unsigned long *scored,

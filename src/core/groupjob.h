@@ -20,17 +20,23 @@
 #include <stddef.h>
 
 #include "base/picture.h"
-#include "core/refshare.h"
 
-struct EvContext;
+struct EvEngine;
 typedef struct EvGroupJobs EvGroupJobs;
+
+typedef enum EvShareTake {
+    EV_SHARE_TAKEN = 1,     /* *values hold the group's values of the frame */
+    EV_SHARE_COMPUTE = 0,   /* the caller holds the claim: compute, then ev_refshare_put() or ev_group_put() */
+    EV_SHARE_ALONE = -1,    /* compute without publishing (no room, or out of memory) */
+} EvShareTake;
+
 
 EvGroupJobs *ev_group_jobs_new(void);   /* NULL when out of memory */
 void ev_group_jobs_free(EvGroupJobs *j);  /* NULL-safe; no job may be running */
 
 /* Engine: dis (a slot's distorted picture) is context c's frame `frame` of the group.
  * Returns 0, or -1 when it cannot be (the member then computes alone). */
-int ev_group_join(EvGroupJobs *j, unsigned frame, const struct EvContext *c, const EvPic *dis);
+int ev_group_join(EvGroupJobs *j, unsigned frame, const struct EvEngine *c, const EvPic *dis);
 /* Engine: the slot holding dis (joined for frame) is done: waits while a job reads dis. */
 void ev_group_leave(EvGroupJobs *j, unsigned frame, const EvPic *dis);
 
@@ -53,16 +59,6 @@ EvShareTake ev_group_take(EvGroupJobs *j, const void *state, unsigned frame, con
                           size_t (*scratch_size)(const void *state, unsigned n),
                           EvGroupJob *job);
 void ev_group_put(EvGroupJobs *j, EvGroupJob *job);
-
-/* An extractor's whole use of the jobs for one frame: when ref belongs to a group, its
- * n_values doubles of the frame into values, taken from the job or scored by the job this call
- * runs (score(state, scratch, ref, job) fills job->values); returns 1. Returns 0 when the
- * caller must score the pair alone. */
-int ev_group_values(const void *state, void *scratch, const EvPic *ref, const EvPic *dis,
-                    unsigned frame, double *values, unsigned n_values,
-                    size_t (*scratch_size)(const void *state, unsigned n),
-                    void (*score)(const void *state, void *scratch, const EvPic *ref,
-                                  EvGroupJob *job));
 
 /* Jobs run, members scored by them and job scratch buffers allocated so far (a buffer is kept
  * for the next job: as many as jobs run at once). For tests and benchmarks. */

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/engine_internal.h"
 #include "core/groupjob.h"
 #include "core/refshare.h"
 
@@ -160,4 +161,49 @@ void ev_refshare_counts(EvRefShare *g, unsigned long *published, unsigned long *
     *published = g->published;
     *taken = g->taken;
     pthread_mutex_unlock(&g->lock);
+}
+
+/* Withdraw the slot's distorted from its group's jobs: after its frame's extractors, and before
+ * a slot is given back or freed. */
+void ev_slot_leave_jobs(EvSlot *s)
+{
+    if (!s->joined)
+        return;
+    EvGroupJobs *j = ev_refshare_jobs(s->joined);
+    if (j)
+        ev_group_leave(j, s->joined_frame, &s->dis);
+    ev_refshare_release(s->joined);
+    s->joined = NULL;
+}
+
+/* Join the slot (to be dispatched as c's next frame) to the jobs of group g. */
+void ev_slot_join_jobs(EvEngine *c, EvSlot *s, EvRefShare *g)
+{
+    EvGroupJobs *j = g ? ev_refshare_jobs(g) : NULL;
+    if (!j || c->use_cuda || ev_group_join(j, c->n_frames, c, &s->dis))
+        return;
+    s->joined = ev_refshare_retain(g);
+    s->joined_frame = c->n_frames;
+}
+
+int ev_group_values(const void *state, void *scratch, const EvPic *ref, const EvPic *dis,
+                    const unsigned frame, double *values, const unsigned n_values,
+                    size_t (*scratch_size)(const void *state, unsigned n),
+                    void (*score)(const void *state, void *scratch, const EvPic *ref,
+                                  EvGroupJob *job))
+{
+    EvGroupJobs *j = ref->share ? ev_refshare_jobs(ref->share) : NULL;
+    EvGroupJob job;
+    switch (j ? ev_group_take(j, state, frame, dis, values, n_values, scratch_size, &job)
+              : EV_SHARE_ALONE) {
+    case EV_SHARE_TAKEN:
+        return 1;
+    case EV_SHARE_COMPUTE:
+        score(state, scratch, ref, &job);
+        memcpy(values, job.values, n_values * sizeof(*values));   /* member 0: the caller */
+        ev_group_put(j, &job);
+        return 1;
+    default:
+        return 0;
+    }
 }

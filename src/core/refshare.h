@@ -17,6 +17,8 @@
 
 #include <stddef.h>
 
+#include "core/groupjob.h"
+
 struct EvExtractorClass;
 typedef struct EvRefShare EvRefShare;
 
@@ -30,11 +32,6 @@ void ev_refshare_release(EvRefShare *g); /* NULL-safe; frees at the last referen
 unsigned ev_refshare_frames(const EvRefShare *g);
 void ev_refshare_advance(EvRefShare *g);
 
-typedef enum EvShareTake {
-    EV_SHARE_TAKEN = 1,     /* *values hold the group's values of the frame */
-    EV_SHARE_COMPUTE = 0,   /* the caller holds the claim: compute, then ev_refshare_put() */
-    EV_SHARE_ALONE = -1,    /* compute without publishing (no room, or out of memory) */
-} EvShareTake;
 
 /* The n doubles of frame `frame` for (cls, opts[0..opts_size)). Waits while another context
  * computes them. A caller given EV_SHARE_COMPUTE must call ev_refshare_put() for that frame
@@ -45,9 +42,27 @@ EvShareTake ev_refshare_take(EvRefShare *g, const struct EvExtractorClass *cls, 
 void ev_refshare_counts(EvRefShare *g, unsigned long *published, unsigned long *taken);
 
 /* The group's jobs (core/groupjob.h), or NULL when they could not be set up. */
-struct EvGroupJobs *ev_refshare_jobs(EvRefShare *g);
+EvGroupJobs *ev_refshare_jobs(EvRefShare *g);
 
 void ev_refshare_put(EvRefShare *g, const struct EvExtractorClass *cls, const void *opts,
                      size_t opts_size, unsigned frame, const double *values, unsigned n);
+
+struct EvSlot;
+/* The engine's slot s, to be dispatched as c's next frame, joins the jobs of group g (no-op
+ * without jobs, on CUDA, or when the jobs refuse it: its member then computes alone). */
+void ev_slot_join_jobs(struct EvEngine *c, struct EvSlot *s, EvRefShare *g);
+/* Withdraw s's distorted from its group's jobs: after its frame's extractors, and before the
+ * slot is given back or freed (waits while a job reads it); no-op when it joined none. */
+void ev_slot_leave_jobs(struct EvSlot *s);
+
+/* An extractor's whole use of the jobs for one frame: when ref belongs to a group, its
+ * n_values doubles of the frame into values, taken from the job or scored by the job this call
+ * runs (score(state, scratch, ref, job) fills job->values); returns 1. Returns 0 when the
+ * caller must score the pair alone. */
+int ev_group_values(const void *state, void *scratch, const EvPic *ref, const EvPic *dis,
+                    unsigned frame, double *values, unsigned n_values,
+                    size_t (*scratch_size)(const void *state, unsigned n),
+                    void (*score)(const void *state, void *scratch, const EvPic *ref,
+                                  EvGroupJob *job));
 
 #endif

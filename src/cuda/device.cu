@@ -1,7 +1,9 @@
 // CUDA device discovery for the backend: how many usable devices this process sees.
 #include <cuda_runtime.h>
 
-extern "C" int ev_cuda_device_count(void)
+#include "cuda/runtime.h"
+
+int ev_cuda_device_count(void)
 {
     int n = 0;
     if (cudaGetDeviceCount(&n) != cudaSuccess) {

@@ -23,6 +23,10 @@ typedef struct EvCudaWorker EvCudaWorker;
 /* Bytes of device scratch (and its pinned host mirror) each worker offers the twins. */
 #define EV_CUDA_SCRATCH_BYTES (128 * 1024)
 
+/* CUDA devices this process sees: -1 in a build without CUDA, else the count (0 when no device
+ * or driver is present). */
+int ev_cuda_device_count(void);
+
 /* 0 when device `index` can be used; else a negative code and one line in why. */
 int ev_cuda_probe(int index, char *why, size_t why_size);
 

@@ -6,6 +6,11 @@
 
 #include "cuda/runtime.h"
 
+int ev_cuda_device_count(void)
+{
+    return -1;
+}
+
 int ev_cuda_probe(int index, char *why, size_t why_size)
 {
     (void)index;

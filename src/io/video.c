@@ -1,4 +1,4 @@
-/* Video input (include/exactvmaf/video.h): open a raw .yuv or y4m file or standard input, check
+/* Video input (io/video_io.h; the public calls in api/video.c): open a raw .yuv or y4m file or standard input, check
  * its size or header, and read frames into one buffer owned by the reader. */
 #include <errno.h>
 #include <stdarg.h>
@@ -7,33 +7,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "base/picture.h"
 #include "io/video_io.h"
 
 #define IO_BUFFER_BYTES (1u << 20) /* stdio buffer: FRAME lines and small planes */
 #define PLANE_ALIGN 64u
-
-int ev_video_fail(EvVideo *const v, const int code, const char *const fmt, ...)
-{
-    const int n = snprintf(v->err, sizeof(v->err), "%s: ", v->name ? v->name : "?");
-    if (n > 0 && (size_t)n < sizeof(v->err)) {
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(v->err + n, sizeof(v->err) - (size_t)n, fmt, ap);
-        va_end(ap);
-    }
-    return code;
-}
-
-const char *ev_layout_name(const EvPixelLayout layout)
-{
-    switch (layout) {
-    case EV_PIX_420: return "4:2:0";
-    case EV_PIX_422: return "4:2:2";
-    case EV_PIX_444: return "4:4:4";
-    case EV_PIX_400: return "4:0:0";
-    default: return "?";
-    }
-}
 
 static unsigned bytes_per_sample(const EvVideo *v)
 {
@@ -93,7 +71,7 @@ static void set_geometry(EvVideo *v)
     size_t offset = 0;
     v->frame_bytes = 0;
     for (unsigned p = 0; p < 3; p++) {
-        ev_plane_size(fmt->width, fmt->height, fmt->layout, p, &v->file_w[p], &v->file_h[p]);
+        ev_pic_plane_size(fmt->width, fmt->height, fmt->layout, p, &v->file_w[p], &v->file_h[p]);
         if (p && fmt->layout != EV_PIX_400) { /* y4m and raw files (ffmpeg's layout) store
                                                  odd chroma sizes rounded up; gray has none */
             v->file_w[p] = fmt->layout == EV_PIX_444 ? fmt->width : (fmt->width + 1) >> 1;
@@ -134,7 +112,7 @@ static int check_raw_size(EvVideo *v, const struct stat *st)
                              "%u-bit %s, chroma planes %ux%u as ffmpeg writes them): %llu bytes "
                              "left over",
                              size, v->frame_bytes, fmt->width, fmt->height, fmt->bitdepth,
-                             ev_layout_name(fmt->layout), v->file_w[1], v->file_h[1], left);
+                             ev_pic_layout_name(fmt->layout), v->file_w[1], v->file_h[1], left);
     v->n_frames = size / v->frame_bytes;
     v->n_frames_known = 1;
     return 0;
@@ -212,7 +190,7 @@ static void open_error(char *const err, const size_t err_size, const char *const
     va_end(ap);
 }
 
-int ev_video_open(EvVideo **const out, const char *const path, const EvVideoFormat *const raw,
+int ev_io_video_open(EvVideo **const out, const char *const path, const EvVideoFormat *const raw,
                   char *const err, const size_t err_size)
 {
     open_error(err, err_size, "%s", "");
@@ -232,14 +210,14 @@ int ev_video_open(EvVideo **const out, const char *const path, const EvVideoForm
             open_error(err, err_size, "%s", v->err);
         else
             open_error(err, err_size, "%s: out of memory", path);
-        ev_video_close(&v);
+        ev_io_video_close(&v);
         return ret;
     }
     *out = v;
     return 0;
 }
 
-void ev_video_format(const EvVideo *const v, EvVideoFormat *const fmt)
+void ev_io_video_format(const EvVideo *const v, EvVideoFormat *const fmt)
 {
     if (v && fmt)
         *fmt = v->fmt;
@@ -317,7 +295,7 @@ static int read_planes(EvVideo *v)
     return read_planes_to(v, dst);
 }
 
-/* The picture shows each plane at its ev_plane_size() size; the stride is the stored row.
+/* The picture shows each plane at its ev_pic_plane_size() size; the stride is the stored row.
  * 9..16-bit samples are passed on as read: values above 2^bitdepth - 1 are not checked. */
 static void describe(const EvVideo *v, EvPicture *pic)
 {
@@ -332,7 +310,7 @@ static void describe(const EvVideo *v, EvPicture *pic)
     }
 }
 
-int ev_video_read(EvVideo *const v, EvPicture *const pic)
+int ev_io_video_read(EvVideo *const v, EvPicture *const pic)
 {
     if (!v || !pic)
         return -EINVAL;
@@ -355,7 +333,7 @@ static int direct_target(const EvVideo *v, const EvPicture *dst)
 {
     for (unsigned p = 0; p < 3; p++) {
         unsigned w, h;
-        ev_plane_size(v->fmt.width, v->fmt.height, v->fmt.layout, p, &w, &h);
+        ev_pic_plane_size(v->fmt.width, v->fmt.height, v->fmt.layout, p, &w, &h);
         if (w != v->file_w[p] || h != v->file_h[p] ||
             dst->stride[p] != (ptrdiff_t)w * bytes_per_sample(v))
             return 0;
@@ -367,7 +345,7 @@ static void copy_rows(const EvPicture *src, const EvPicture *dst, unsigned bytes
 {
     for (unsigned p = 0; p < 3; p++) {
         unsigned w, h;
-        ev_plane_size(src->width, src->height, src->layout, p, &w, &h);
+        ev_pic_plane_size(src->width, src->height, src->layout, p, &w, &h);
         for (unsigned y = 0; y < h; y++)
             memcpy((uint8_t *)dst->data[p] + (ptrdiff_t)y * dst->stride[p],
                    (const uint8_t *)src->data[p] + (ptrdiff_t)y * src->stride[p],
@@ -375,7 +353,7 @@ static void copy_rows(const EvPicture *src, const EvPicture *dst, unsigned bytes
     }
 }
 
-int ev_video_read_into(EvVideo *const v, const EvPicture *const dst)
+int ev_io_video_read_into(EvVideo *const v, const EvPicture *const dst)
 {
     if (!v || !dst)
         return -EINVAL;
@@ -384,7 +362,7 @@ int ev_video_read_into(EvVideo *const v, const EvPicture *const dst)
         return ev_video_fail(v, -EINVAL, "read_into: the picture's format is not the video's");
     if (!direct_target(v, dst)) {
         EvPicture pic;
-        const int ret = ev_video_read(v, &pic);
+        const int ret = ev_io_video_read(v, &pic);
         if (ret > 0)
             copy_rows(&pic, dst, bytes_per_sample(v));
         return ret;
@@ -403,13 +381,13 @@ int ev_video_read_into(EvVideo *const v, const EvPicture *const dst)
     return ret;
 }
 
-int ev_video_skip(EvVideo *const v, const unsigned n)
+int ev_io_video_skip(EvVideo *const v, const unsigned n)
 {
     if (!v)
         return -EINVAL;
     for (unsigned i = 0; i < n; i++) {
         EvPicture pic;
-        const int ret = ev_video_read(v, &pic);
+        const int ret = ev_io_video_read(v, &pic);
         if (ret < 0)
             return ret;
         if (ret == 0)
@@ -420,7 +398,7 @@ int ev_video_skip(EvVideo *const v, const unsigned n)
     return 0;
 }
 
-int ev_video_frame_count(const EvVideo *const v, unsigned long long *const n)
+int ev_io_video_frame_count(const EvVideo *const v, unsigned long long *const n)
 {
     if (!v || !n || !v->n_frames_known)
         return -ENODATA;
@@ -428,18 +406,18 @@ int ev_video_frame_count(const EvVideo *const v, unsigned long long *const n)
     return 0;
 }
 
-void ev_video_tags(const EvVideo *const v, EvVideoTags *const t)
+void ev_io_video_tags(const EvVideo *const v, EvVideoTags *const t)
 {
     if (v && t)
         *t = v->tags;
 }
 
-const char *ev_video_error(const EvVideo *const v)
+const char *ev_io_video_error(const EvVideo *const v)
 {
     return v ? v->err : "";
 }
 
-void ev_video_close(EvVideo **const pv)
+void ev_io_video_close(EvVideo **const pv)
 {
     if (!pv || !*pv)
         return;

@@ -21,7 +21,7 @@ struct EvVideo {
     char *name;             /* for messages: the path, or "stdin" for "-" */
     int is_y4m;
     EvVideoFormat fmt;
-    /* Planes as stored in the file. Raw: as ev_plane_size() sizes them. y4m: chroma rounded
+    /* Planes as stored in the file. Raw: as ev_pic_plane_size() sizes them. y4m: chroma rounded
      * up, as y4m writers (ffmpeg) store odd sizes; the picture shows the floor-sized part. */
     unsigned file_w[3], file_h[3];
     size_t plane_offset[3]; /* in frame, each a multiple of 64 */
@@ -41,7 +41,19 @@ struct EvVideo {
     char err[4608];
 };
 
-/* Store "<name>: <message>" as the last error. @return code, for `return ev_video_fail(...)`. */
+/* The calls of include/exactvmaf/video.h (video.c), which api/video.c exports, same contracts. */
+int ev_io_video_open(EvVideo **out, const char *path, const EvVideoFormat *raw, char *err,
+                     size_t err_size);
+void ev_io_video_format(const EvVideo *v, EvVideoFormat *fmt);
+int ev_io_video_read(EvVideo *v, EvPicture *pic);
+int ev_io_video_read_into(EvVideo *v, const EvPicture *dst);
+int ev_io_video_skip(EvVideo *v, unsigned n);
+int ev_io_video_frame_count(const EvVideo *v, unsigned long long *n);
+void ev_io_video_tags(const EvVideo *v, EvVideoTags *t);
+const char *ev_io_video_error(const EvVideo *v);
+void ev_io_video_close(EvVideo **v);
+
+/* Store "<name>: <message>" as the last error (video_io.c). @return code, for `return ev_video_fail(...)`. */
 int ev_video_fail(EvVideo *v, int code, const char *fmt, ...) EV_PRINTF(3, 4);
 
 /* Read and parse the "YUV4MPEG2 ..." line at the start of v->f; set v->fmt.
@@ -51,8 +63,5 @@ int ev_y4m_read_header(EvVideo *v);
 /* Read the "FRAME[ params]\n" line that precedes frame v->next_frame.
  * @return 1 read, 0 clean end of stream (no byte left), or a negative code. */
 int ev_y4m_read_marker(EvVideo *v);
-
-/* "4:2:0", "4:2:2", "4:4:4" or "?". */
-const char *ev_layout_name(EvPixelLayout layout);
 
 #endif

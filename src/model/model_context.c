@@ -1,9 +1,11 @@
-/* ev_use_model: load a model and register the extractors it reads (scoring: model_score.c). */
+/* Adding a model: load it, resolve its features and register the extractors it reads
+ * (scoring: model_score.c). */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "features/registry.h"
 #include "model/model.h"
 #include "model/model_context.h"
 #include "model/model_spec.h"
@@ -102,23 +104,23 @@ static int resolve_set(const EvLog *log, const char *label, EvModelSet *set, EvM
 }
 
 /* Register the extractors in model feature order (the same path as ev_use_feature). */
-static int register_set(EvContext *c, const EvModelSet *set)
+static int register_set(const EvModelSet *set, EvUseFeature use, void *user)
 {
     for (unsigned m = 0; m < set->n_models; m++)
         for (unsigned i = 0; i < set->model[m].n_features; i++) {
             const EvModelFeature *f = &set->model[m].feature[i];
-            const int err = ev_use_feature(c, ev_feature_source(f->name)->extractor, f->options);
+            const int err = use(user, ev_feature_source(f->name)->extractor, f->options);
             if (err)
                 return err;
         }
     return 0;
 }
 
-static int add_entry(EvContext *c, const char *name, EvModelSet *set)
+static int add_entry(struct EvModels **const pms, const char *name, EvModelSet *set)
 {
-    if (!c->models && !(c->models = calloc(1, sizeof(*c->models))))
+    if (!*pms && !(*pms = calloc(1, sizeof(**pms))))
         return -ENOMEM;
-    struct EvModels *ms = c->models;
+    struct EvModels *ms = *pms;
     EvModelEntry *e = realloc(ms->entry, (ms->n + 1) * sizeof(*e));
     if (!e)
         return -ENOMEM;
@@ -131,55 +133,44 @@ static int add_entry(EvContext *c, const char *name, EvModelSet *set)
     return 0;
 }
 
-static int check_use(EvContext *c, const EvModelSpec *spec, const char *label)
+static int check_use(const struct EvModels *ms, const EvModelSpec *spec, const char *label,
+                     const int closed, const EvLog *log)
 {
-    if (c->have_geometry || c->flushed) {
-        ev_log(&c->log, EV_LOG_ERROR, "%s: models must be added before the first picture",
-               label);
+    if (closed) {
+        ev_log(log, EV_LOG_ERROR, "%s: models must be added before the first picture", label);
         return -EINVAL;
     }
-    for (unsigned i = 0; c->models && i < c->models->n; i++)
-        if (!strcmp(c->models->entry[i].name, spec->name)) {
-            ev_log(&c->log, EV_LOG_ERROR, "%s: another model is named \"%s\"; set a unique "
-                                          "name=", label, spec->name);
+    for (unsigned i = 0; ms && i < ms->n; i++)
+        if (!strcmp(ms->entry[i].name, spec->name)) {
+            ev_log(log, EV_LOG_ERROR, "%s: another model is named \"%s\"; set a unique name=",
+                   label, spec->name);
             return -EINVAL;
         }
     return 0;
 }
 
-/* Load, resolve and register a model's extractors; with predict, also score it at flush. */
-static int use_model(EvContext *const c, const char *const spec_text, const int predict)
+int ev_models_add(struct EvModels **const ms, const char *const spec_text, const int predict,
+                  const int closed, const EvLog *const log, const EvUseFeature use,
+                  void *const user)
 {
-    if (!c || !spec_text)
-        return -EINVAL;
     EvModelSpec spec;
     EvModelSet set = { 0 };
-    int err = ev_model_spec_parse(&spec, spec_text, &c->log);
+    int err = ev_model_spec_parse(&spec, spec_text, log);
     char label[512] = "model";
     if (!err)
         snprintf(label, sizeof(label), "model %s", spec.version ? spec.version : spec.path);
     if (!err)
-        err = check_use(c, &spec, label);
+        err = check_use(*ms, &spec, label, closed, log);
     if (!err)
-        err = spec.version ? ev_model_set_load_builtin(&set, spec.version, spec.flags, &c->log)
-                           : ev_model_set_load_file(&set, spec.path, spec.flags, &c->log);
+        err = spec.version ? ev_model_set_load_builtin(&set, spec.version, spec.flags, log)
+                           : ev_model_set_load_file(&set, spec.path, spec.flags, log);
     if (!err)
-        err = resolve_set(&c->log, label, &set, &spec);
+        err = resolve_set(log, label, &set, &spec);
     if (!err)
-        err = register_set(c, &set);
+        err = register_set(&set, use, user);
     if (!err && predict)
-        err = add_entry(c, spec.name, &set);
+        err = add_entry(ms, spec.name, &set);
     ev_model_set_free(&set);
     ev_model_spec_free(&spec);
     return err;
-}
-
-int ev_use_model(EvContext *const c, const char *const spec_text)
-{
-    return use_model(c, spec_text, 1);
-}
-
-int ev_use_model_features(EvContext *const c, const char *const spec_text)
-{
-    return use_model(c, spec_text, 0);
 }

@@ -18,11 +18,6 @@ const EvBuiltinModel *ev_builtin_model_find(const char *const version)
     return NULL;
 }
 
-const char *const *ev_model_versions(void)
-{
-    return ev_builtin_model_versions;
-}
-
 int ev_model_set_load_builtin(EvModelSet *const set, const char *const version,
                               const unsigned flags, const EvLog *const log)
 {

@@ -10,7 +10,7 @@
 #include "model/model_context.h"
 
 typedef struct ScoreJob {
-    EvContext *c;
+    const EvEngineResults *r;
     const EvModelEntry *e;
     const char **col;     /* distinct columns read by the set's models */
     unsigned n_col;
@@ -81,8 +81,8 @@ static int job_names(ScoreJob *j)
     }
     for (unsigned i = 0; i <= j->n_out; i++) {
         const char *name = i < j->n_out ? j->out[i] : j->e->name;
-        if (ev_collector_find(&j->c->collector, name)) {
-            ev_log(&j->c->log, EV_LOG_ERROR, "model output %s: a feature has this name; set "
+        if (ev_collector_find(j->r->collector, name)) {
+            ev_log(j->r->log, EV_LOG_ERROR, "model output %s: a feature has this name; set "
                                              "another name=", name);
             return -EINVAL;
         }
@@ -95,9 +95,9 @@ static int job_names(ScoreJob *j)
 static int fetch_frame(ScoreJob *j, unsigned frame)
 {
     for (unsigned i = 0; i < j->n_col; i++) {
-        const EvFeatureVec *f = ev_collector_find(&j->c->collector, j->col[i]);
+        const EvFeatureVec *f = ev_collector_find(j->r->collector, j->col[i]);
         if (!f || frame >= f->cap || !f->written[frame]) {
-            ev_log(&j->c->log, EV_LOG_ERROR, "model %s: feature %s has no value at frame %u",
+            ev_log(j->r->log, EV_LOG_ERROR, "model %s: feature %s has no value at frame %u",
                    j->e->name, j->col[i], frame);
             return -EINVAL;
         }
@@ -121,7 +121,7 @@ static int score_collection(ScoreJob *j, unsigned frame, unsigned sink_index)
 {
     const EvModelSet *set = &j->e->set;
     const unsigned members = set->n_models - 1;
-    EvSink sink = ev_sink(&j->c->collector, EV_EPOCH_FLUSH, sink_index);
+    EvSink sink = ev_sink(j->r->collector, EV_EPOCH_FLUSH, sink_index);
     double in[EV_MODEL_MAX_FEATURES];
     int err = 0;
     for (unsigned k = 0; k < members && !err; k++) {
@@ -138,19 +138,18 @@ static int score_collection(ScoreJob *j, unsigned frame, unsigned sink_index)
     return err;
 }
 
-static int score_entry(EvContext *c, const EvModelEntry *e, unsigned main_index,
+static int score_entry(const EvEngineResults *r, const EvModelEntry *e, unsigned main_index,
                        unsigned collection_index)
 {
-    ScoreJob j = { .c = c, .e = e };
+    ScoreJob j = { .r = r, .e = e };
     int err = job_columns(&j);
     if (!err)
         err = job_names(&j);
-    const unsigned step = c->settings.n_subsample > 1 ? c->settings.n_subsample : 1;
     double in[EV_MODEL_MAX_FEATURES];
-    for (unsigned frame = 0; !err && frame < c->n_frames; frame += step) {
+    for (unsigned frame = 0; !err && frame < r->n_frames; frame += r->step) {
         if ((err = fetch_frame(&j, frame)))
             break;
-        EvSink sink = ev_sink(&c->collector, EV_EPOCH_FLUSH, main_index);
+        EvSink sink = ev_sink(r->collector, EV_EPOCH_FLUSH, main_index);
         const double score = ev_model_predict(&e->set.model[0], model_input(&j, 0, in), 0);
         err = ev_sink_put(&sink, e->name, frame, score);
         if (!err && e->set.collection)
@@ -160,11 +159,11 @@ static int score_entry(EvContext *c, const EvModelEntry *e, unsigned main_index,
     return err;
 }
 
-int ev_models_predict(EvContext *const c)
+int ev_models_predict(const struct EvModels *const ms, const EvEngineResults *const r)
 {
-    const struct EvModels *ms = c->models;
+    const unsigned first = r->first_free_sink;
     for (unsigned k = 0; ms && k < ms->n; k++) {
-        const int err = score_entry(c, &ms->entry[k], c->n_reg + k, c->n_reg + ms->n + k);
+        const int err = score_entry(r, &ms->entry[k], first + k, first + ms->n + k);
         if (err)
             return err;
     }

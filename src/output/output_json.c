@@ -7,7 +7,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "output/output.h"
+#include "output/output_layouts.h"
 
 static void json_metric(const EvOut *const o, const char *const name, const double x,
                         const int last)
@@ -62,7 +62,7 @@ static void json_pooled(const EvOut *const o)
         fprintf(o->f, "    \"%s\": {", fv->name);
         for (EvPoolMethod m = EV_POOL_MIN; m <= EV_POOL_HARMONIC_MEAN; m++) {
             double v;
-            if (ev_pool_feature(o->c, fv, m, &v))
+            if (ev_pool(fv, o->n_frames, o->step, m, &v))
                 continue;
             fputs(m > EV_POOL_MIN ? ",\n" : "\n", o->f);
             fprintf(o->f, "      \"%s\": ", ev_out_pool_name[m]);
@@ -88,19 +88,19 @@ static void json_aggregates(const EvOut *const o)
  * did (a CPU run keeps Netflix's layout byte for byte). */
 static void json_backends(const EvOut *o)
 {
-    if (strcmp(ev_backend_name(o->c), "cuda"))
+    if (strcmp(o->backend, "cuda"))
         return;
     fputs("  \"backends\": {", o->f);
     for (unsigned j = 0; j < o->col->n_feat; j++)
         fprintf(o->f, "%s\n    \"%s\": \"%s\"", j ? "," : "", o->col->feat[j].name,
-                ev_backend_name(o->c));
+                o->backend);
     fputs("\n  },\n", o->f);
 }
 
 void ev_write_json(const EvOut *const o)
 {
     fputs("{\n", o->f);
-    fprintf(o->f, "  \"version\": \"%s\",\n", ev_version());
+    fprintf(o->f, "  \"version\": \"%s\",\n", o->version);
     if (isfinite(o->fps))
         fprintf(o->f, "  \"fps\": %.2f,\n", o->fps);
     else

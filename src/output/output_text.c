@@ -3,7 +3,7 @@
  * per-frame values. A value a frame lacks is left out, not left empty, so CSV columns can shift;
  * every field, the last included, is followed by its separator.
  */
-#include "output/output.h"
+#include "output/output_layouts.h"
 
 void ev_write_csv(const EvOut *const o)
 {

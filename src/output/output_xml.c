@@ -1,5 +1,5 @@
 /* Netflix vmaf's XML layout (vmaf_write_output_xml): every attribute is followed by a space. */
-#include "output/output.h"
+#include "output/output_layouts.h"
 
 static void xml_attr(const EvOut *const o, const char *const name, const double x)
 {
@@ -34,7 +34,7 @@ static void xml_pooled(const EvOut *const o)
         fprintf(o->f, "    <metric name=\"%s\" ", fv->name);
         for (EvPoolMethod m = EV_POOL_MIN; m <= EV_POOL_HARMONIC_MEAN; m++) {
             double v;
-            if (!ev_pool_feature(o->c, fv, m, &v))
+            if (!ev_pool(fv, o->n_frames, o->step, m, &v))
                 xml_attr(o, ev_out_pool_name[m], v);
         }
         fputs("/>\n", o->f);
@@ -44,9 +44,9 @@ static void xml_pooled(const EvOut *const o)
 
 void ev_write_xml(const EvOut *const o)
 {
-    fprintf(o->f, "<VMAF version=\"%s\">\n", ev_version());
-    fprintf(o->f, "  <params qualityWidth=\"%u\" qualityHeight=\"%u\" />\n", o->c->info.width,
-            o->c->info.height);
+    fprintf(o->f, "<VMAF version=\"%s\">\n", o->version);
+    fprintf(o->f, "  <params qualityWidth=\"%u\" qualityHeight=\"%u\" />\n", o->width,
+            o->height);
     fprintf(o->f, "  <fyi fps=\"%.2f\" />\n", o->fps);
     xml_frames(o);
     xml_pooled(o);

@@ -1,13 +1,16 @@
 #!/usr/bin/env bash
 # ctest ffmpeg_libvmaf_filter: install this build (with its libvmaf compatibility library) into
-# a prefix inside the build folder, build Debian's ffmpeg against that libvmaf.pc
-# (build_ffmpeg.sh, once per build folder: it is rebuilt when the folder is new), then run
-# ffmpeg_test.sh. Exit 77 (skipped) only on a machine without apt (not Debian-like).
+# a prefix inside the build folder, build Debian's ffmpeg (the source scripts/setup.sh fetched
+# into BUILD_DIR/deps/ffmpeg) against that libvmaf.pc (build_ffmpeg.sh, once per build folder),
+# then run ffmpeg_test.sh. Exit 77 (skipped, with a message) when that source is missing. The
+# test installs nothing on the system.
 # usage: run.sh BUILD_DIR SOURCE_DIR [SHARED_DIR]
 set -euo pipefail
 build=$(cd "$1" && pwd) src=$(cd "$2" && pwd) shared=${3:-$src/../shared}
-if ! command -v apt-get >/dev/null; then
-  echo "ffmpeg test: no apt-get on this machine: Debian's ffmpeg source cannot be fetched"
+ffsrc=$build/deps/ffmpeg
+if [ ! -x "$ffsrc/configure" ]; then
+  echo "ffmpeg test: skipped: no ffmpeg source in $ffsrc (scripts/setup.sh fetches Debian's;" \
+    "see $build/deps-ffmpeg.log)"
   exit 77
 fi
 work=$build/ffmpeg-test
@@ -17,7 +20,7 @@ cmake --install "$build" --prefix "$prefix" >"$work.install.log" 2>&1 ||
   { cat "$work.install.log"; exit 1; }
 pc=$(dirname "$(find "$prefix" -name libvmaf.pc | head -1)")
 [ -f "$pc/libvmaf.pc" ] || { echo "ffmpeg test: the install has no libvmaf.pc"; exit 1; }
-ffmpeg=$(PKG_CONFIG_PATH=$pc "$src/tests/ffmpeg/build_ffmpeg.sh" "$work" | tail -1)
+ffmpeg=$(PKG_CONFIG_PATH=$pc "$src/tests/ffmpeg/build_ffmpeg.sh" "$work" "$ffsrc" | tail -1)
 # (outputs taken whole first: grep -q quitting early would fail the pipe under pipefail)
 filters=$("$ffmpeg" -hide_banner -filters 2>/dev/null)
 grep -q ' libvmaf ' <<<"$filters" ||

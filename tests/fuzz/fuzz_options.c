@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "base/extractor.h"
+#include "features/registry.h"
 #include "fuzz_common.h"
 #include "model/model_spec.h"
 

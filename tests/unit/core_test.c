@@ -13,7 +13,8 @@
 #include <string.h>
 
 #include "core/collector.h"
-#include "core/context.h"
+#include "api/context.h"
+#include "core/engine_internal.h"
 #include "base/extractor.h"
 #include "exactvmaf/exactvmaf.h"
 #include "unit/check.h"
@@ -128,13 +129,13 @@ static void test_pooling(void)
     s.n_threads = 1;
     CHECK(ev_open(&ctx, &s) == 0);
     const double v[4] = { 0.0, 3.0, 1.5, 100.25 };
-    EvSink sink = ev_sink(&ctx->collector, 0, 0);
+    EvSink sink = ev_sink(&ctx->engine->collector, 0, 0);
     for (unsigned i = 0; i < 4; i++)
         CHECK(ev_sink_put(&sink, "x", i, v[i]) == 0);
     CHECK(ev_sink_put(&sink, "partial", 0, 1.0) == 0);
-    ctx->n_frames = 4;
+    ctx->engine->n_frames = 4;
     ctx->flushed = 1;
-    ev_collector_finish(&ctx->collector);
+    ev_collector_finish(&ctx->engine->collector);
     double got, sum = 0, inv = 0;
     for (unsigned i = 0; i < 4; i++) {
         sum += v[i];
@@ -152,7 +153,7 @@ static void test_pooling(void)
     CHECK(ev_get_pooled(ctx, "nosuch", EV_POOL_MEAN, &got) == -ENOENT);
     CHECK(ev_get_score(ctx, "x", 9, &got) == -ENODATA);
     /* every other frame with subsample 2: frames 0 and 2 */
-    ctx->settings.n_subsample = 2;
+    ctx->engine->settings.n_subsample = 2;
     CHECK(ev_get_pooled(ctx, "x", EV_POOL_MEAN, &got) == 0);
     CHECK_BITS(got, (0.0 + 1.5) / 2);
     ev_close(&ctx);
@@ -215,11 +216,11 @@ static void test_duplicate(void)
     CHECK(ev_use_feature(ctx, "psnr", NULL) == 0);
     CHECK(ev_use_feature(ctx, "psnr", "enable_mse=true") == 0);
     CHECK(ev_use_feature(ctx, "psnr", "min_sse=2") == 0);
-    CHECK(ctx->n_reg == 1);
+    CHECK(ctx->engine->n_reg == 1);
     CHECK(ev_use_feature(ctx, "vif", "debug=true") == 0);
     CHECK(ev_use_feature(ctx, "vif", NULL) == 0);
     CHECK(ev_use_feature(ctx, "vif", "vif_enhn_gain_limit=1.5") == 0);
-    CHECK(ctx->n_reg == 3);
+    CHECK(ctx->engine->n_reg == 3);
     static uint8_t y[64 * 64], u[32 * 32], v[32 * 32];
     EvPicture a = { 64, 64, 8, EV_PIX_420, { y, u, v }, { 64, 32, 32 } };
     CHECK(ev_send_pictures(ctx, &a, &a) == 0);

@@ -9,7 +9,7 @@
 #include <unistd.h>
 
 #include "check.h"
-#include "core/context.h"
+#include "model/pool.h"
 #include "golden/golden_io.h"
 #include "model/model.h"
 #include "model/model_builtin.h"
@@ -138,9 +138,6 @@ static void check_pooled(const CaseRows *cr, const char *name, const char *where
     for (unsigned i = 0; i < cr->n_frames; i++)
         written[i] = !golden_value(cr, (int)i, name, &value[i]);
     EvFeatureVec f = { (char *)name, 0, value, written, cr->n_frames };
-    EvContext ctx;
-    memset(&ctx, 0, sizeof(ctx));
-    ctx.n_frames = cr->n_frames;
     static const struct { EvPoolMethod m; int row; } pool[4] = {
         { EV_POOL_MEAN, GOLDEN_ROW_POOLED_MEAN },
         { EV_POOL_HARMONIC_MEAN, GOLDEN_ROW_POOLED_HMEAN },
@@ -149,7 +146,7 @@ static void check_pooled(const CaseRows *cr, const char *name, const char *where
     };
     for (unsigned i = 0; i < 4; i++) {
         double v = 0;
-        CHECK(!ev_pool_feature(&ctx, &f, pool[i].m, &v));
+        CHECK(!ev_pool(&f, cr->n_frames, 1, pool[i].m, &v));
         check_value(cr, pool[i].row, name, v, where);
     }
 }

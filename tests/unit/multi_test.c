@@ -9,7 +9,8 @@
 #include <string.h>
 
 #include "check.h"
-#include "core/context.h"
+#include "api/context.h"
+#include "core/engine_internal.h"
 #include "base/cpu.h"
 #include "core/groupjob.h"
 #include "core/refshare.h"
@@ -142,11 +143,11 @@ static void test_multi(unsigned threads, unsigned cpu_mask)
         }
     for (unsigned k = 0; k < 2; k++) {
         EvContext *const *group = k ? lent : sent;
-        CHECK(group[0]->share && group[1]->share == group[0]->share &&
-              group[2]->share == group[0]->share);
+        CHECK(group[0]->engine->share && group[1]->engine->share == group[0]->engine->share &&
+              group[2]->engine->share == group[0]->engine->share);
         unsigned long published = 0, taken = 0;
-        if (group[0]->share)
-            ev_refshare_counts(group[0]->share, &published, &taken);
+        if (group[0]->engine->share)
+            ev_refshare_counts(group[0]->engine->share, &published, &taken);
         if (published != want_published || taken != want_taken)
             fprintf(stderr, "motion shared: %lu published, %lu taken (want %lu, %lu)\n", published,
                     taken, want_published, want_taken);
@@ -169,8 +170,8 @@ static void test_multi(unsigned threads, unsigned cpu_mask)
             want_jobs += members > 1 ? 4 : 0;
             want_scored += members > 1 ? 4 * members : 0;
         }
-        if (group[0]->share && ev_refshare_jobs(group[0]->share))
-            ev_group_counts(ev_refshare_jobs(group[0]->share), &jobs, &scored, &allocs);
+        if (group[0]->engine->share && ev_refshare_jobs(group[0]->engine->share))
+            ev_group_counts(ev_refshare_jobs(group[0]->engine->share), &jobs, &scored, &allocs);
         if (jobs != want_jobs || scored != want_scored)
             fprintf(stderr, "group jobs (%s, %u threads): %lu, scoring %lu (want %lu, %lu)\n",
                     k ? "borrowed" : "sent", threads, jobs, scored, want_jobs, want_scored);
@@ -211,11 +212,11 @@ static void test_leaving(void)
         if (f == 2) { /* a pair of multi[0]'s own: its frame 3 is not multi[1]'s */
             CHECK(ev_send_pictures(alone[0], &other, &pics[0]) == 0);
             CHECK(ev_send_pictures(multi[0], &other, &pics[0]) == 0);
-            CHECK(multi[0]->share == NULL && multi[1]->share != NULL);
+            CHECK(multi[0]->engine->share == NULL && multi[1]->engine->share != NULL);
         }
         CHECK(ev_send_pictures_multi(multi, 2, &r, dis) == 0);
     }
-    CHECK(multi[0]->share == NULL && multi[1]->share == NULL);
+    CHECK(multi[0]->engine->share == NULL && multi[1]->engine->share == NULL);
     for (unsigned d = 0; d < 2; d++) {
         CHECK(ev_flush(alone[d]) == 0);
         CHECK(ev_flush(multi[d]) == 0);
@@ -324,8 +325,8 @@ static void test_over_depth(unsigned threads)
         CHECK(ev_flush(group[d]) == 0);
     }
     unsigned long jobs = 0, scored = 0, allocs = 0;
-    if (group[0]->share && ev_refshare_jobs(group[0]->share))
-        ev_group_counts(ev_refshare_jobs(group[0]->share), &jobs, &scored, &allocs);
+    if (group[0]->engine->share && ev_refshare_jobs(group[0]->engine->share))
+        ev_group_counts(ev_refshare_jobs(group[0]->engine->share), &jobs, &scored, &allocs);
     CHECK(jobs == 2 * O_FRAMES && scored == 2 * O_FRAMES * O_DIS);
     for (unsigned d = 0; d < O_DIS; d++) {
         check_same(group[d], alone[d]);

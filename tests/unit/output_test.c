@@ -10,7 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/context.h"
+#include "api/context.h"
+#include "core/engine_internal.h"
 #include "golden/golden_io.h"
 #include "output/output.h"
 #include "unit/check.h"
@@ -35,10 +36,10 @@ static EvContext *open_ctx(const unsigned subsample)
 static void finish_ctx(EvContext *const c, const unsigned n_frames, const unsigned w,
                        const unsigned h)
 {
-    ev_collector_finish(&c->collector);
-    c->n_frames = n_frames;
-    c->info.width = w;
-    c->info.height = h;
+    ev_collector_finish(&c->engine->collector);
+    c->engine->n_frames = n_frames;
+    c->engine->info.width = w;
+    c->engine->info.height = h;
     c->flushed = 1;
 }
 
@@ -46,7 +47,7 @@ static void finish_ctx(EvContext *const c, const unsigned n_frames, const unsign
 static void put_frame(EvContext *const c, const unsigned frame, const char *const *names,
                       const double *values, const unsigned n)
 {
-    EvSink sink = ev_sink(&c->collector, frame, 0);
+    EvSink sink = ev_sink(&c->engine->collector, frame, 0);
     for (unsigned j = 0; j < n; j++)
         if (names[j] && ev_sink_put(&sink, names[j], frame, values[j]))
             abort();
@@ -54,7 +55,7 @@ static void put_frame(EvContext *const c, const unsigned frame, const char *cons
 
 static void put_aggregate(EvContext *const c, const char *const name, const double v)
 {
-    EvSink sink = ev_sink(&c->collector, EV_EPOCH_FLUSH, 0);
+    EvSink sink = ev_sink(&c->engine->collector, EV_EPOCH_FLUSH, 0);
     if (ev_sink_put_aggregate(&sink, name, v))
         abort();
 }

@@ -9,7 +9,7 @@
 
 #include "libvmaf/libvmaf.h"
 
-#include "core/log.h"
+#include "exactvmaf/exactvmaf.h"
 
 struct VmafFeatureDictionary {
     char **key, **val;
@@ -38,8 +38,20 @@ char *cv_dict_join(const VmafFeatureDictionary *d, const char *prefix);
 /* The ev_use_model() specification of spec; malloc'd. */
 char *cv_spec_text(const CvModelSpec *spec);
 
-/* A logger to stderr in libvmaf's style ("libvmaf ERROR ..."), up to level (NONE: silent). */
-EvLog cv_stderr_log(enum VmafLogLevel level);
+/* libvmaf's logging: lines to stderr in its style ("libvmaf ERROR ..."), up to a level. */
+typedef struct CvLog {
+    EvLogCallback cb;       /* cv_stderr_callback, or NULL (VMAF_LOG_LEVEL_NONE: silent) */
+    EvLogLevel level;       /* the most verbose level printed */
+} CvLog;
+
+/* The logger of a libvmaf log level (log.c). */
+CvLog cv_stderr_log(enum VmafLogLevel level);
+/* The engine's callback (EvSettings.log): one line to stderr. */
 void cv_stderr_callback(void *user, EvLogLevel level, const char *line);
+/* Print one formatted line at level, when log lets it through. */
+#if defined(__GNUC__)
+__attribute__((format(printf, 3, 4)))
+#endif
+void cv_log(const CvLog *log, EvLogLevel level, const char *fmt, ...);
 
 #endif

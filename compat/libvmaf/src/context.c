@@ -7,12 +7,11 @@
 #include <time.h>
 
 #include "compat.h"
-#include "core/context.h"
 
 struct VmafContext {
     EvContext *ev;
     VmafConfiguration cfg;
-    EvLog log;
+    CvLog log;
     char **model_spec;      /* ev_use_model() specifications registered, in order */
     char **model_name;
     unsigned n_models;
@@ -22,25 +21,6 @@ struct VmafContext {
     int have_prealloc;
     VmafPictureConfiguration prealloc;
 };
-
-static const char *const cv_level_name[] = { "ERROR", "WARNING", "INFO", "DEBUG" };
-
-void cv_stderr_callback(void *const user, const EvLogLevel level, const char *const line)
-{
-    (void)user;
-    const unsigned l = (unsigned)level < 4 ? (unsigned)level : 3;
-    fprintf(stderr, "libvmaf %s %s\n", cv_level_name[l], line);
-}
-
-EvLog cv_stderr_log(const enum VmafLogLevel level)
-{
-    EvLog log = { NULL, NULL, EV_LOG_ERROR };
-    if (level > VMAF_LOG_LEVEL_NONE) {
-        log.cb = cv_stderr_callback;
-        log.level = (EvLogLevel)(level > VMAF_LOG_LEVEL_DEBUG ? 3 : level - 1);
-    }
-    return log;
-}
 
 const char *vmaf_version(void)
 {
@@ -168,12 +148,7 @@ int vmaf_import_feature_score(VmafContext *const vmaf, const char *const feature
 {
     if (!vmaf || !feature_name || !*feature_name)
         return -EINVAL;
-    /* written as if by an extractor registered after all others, at frame index */
-    EvSink sink = ev_sink(&vmaf->ev->collector, index, 0xFFFFu);
-    const int err = ev_sink_put(&sink, feature_name, index, value);
-    if (!err && vmaf->flushed)
-        ev_collector_finish(&vmaf->ev->collector); /* output order again */
-    return err;
+    return ev_import_score(vmaf->ev, feature_name, index, value);
 }
 
 static int layout_of(const enum VmafPixelFormat f, EvPixelLayout *const layout)
@@ -192,7 +167,7 @@ static int to_ev_picture(const VmafContext *const vmaf, const VmafPicture *const
 {
     memset(e, 0, sizeof(*e));
     if (layout_of(p->pix_fmt, &e->layout)) {
-        ev_log(&vmaf->log, EV_LOG_ERROR, "vmaf_read_pictures: pixel format %d is not supported "
+        cv_log(&vmaf->log, EV_LOG_ERROR, "vmaf_read_pictures: pixel format %d is not supported "
                "(yuv420p, yuv422p, yuv444p or yuv400p)", (int)p->pix_fmt);
         return -EINVAL;
     }
@@ -215,7 +190,7 @@ static int flush(VmafContext *const vmaf)
     const int err = ev_flush(vmaf->ev);
     vmaf->t_end = clock();
     if (!err) /* which engine scored: the one line that tells a CUDA run from a CPU one */
-        ev_log(&vmaf->log, EV_LOG_INFO, "exactvmaf: %u frames scored on %s", ev_frame_count(vmaf->ev),
+        cv_log(&vmaf->log, EV_LOG_INFO, "exactvmaf: %u frames scored on %s", ev_frame_count(vmaf->ev),
                ev_backend_name(vmaf->ev));
     return err;
 }
@@ -232,7 +207,7 @@ int vmaf_read_pictures(VmafContext *const vmaf, VmafPicture *const ref, VmafPict
     if (!ref || !dist || vmaf->flushed)
         err = -EINVAL;
     else if (index != vmaf->pic_cnt) {
-        ev_log(&vmaf->log, EV_LOG_ERROR, "vmaf_read_pictures: index %u out of order: exactvmaf "
+        cv_log(&vmaf->log, EV_LOG_ERROR, "vmaf_read_pictures: index %u out of order: exactvmaf "
                "takes the pictures in order, %u expected", index, vmaf->pic_cnt);
         err = -EINVAL;
     } else if (!(err = to_ev_picture(vmaf, ref, &a)) && !(err = to_ev_picture(vmaf, dist, &b))) {
@@ -268,16 +243,11 @@ int vmaf_fetch_preallocated_picture(VmafContext *const vmaf, VmafPicture *const 
                               c->pic_params.h);
 }
 
-/* A value of the collector. Before the flush the workers may be writing: read under its lock. */
+/* A value, also before the flush (ev_get_score reads under the workers' lock then). */
 static int get_score(VmafContext *const vmaf, const char *const name, const unsigned index,
                      double *const score)
 {
-    EvCollector *col = &vmaf->ev->collector;
-    if (!vmaf->flushed)
-        pthread_mutex_lock(&col->lock);
     const int err = ev_get_score(vmaf->ev, name, index, score);
-    if (!vmaf->flushed)
-        pthread_mutex_unlock(&col->lock);
     return err ? -EINVAL : 0; /* libvmaf's code for a missing value */
 }
 
@@ -293,12 +263,12 @@ int vmaf_feature_score_at_index(VmafContext *const vmaf, const char *const featu
 static int model_ready(VmafContext *const vmaf, const char *const name)
 {
     if (registered(vmaf, name) < 0) {
-        ev_log(&vmaf->log, EV_LOG_ERROR, "model \"%s\" was not registered with "
+        cv_log(&vmaf->log, EV_LOG_ERROR, "model \"%s\" was not registered with "
                "vmaf_use_features_from_model(): exactvmaf scores only registered models", name);
         return -EINVAL;
     }
     if (!vmaf->flushed) {
-        ev_log(&vmaf->log, EV_LOG_ERROR, "model \"%s\": exactvmaf predicts the scores when the "
+        cv_log(&vmaf->log, EV_LOG_ERROR, "model \"%s\": exactvmaf predicts the scores when the "
                "context is flushed (vmaf_read_pictures(vmaf, NULL, NULL, 0))", name);
         return -EINVAL;
     }
@@ -443,7 +413,7 @@ int vmaf_write_output(VmafContext *const vmaf, const char *const output_path,
     }
     FILE *f = fopen(output_path, "w");
     if (!f) {
-        ev_log(&vmaf->log, EV_LOG_ERROR, "could not open file: %s", output_path);
+        cv_log(&vmaf->log, EV_LOG_ERROR, "could not open file: %s", output_path);
         return -EINVAL;
     }
     /* libvmaf's fps: pictures per second of processor time, first picture to flush */

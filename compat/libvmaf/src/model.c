@@ -7,7 +7,6 @@
 #include <string.h>
 
 #include "compat.h"
-#include "model/model.h"
 
 static void spec_free(CvModelSpec *const s)
 {
@@ -24,26 +23,28 @@ static int spec_init(CvModelSpec *const s, const VmafModelConfig *const cfg, con
 {
     if (!cfg || !value)
         return -EINVAL;
-    const EvLog log = cv_stderr_log(VMAF_LOG_LEVEL_WARNING);
+    const CvLog log = cv_stderr_log(VMAF_LOG_LEVEL_WARNING);
     /* VMAF_MODEL_FLAG_DISABLE_TRANSFORM is accepted and, as in libvmaf 3.2.0, has no effect
      * here: libvmaf reads only ENABLE_TRANSFORM when it loads a model, and applies DISABLE_*
      * to its own bootstrap statistics only (predict.c), which exactvmaf computes the same way. */
     if (strchr(value, ':')) {
-        ev_log(&log, EV_LOG_ERROR, "model %s \"%s\": a ':' in it is not supported", key, value);
+        cv_log(&log, EV_LOG_ERROR, "model %s \"%s\": a ':' in it is not supported", key, value);
         return -EINVAL;
     }
-    EvModelSet set = { 0 };
-    int err = !strcmp(key, "version") ? ev_model_set_load_builtin(&set, value, 0, &log)
-                                      : ev_model_set_load_file(&set, value, 0, &log);
+    char *const spec = malloc(strlen(key) + strlen(value) + 2);
+    if (!spec)
+        return -ENOMEM;
+    sprintf(spec, "%s=%s", key, value);
+    int collection = 0;
+    const int err = ev_check_model(spec, &collection, log.cb, NULL);
+    free(spec);
     if (err) {
-        ev_log(&log, EV_LOG_ERROR, "could not load model%s %s \"%s\"",
+        cv_log(&log, EV_LOG_ERROR, "could not load model%s %s \"%s\"",
                want_collection ? " collection" : "", key, value);
         return -EINVAL;
     }
-    const int collection = set.collection;
-    ev_model_set_free(&set);
     if (collection != want_collection) {
-        ev_log(&log, EV_LOG_ERROR, "%s \"%s\" is %s", key, value,
+        cv_log(&log, EV_LOG_ERROR, "%s \"%s\" is %s", key, value,
                collection ? "a model collection: load it with vmaf_model_collection_load"
                           : "a single model, not a model collection");
         return -EINVAL;

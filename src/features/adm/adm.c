@@ -5,7 +5,7 @@
 #include <math.h>
 #include <stdlib.h>
 
-#include "core/groupjob.h"
+#include "core/refshare.h"
 #include "features/adm/adm_csf_factors.h"
 #include "features/adm/adm_internal.h"
 #include "features/adm/adm_math.h"

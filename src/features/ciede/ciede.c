@@ -84,7 +84,7 @@ static int ciede_init(void *state, const void *opts, const EvPicInfo *info, cons
     s->h = info->height;
     s->bpc = info->bpc;
     s->layout = info->layout;
-    ev_plane_size(info->width, info->height, info->layout, 1, &s->chroma_w, &s->chroma_h);
+    ev_pic_plane_size(info->width, info->height, info->layout, 1, &s->chroma_w, &s->chroma_h);
     s->nf_stride = (s->chroma_w + 31) & ~31u;
     s->range = ciede_range(info->bpc);
     s->reference_only = !(info->cpu & EV_CPU_AVX2);

@@ -53,7 +53,7 @@ static int check_geometry(const FloatMotionState *s, const EvPicInfo *info, cons
     const unsigned min = (unsigned)s->n_taps / 2 + 1; /* the mirror needs radius + 1 samples */
     for (unsigned p = 0; p < s->n_planes; p++) {
         unsigned w, h;
-        ev_plane_size(info->width, info->height, info->layout, p, &w, &h);
+        ev_pic_plane_size(info->width, info->height, info->layout, p, &w, &h);
         if (w < min || h < min) {
             ev_log(log, EV_LOG_ERROR, "float_motion: plane %u is %ux%u, too small (minimum %ux%u)",
                    p, w, h, min, min);
@@ -114,7 +114,7 @@ int ev_float_motion_init_common(FloatMotionState *s, const void *opts, const EvP
     s->scaler = sample_scaler(info->bpc);
     for (unsigned p = 0; p < s->n_planes; p++) {
         unsigned w, h;
-        ev_plane_size(info->width, info->height, info->layout, p, &w, &h);
+        ev_pic_plane_size(info->width, info->height, info->layout, p, &w, &h);
         FmPlane *pl = &s->plane[p];
         pl->w = (int)w;
         pl->h = (int)h;

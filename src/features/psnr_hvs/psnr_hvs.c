@@ -27,7 +27,7 @@ static int psnr_hvs_init(void *state, const void *opts, const EvPicInfo *info,
     s->bpc = info->bpc;
     for (unsigned p = 0; p < 3; p++) {
         unsigned w, h;
-        ev_plane_size(info->width, info->height, info->layout, p, &w, &h);
+        ev_pic_plane_size(info->width, info->height, info->layout, p, &w, &h);
         s->w[p] = (int)w;
         s->h[p] = (int)h;
         for (int k = 0; k < 64; k++) {

@@ -94,7 +94,7 @@ static int speed_chroma_init(void *state, const void *opts, const EvPicInfo *inf
     if (ev_require_chroma(info, "speed_chroma", log))
         return -EINVAL;
     unsigned w, h;
-    ev_plane_size(info->width, info->height, info->layout, 1, &w, &h);
+    ev_pic_plane_size(info->width, info->height, info->layout, 1, &w, &h);
     const int err = speed_plan_init(&s->plan, &s->opts.p, (int)w, (int)h,
                                     "speed_chroma", "chroma plane", log);
     if (err)

@@ -6,7 +6,7 @@
 
 #include <stddef.h>
 
-enum { SPEED_N = 25, SPEED_MAX_QR_ITERS = 500 };
+#include "features/speed/speed_linalg_math.h" /* SPEED_N */
 
 /* Scratch the solvers need: 5 square matrices and 4 vectors of SPEED_N floats. */
 typedef struct SpeedLinalgWork {

@@ -7,9 +7,11 @@
 #define EV_FEATURES_SPEED_LINALG_MATH_H
 
 #include <math.h>
+#include <stddef.h>
 
 #include "base/hd.h"
-#include "features/speed/speed_linalg.h"
+
+enum { SPEED_N = 25, SPEED_MAX_QR_ITERS = 500 }; /* the matrix order; the QR steps' limit */
 
 #define SPEED_EPS 1e-6    /* a double, as the reference's EIGENVALUE_EPS */
 

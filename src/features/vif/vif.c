@@ -4,7 +4,7 @@
 #include <stddef.h>
 
 #include "base/extractor.h"
-#include "core/groupjob.h"
+#include "core/refshare.h"
 #include "features/vif/vif.h"
 #include "features/vif/vif_log2.h"
 #include "features/vif/vif_scale.h"

@@ -1,40 +1,15 @@
-/* Context lifecycle and extractor registration (frames: core/frames.c). */
+/* The engine's lifecycle and its registrations (frames: core/frames.c). */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-#include "core/context.h"
+#include "core/engine.h"
+#include "core/engine_internal.h"
+#include "core/frames.h"
 #include "core/refshare.h"
-#include "model/model_context.h"
 #include "cuda/runtime.h"
-
-const char *ev_version(void)
-{
-    return "0.1.0";
-}
-
-unsigned ev_version_api(void)
-{
-    return (EV_API_VERSION_MAJOR << 16) | (EV_API_VERSION_MINOR << 8) | EV_API_VERSION_PATCH;
-}
-
-void ev_default_settings(EvSettings *const s)
-{
-    memset(s, 0, sizeof(*s));
-    s->log_level = EV_LOG_WARNING;
-}
-
-void ev_plane_size(const unsigned width, const unsigned height, const EvPixelLayout layout,
-                   const unsigned p, unsigned *const plane_w, unsigned *const plane_h)
-{
-    const unsigned ss_x = p && layout != EV_PIX_444;
-    const unsigned ss_y = p && layout == EV_PIX_420;
-    const unsigned absent = p && layout == EV_PIX_400;
-    *plane_w = absent ? 0 : width >> ss_x;
-    *plane_h = absent ? 0 : height >> ss_y;
-}
 
 static unsigned online_cores(void)
 {
@@ -42,12 +17,12 @@ static unsigned online_cores(void)
     return n > 0 ? (unsigned)n : 1;
 }
 
-int ev_open(EvContext **const out, const EvSettings *const s)
+int ev_engine_open(EvEngine **const out, const EvSettings *const s)
 {
     if (!out || !s)
         return -EINVAL;
     *out = NULL;
-    EvContext *c = calloc(1, sizeof(*c));
+    EvEngine *c = calloc(1, sizeof(*c));
     if (!c)
         return -ENOMEM;
     c->settings = *s;
@@ -84,11 +59,11 @@ fail_collector:
     return err;
 }
 
-void ev_close(EvContext **const pc)
+void ev_engine_close(EvEngine **const pc)
 {
     if (!pc || !*pc)
         return;
-    EvContext *c = *pc;
+    EvEngine *c = *pc;
     pthread_mutex_lock(&c->lock);
     c->stopping = 1;
     pthread_cond_broadcast(&c->work_ready);
@@ -116,7 +91,6 @@ void ev_close(EvContext **const pc)
     }
     free(c->reg);
     ev_refshare_release(c->share);
-    ev_models_free(c->models);
     free(c->slots);
     free(c->queue);
     free(c->workers);
@@ -128,34 +102,19 @@ void ev_close(EvContext **const pc)
     *pc = NULL;
 }
 
-int ev_use_feature(EvContext *const c, const char *const extractor, const char *const options)
+int ev_engine_started(const EvEngine *const c)
 {
-    if (!c || !extractor)
-        return -EINVAL;
-    if (c->have_geometry || c->flushed) {
+    return c->have_geometry || c->flushed;
+}
+
+int ev_engine_register(EvEngine *const c, const EvExtractorClass *const cls,
+                       const EvExtractorClass *const twin, void *const opts)
+{
+    if (ev_engine_started(c)) {
         ev_log(&c->log, EV_LOG_ERROR, "%s: extractors must be added before the first picture",
-               extractor);
-        return -EINVAL;
-    }
-    const EvExtractorClass *cls = ev_find_extractor(extractor);
-    if (!cls) {
-        char known[512] = "";
-        const char *const *names = ev_extractor_names();
-        for (unsigned i = 0; names[i]; i++)
-            snprintf(known + strlen(known), sizeof(known) - strlen(known), "%s%s",
-                     i ? ", " : "", names[i]);
-        ev_log(&c->log, EV_LOG_ERROR, "unknown feature extractor \"%s\" (extractors: %s)",
-               extractor, known);
-        return -ENOENT;
-    }
-    void *opts = calloc(1, cls->opts_size ? cls->opts_size : 1);
-    if (!opts)
-        return -ENOMEM;
-    ev_options_defaults(cls, opts);
-    const int err = ev_options_parse(cls, opts, options, &c->log);
-    if (err) {
+               cls->name);
         free(opts);
-        return err;
+        return -EINVAL;
     }
     /* One registration per set of output names, as libvmaf f85a8536 keeps them
      * (feature_extractor_vector_append): a later use of an extractor whose name-forming options
@@ -163,9 +122,8 @@ int ev_use_feature(EvContext *const c, const char *const extractor, const char *
      * a model that already runs vif adds nothing. */
     for (unsigned r = 0; r < c->n_reg; r++) {
         if (c->reg[r].cls == cls && ev_options_same_names(cls, c->reg[r].opts, opts)) {
-            ev_log(&c->log, EV_LOG_DEBUG, "%s%s%s: already registered with the same output "
-                   "names; this use is dropped, as libvmaf drops it", extractor,
-                   options && *options ? "=" : "", options ? options : "");
+            ev_log(&c->log, EV_LOG_DEBUG, "%s: already registered with the same output names; "
+                   "this use is dropped, as libvmaf drops it", cls->name);
             free(opts);
             return 0;
         }
@@ -181,16 +139,32 @@ int ev_use_feature(EvContext *const c, const char *const extractor, const char *
         free(opts);
         return -ENOMEM;
     }
-    c->reg[c->n_reg++] = (EvRegistration){ .cls = cls, .run = cls, .opts = opts, .state = state };
+    c->reg[c->n_reg++] = (EvRegistration){ .cls = cls, .twin = twin, .run = cls, .opts = opts,
+                                           .state = state };
     return 0;
 }
 
-const char *ev_backend_name(const EvContext *const c)
+const char *ev_engine_backend_name(const EvEngine *const c)
 {
     return c && c->use_cuda ? "cuda" : "cpu";
 }
 
-unsigned ev_frame_count(const EvContext *const c)
+unsigned ev_engine_frame_count(const EvEngine *const c)
 {
     return c ? c->n_frames : 0;
+}
+
+EvEngineResults ev_engine_results(const EvEngine *const c)
+{
+    const unsigned step = c->settings.n_subsample > 1 ? c->settings.n_subsample : 1;
+    return (EvEngineResults){
+        .collector = (EvCollector *)&c->collector,
+        .n_frames = c->n_frames,
+        .step = step,
+        .first_free_sink = c->n_reg,
+        .info = c->info,
+        .flushed = c->flushed,
+        .error = c->error,
+        .log = &c->log,
+    };
 }

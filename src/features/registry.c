@@ -2,7 +2,7 @@
 #include <pthread.h>
 #include <string.h>
 
-#include "base/extractor.h"
+#include "features/registry.h"
 #include "features/registry_list.h"
 
 static const EvExtractorClass *const extractors[] = {
@@ -35,17 +35,17 @@ const EvExtractorClass *ev_find_extractor(const char *const name)
     return NULL;
 }
 
-static const char *extractor_names[sizeof(extractors) / sizeof(extractors[0])];
+static const char *names[sizeof(extractors) / sizeof(extractors[0])];
 
 static void fill_names(void)
 {
     for (unsigned i = 0; extractors[i]; i++)
-        extractor_names[i] = extractors[i]->name;
+        names[i] = extractors[i]->name;
 }
 
-const char *const *ev_extractor_names(void)
+const char *const *ev_registry_names(void)
 {
     static pthread_once_t once = PTHREAD_ONCE_INIT;
     pthread_once(&once, fill_names);
-    return extractor_names;
+    return names;
 }

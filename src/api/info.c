@@ -1,11 +1,23 @@
-/* What the library is (exactvmaf.h): the Netflix release it matches, its SIMD levels, and the
- * options of every extractor, read from the extractors' own option tables. */
+/* What the library is (exactvmaf.h): its version, the Netflix release it matches, its SIMD
+ * levels and GPUs, and the extractors with the options of each, read from their own option
+ * tables (features/registry.h). */
 #include <errno.h>
 #include <string.h>
 
 #include "base/cpu.h"
-#include "base/extractor.h"
+#include "cuda/runtime.h"
 #include "exactvmaf/exactvmaf.h"
+#include "features/registry.h"
+
+const char *ev_version(void)
+{
+    return "0.1.0";
+}
+
+unsigned ev_version_api(void)
+{
+    return (EV_API_VERSION_MAJOR << 16) | (EV_API_VERSION_MINOR << 8) | EV_API_VERSION_PATCH;
+}
 
 const char *ev_netflix_version(void)
 {
@@ -88,4 +100,14 @@ int ev_extractor_option(const char *const extractor, const unsigned i, EvOptionI
 int ev_extractor_has_twin(const char *const extractor)
 {
     return extractor && ev_find_twin(extractor) ? 1 : 0;
+}
+
+int ev_gpu_count(void)
+{
+    return ev_cuda_device_count();
+}
+
+const char *const *ev_extractor_names(void)
+{
+    return ev_registry_names();
 }

@@ -1,14 +1,18 @@
-/* The context: registrations, the frame scheduler, the collector (internal view). */
-#ifndef EV_CORE_CONTEXT_H
-#define EV_CORE_CONTEXT_H
+/* Inside the engine (engine.c, frames.c, backend.c, groupjob.c): the registrations, frame slots,
+ * workers and scheduler state. Nothing outside src/core/ includes this. */
+#ifndef EV_CORE_ENGINE_INTERNAL_H
+#define EV_CORE_ENGINE_INTERNAL_H
 
 #include <pthread.h>
 
-#include "core/collector.h"
 #include "base/extractor.h"
+#include "core/collector.h"
+
+typedef struct EvEngine EvEngine;
 
 typedef struct EvRegistration {
     const EvExtractorClass *cls;    /* the CPU reference (options, names) */
+    const EvExtractorClass *twin;   /* its CUDA twin, or NULL */
     const EvExtractorClass *run;    /* what runs: cls, or its CUDA twin */
     void *opts;             /* cls->opts_size bytes */
     void *state;            /* cls->state_size bytes, set up by init */
@@ -33,20 +37,19 @@ typedef struct EvSlot {
 } EvSlot;
 
 typedef struct EvWorker {
-    struct EvContext *ctx;
+    struct EvEngine *ctx;
     pthread_t thread;
     void **scratch;         /* one block per registration */
     struct EvCudaWorker *gpu; /* stream + device frame (CUDA backend), else NULL */
 } EvWorker;
 
-struct EvContext {
+struct EvEngine {
     EvSettings settings;
     EvLog log;
     EvCollector collector;
 
     EvRegistration *reg;
     unsigned n_reg;
-    struct EvModels *models;    /* ev_use_model (model/model_context.c), or NULL */
 
     /* geometry of the first frame; every frame must match it */
     int have_geometry;
@@ -79,21 +82,5 @@ struct EvContext {
     pthread_cond_t work_ready;  /* a slot was queued, or stopping */
     pthread_cond_t slot_free;   /* a slot finished */
 };
-
-/* core/frames.c: a worker thread's loop, and the release of a worker's scratch and stream. */
-void *ev_worker_main(void *arg);
-void ev_worker_free(struct EvContext *c, EvWorker *w);
-
-/* core/frames.c, for group jobs (core/groupjob.c): the registration of c whose state is
- * `state`, or NULL; whether c runs the parallel extractor `run` on the CPU with options opts
- * (run->opts_size bytes) at frame `frame`; a slot's withdrawal from its group's jobs (before it
- * is reused or freed; no-op when it joined none). */
-const EvRegistration *ev_context_reg_of(const struct EvContext *c, const void *state);
-int ev_context_runs(const struct EvContext *c, const EvExtractorClass *run, const void *opts,
-                    unsigned frame);
-void ev_slot_leave_jobs(EvSlot *s);
-
-/* Pool a feature over frames 0..n-1 (every n_subsample-th) as libvmaf does. */
-int ev_pool_feature(const EvContext *c, const EvFeatureVec *f, EvPoolMethod m, double *out);
 
 #endif

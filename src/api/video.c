@@ -1,0 +1,48 @@
+/* Video input (include/exactvmaf/video.h): the readers of src/io/. */
+#include "io/video_io.h"
+
+int ev_video_open(EvVideo **const out, const char *const path, const EvVideoFormat *const raw,
+                  char *const err, const size_t err_size)
+{
+    return ev_io_video_open(out, path, raw, err, err_size);
+}
+
+void ev_video_format(const EvVideo *const v, EvVideoFormat *const fmt)
+{
+    ev_io_video_format(v, fmt);
+}
+
+int ev_video_read(EvVideo *const v, EvPicture *const pic)
+{
+    return ev_io_video_read(v, pic);
+}
+
+int ev_video_read_into(EvVideo *const v, const EvPicture *const dst)
+{
+    return ev_io_video_read_into(v, dst);
+}
+
+int ev_video_skip(EvVideo *const v, const unsigned n)
+{
+    return ev_io_video_skip(v, n);
+}
+
+int ev_video_frame_count(const EvVideo *const v, unsigned long long *const n)
+{
+    return ev_io_video_frame_count(v, n);
+}
+
+void ev_video_tags(const EvVideo *const v, EvVideoTags *const t)
+{
+    ev_io_video_tags(v, t);
+}
+
+const char *ev_video_error(const EvVideo *const v)
+{
+    return ev_io_video_error(v);
+}
+
+void ev_video_close(EvVideo **const v)
+{
+    ev_io_video_close(v);
+}

@@ -1,0 +1,32 @@
+/* The engine's frames (frames.c): pictures in, the scheduler's workers, the flush. The calls
+ * mirror the public ones of the same names (include/exactvmaf/exactvmaf.h). */
+#ifndef EV_CORE_FRAMES_H
+#define EV_CORE_FRAMES_H
+
+#include "base/picture.h"
+
+typedef struct EvEngine EvEngine;
+
+int ev_engine_send(EvEngine *e, const EvPicture *ref, const EvPicture *dis);
+int ev_engine_borrow(EvEngine *e, unsigned width, unsigned height, unsigned bitdepth,
+                     EvPixelLayout layout, EvPicture *ref, EvPicture *dis);
+int ev_engine_submit(EvEngine *e);
+void ev_engine_return(EvEngine *e);
+int ev_engine_send_multi(EvEngine *const *e, unsigned n, const EvPicture *ref,
+                         const EvPicture *const *dis);
+int ev_engine_borrow_multi(EvEngine *const *e, unsigned n, unsigned width, unsigned height,
+                           unsigned bitdepth, EvPixelLayout layout, EvPicture *ref,
+                           EvPicture *dis);
+int ev_engine_submit_multi(EvEngine *const *e, unsigned n, const EvPicture *ref);
+void ev_engine_return_multi(EvEngine *const *e, unsigned n);
+/* Finish every frame and run the extractors' flush. The collector is left open: the layers
+ * above add their values (model scores) through ev_engine_results(), then finish it.
+ * @return 0, or the first error of any frame (also on later calls). */
+int ev_engine_flush(EvEngine *e);
+
+/* A worker thread's loop, and the release of a worker's scratch and stream (engine.c's close). */
+struct EvWorker;
+void *ev_worker_main(void *arg);
+void ev_worker_free(EvEngine *c, struct EvWorker *w);
+
+#endif
