@@ -26,7 +26,8 @@ for cc in "${compilers[@]}"; do
   if ! cmake --build "$dir" -j"$(nproc)" --target all ev_headers_alone -- "${keep_going[@]}" \
       >>"$log" 2>&1; then
     echo "werror: $cc: build FAILED ($log); its warnings and errors:"
-    grep -E '(warning|error):' "$log" | sort -u || tail -50 "$log"
+    grep -E '(warning|error):|undefined reference|multiple definition' "$log" | sort -u ||
+      tail -50 "$log"
     exit 1
   fi
   echo "werror: $cc: built in $((SECONDS - start)) s without a warning"
