@@ -143,8 +143,10 @@ EV_API void ev_close(EvContext **c);
 
 /**
  * Add an extractor by Netflix's name ("psnr", "float_psnr", "float_moment", ...) with options
- * in Netflix's syntax, "key=value:key=value" (NULL or "" for the defaults). The same extractor
- * with the same options twice is added once. Only before the first picture.
+ * in Netflix's syntax, "key=value:key=value" (NULL or "" for the defaults). As in libvmaf, a
+ * later use of an extractor whose output names equal an earlier use's (the same values of the
+ * options that rename its outputs) is dropped, whatever its other options: it returns 0 and
+ * adds nothing. Only before the first picture.
  * @return 0; -ENOENT for an unknown extractor, -EINVAL for an unknown option or a bad value
  *         (the log names it).
  */

@@ -1,32 +1,28 @@
 // CUDA twin of float_motion (float_motion.c beside this file).
 //
 // The reference is sequential: frame n's SAD needs frame n - 1's blurred planes. Frames arrive
-// on every worker, so (as motion.cu) the work of all frames runs on one stream of the twin's
-// own, in frame order:
-//   launch(n): record `uploaded` on the worker's stream; when frame n - 1 has queued its work,
-//              queue frame n's on the twin's stream: wait for `uploaded`, blur each plane
+// on every worker, so (as motion.cu) the work of all frames runs in frame order on the stream
+// of an ordered frame ring (cuda/frame_ring.cuh):
+//   launch(n): queue frame n's work on the ring: blur each plane
 //              (vertical then horizontal pass, fmotion_taps per output, borders by
 //              motion_mirror) into blur[n & 1] (and its bilinear half with motion_add_scale1),
 //              then for n >= 1 the SAD totals of blur[(n - 1) & 1] and blur[n & 1] in the CPU's
 //              order (cuda/float_rows.cuh): each row's |a - b| in column order from 0, then the
 //              rows in row order from 0 (float, as mean_abs_diff); copy the
-//              totals to the frame's pinned slot, record `done`; the worker's stream waits for
-//              `done` (its next upload cannot overwrite the planes before they are read);
-//   extract(n): wait for the worker's stream, read the totals, free the slot, form the score
+//              totals to the frame's pinned slot;
+//   extract(n): wait for the worker's stream, read the totals, release the slot, form the score
 //              as frame_motion does (fmotion_mean, float then double), keep it by frame number;
 //              motion2/motion3 at flush (float_motion.c).
 // One stream in frame order: blur[(n - 1) & 1] is read by frame n before frame n + 1 replaces it.
 #include <cerrno>
-#include <chrono>
-#include <condition_variable>
 #include <cstdlib>
 #include <cstring>
-#include <mutex>
-#include <vector>
+#include <new>
 
 #include <cuda_runtime.h>
 
 #include "cuda/float_rows.cuh"
+#include "cuda/frame_ring.cuh"
 #include "cuda/runtime.h"
 #include "features/common/sample_math.h"
 #include "features/motion/float_motion.h"
@@ -34,11 +30,9 @@
 
 namespace {
 
-constexpr int RING = 64;             // total slots; far more than frames in flight
+constexpr int RING = EvFrameRing::SLOTS; // total slots
 constexpr int THREADS = 256;
 constexpr int SLOT = 6;              // per frame: plane p's totals at scale 0 and 1
-constexpr long long NONE = -1;
-constexpr int WAIT_SECONDS = 60;
 
 struct Taps {
     float t[5];
@@ -47,21 +41,14 @@ struct Taps {
 } // namespace
 
 struct FloatMotionCuda {
-    std::mutex lock;
-    std::condition_variable changed;
-    long long queued = NONE;
-    long long read[RING];
-    long long failed = NONE;
-    bool ready = false;
-    int device = 0;
-    cudaStream_t stream = nullptr;
+    explicit FloatMotionCuda(const EvLog *l) : order("float_motion", l), log(l) {}
+    EvFrameRing order;
+    const EvLog *log;
+    cudaStream_t stream = nullptr;   // the ring's, once made
     float *blur[2][3] = {}, *half[2][3] = {};
     float *vtmp = nullptr, *rows = nullptr;
     float *total_dev = nullptr, *total_host = nullptr;   // RING slots of SLOT floats
-    cudaEvent_t uploaded[RING] = {}, done[RING] = {};
-    std::vector<double> score;
-    std::vector<char> have;
-    const EvLog *log = nullptr;
+    EvFrameScores scores;            // by frame, for the flush
 };
 
 namespace {
@@ -134,22 +121,11 @@ struct AbsDiffTerm {
     }
 };
 
-int cuda_error(FloatMotionCuda *m, cudaError_t e, const char *what)
+// Planes and totals, on the first frame (the ring's device is current).
+int make_buffers(const FloatMotionState *s, FloatMotionCuda *m, cudaStream_t stream)
 {
-    if (e == cudaSuccess)
-        return 0;
-    ev_log(m->log, EV_LOG_ERROR, "float_motion: cuda: %s: %s", what, cudaGetErrorString(e));
-    return e == cudaErrorMemoryAllocation ? -ENOMEM : -EIO;
-}
-
-// Stream, planes, totals and events, on the first launch (lock held).
-int make_ready(const FloatMotionState *s, FloatMotionCuda *m)
-{
-    if (m->ready)
-        return 0;
-    cudaError_t e = cudaGetDevice(&m->device);
-    if (e == cudaSuccess)
-        e = cudaStreamCreateWithFlags(&m->stream, cudaStreamNonBlocking);
+    m->stream = stream;
+    cudaError_t e = cudaSuccess;
     size_t most = 0;
     int most_h = 0;
     for (unsigned p = 0; p < s->n_planes && e == cudaSuccess; p++) {
@@ -171,41 +147,7 @@ int make_ready(const FloatMotionState *s, FloatMotionCuda *m)
         e = cudaMalloc(&m->total_dev, RING * SLOT * sizeof(float));
     if (e == cudaSuccess)
         e = cudaMallocHost(&m->total_host, RING * SLOT * sizeof(float));
-    for (int k = 0; k < RING && e == cudaSuccess; k++) {
-        e = cudaEventCreateWithFlags(&m->uploaded[k], cudaEventDisableTiming);
-        if (e == cudaSuccess)
-            e = cudaEventCreateWithFlags(&m->done[k], cudaEventDisableTiming);
-    }
-    if (e == cudaSuccess)
-        m->ready = true;
-    return cuda_error(m, e, "set up the blurred frames");
-}
-
-template <class Ok>
-int wait_for(FloatMotionCuda *m, std::unique_lock<std::mutex> &held, long long frame, Ok ok)
-{
-    const bool seen = m->changed.wait_for(held, std::chrono::seconds(WAIT_SECONDS), [&] {
-        return ok() || (m->failed != NONE && m->failed < frame);
-    });
-    if (seen && ok())
-        return 0;
-    if (m->failed != NONE)
-        ev_log(m->log, EV_LOG_ERROR, "float_motion: frame %lld failed; frame %lld needs it",
-               m->failed, frame);
-    else
-        ev_log(m->log, EV_LOG_ERROR, "float_motion: frame %lld waited %d s for an earlier frame",
-               frame, WAIT_SECONDS);
-    return -EIO;
-}
-
-void mark_failed(FloatMotionCuda *m, long long n)
-{
-    {
-        std::lock_guard<std::mutex> hold(m->lock);
-        if (m->failed == NONE || n < m->failed)
-            m->failed = n;
-    }
-    m->changed.notify_all();
+    return m->order.check(e, "set up the blurred frames");
 }
 
 // The SAD total of two w x h planes into *total (on the twin's stream).
@@ -218,17 +160,15 @@ void queue_sad(FloatMotionCuda *m, const float *prev, const float *cur, int w, i
                                                         total);
 }
 
-// Frame n's work (lock held, frame n - 1 queued).
+// Frame n's work on the ring's stream (its upload already waited for).
 int queue_frame(const FloatMotionState *s, FloatMotionCuda *m, const EvPic *ref, long long n,
-                cudaStream_t worker)
+                int e)
 {
-    const int e = (int)(n % RING), cur = (int)(n & 1), prev = cur ^ 1;
+    const int cur = (int)(n & 1), prev = cur ^ 1;
     Taps taps;
     for (int k = 0; k < 5; k++)
         taps.t[k] = k < s->n_taps ? s->taps[k] : 0.0f;
-    int err = cuda_error(m, cudaEventRecord(m->uploaded[e], worker), "record the upload");
-    if (!err)
-        err = cuda_error(m, cudaStreamWaitEvent(m->stream, m->uploaded[e], 0), "wait for the upload");
+    int err = 0;
     for (unsigned p = 0; p < s->n_planes && !err; p++) {
         const FmPlane &pl = s->plane[p];
         const long long np = (long long)pl.w * pl.h;
@@ -246,17 +186,13 @@ int queue_frame(const FloatMotionState *s, FloatMotionCuda *m, const EvPic *ref,
             if (s->opts.add_scale1)
                 queue_sad(m, m->half[prev][p], m->half[cur][p], pl.hw, pl.hh, t + 1);
         }
-        err = cuda_error(m, cudaGetLastError(), "blur and SAD kernels");
+        err = m->order.check(cudaGetLastError(), "blur and SAD kernels");
     }
     if (!err && n >= 1)
-        err = cuda_error(m, cudaMemcpyAsync(m->total_host + e * SLOT, m->total_dev + e * SLOT,
-                                            SLOT * sizeof(float), cudaMemcpyDeviceToHost,
-                                            m->stream),
-                         "read the totals");
-    if (!err)
-        err = cuda_error(m, cudaEventRecord(m->done[e], m->stream), "record the motion work");
-    if (!err)
-        err = cuda_error(m, cudaStreamWaitEvent(worker, m->done[e], 0), "wait for the motion work");
+        err = m->order.check(cudaMemcpyAsync(m->total_host + e * SLOT, m->total_dev + e * SLOT,
+                                             SLOT * sizeof(float), cudaMemcpyDeviceToHost,
+                                             m->stream),
+                             "read the totals");
     return err;
 }
 
@@ -264,19 +200,9 @@ int launch_frame(const FloatMotionState *s, FloatMotionCuda *m, const EvPic *ref
                  const long long n)
 {
     const cudaStream_t worker = static_cast<cudaStream_t>(ev_cuda_stream(ref->gpu));
-    std::unique_lock<std::mutex> held(m->lock);
-    int err = make_ready(s, m);
-    if (!err && n >= RING)
-        err = wait_for(m, held, n, [&] { return m->read[n % RING] == n - RING; });
-    if (!err)
-        err = wait_for(m, held, n, [&] { return m->queued == n - 1; });
-    if (!err)
-        err = queue_frame(s, m, ref, n, worker);
-    if (!err)
-        m->queued = n;
-    held.unlock();
-    m->changed.notify_all();
-    return err;
+    return m->order.queue(
+        n, worker, [&](cudaStream_t stream) { return make_buffers(s, m, stream); },
+        [&](int e, cudaStream_t) { return queue_frame(s, m, ref, n, e); });
 }
 
 // frame_motion of the frame's totals t (plane p: t[2p] full size, t[2p + 1] half size).
@@ -297,12 +223,9 @@ double frame_score(const FloatMotionState *s, const float *t)
 
 extern "C" int ev_float_motion_cuda_open(FloatMotionState *s, const EvLog *log)
 {
-    FloatMotionCuda *m = new (std::nothrow) FloatMotionCuda;
+    FloatMotionCuda *m = new (std::nothrow) FloatMotionCuda(log);
     if (!m)
         return -ENOMEM;
-    m->log = log;
-    for (int k = 0; k < RING; k++)
-        m->read[k] = NONE;
     s->cuda = m;
     return 0;
 }
@@ -312,15 +235,7 @@ extern "C" void ev_float_motion_cuda_close(FloatMotionState *s)
     FloatMotionCuda *m = s->cuda;
     if (!m)
         return;
-    if (m->ready || m->stream) {
-        cudaSetDevice(m->device);
-        cudaDeviceSynchronize();
-        for (int k = 0; k < RING; k++) {
-            if (m->uploaded[k])
-                cudaEventDestroy(m->uploaded[k]);
-            if (m->done[k])
-                cudaEventDestroy(m->done[k]);
-        }
+    m->order.close([&] {
         for (int k = 0; k < 2; k++)
             for (int p = 0; p < 3; p++) {
                 cudaFree(m->blur[k][p]);
@@ -330,9 +245,7 @@ extern "C" void ev_float_motion_cuda_close(FloatMotionState *s)
         cudaFree(m->rows);
         cudaFree(m->total_dev);
         cudaFreeHost(m->total_host);
-        if (m->stream)
-            cudaStreamDestroy(m->stream);
-    }
+    });
     delete m;
     s->cuda = nullptr;
 }
@@ -347,12 +260,12 @@ extern "C" int ev_float_motion_launch_cuda(const void *state, void *scratch, con
         return 0;
     FloatMotionCuda *m = s->cuda;
     if (!ref) {
-        mark_failed(m, frame);
+        m->order.fail(frame);
         return 0;
     }
     const int err = launch_frame(s, m, ref, frame);
     if (err)
-        mark_failed(m, frame);
+        m->order.fail(frame);
     return err;
 }
 
@@ -369,17 +282,8 @@ extern "C" int ev_float_motion_extract_cuda(const void *state, void *scratch, co
         return ev_float_motion_put_zeros(s, frame, sink);
     FloatMotionCuda *m = s->cuda;
     const double score = frame ? frame_score(s, m->total_host + (frame % RING) * SLOT) : 0.;
-    {
-        std::lock_guard<std::mutex> hold(m->lock);
-        m->read[frame % RING] = frame;
-        if (m->score.size() <= frame) {
-            m->score.resize((size_t)frame + 1, 0.);
-            m->have.resize((size_t)frame + 1, 0);
-        }
-        m->score[frame] = score;
-        m->have[frame] = 1;
-    }
-    m->changed.notify_all();
+    m->order.release(frame);
+    m->scores.put(frame, score);
     if (!s->opts.debug)
         return 0;
     return ev_sink_put(sink, s->name[NAME_MOTION], frame,
@@ -388,22 +292,5 @@ extern "C" int ev_float_motion_extract_cuda(const void *state, void *scratch, co
 
 extern "C" int ev_float_motion_cuda_scores(FloatMotionState *s, unsigned n_frames, double **score)
 {
-    FloatMotionCuda *m = s->cuda;
-    std::lock_guard<std::mutex> hold(m->lock);
-    if (m->score.size() < n_frames) {
-        ev_log(m->log, EV_LOG_ERROR, "float_motion: %u frames sent, %zu scored", n_frames,
-               m->score.size());
-        return -EIO;
-    }
-    for (unsigned i = 0; i < n_frames; i++)
-        if (!m->have[i]) {
-            ev_log(m->log, EV_LOG_ERROR, "float_motion: frame %u was not scored", i);
-            return -EIO;
-        }
-    double *v = static_cast<double *>(malloc((n_frames ? n_frames : 1) * sizeof(double)));
-    if (!v)
-        return -ENOMEM;
-    memcpy(v, m->score.data(), n_frames * sizeof(double));
-    *score = v;
-    return 0;
+    return s->cuda->scores.take(n_frames, score, "float_motion", s->cuda->log);
 }

@@ -1,32 +1,24 @@
 // CUDA twin of motion (motion.c beside this file: integer_motion's pipelined v2 SAD).
 //
 // The reference is sequential: frame n's SAD needs the reference luma of frame n - depth (n - 1,
-// or n - 2 with the five-frame window). Here frames arrive on every worker, so the motion work
-// of all frames runs on one stream of the twin's own, in frame order, with the lumas kept in a
-// ring of RING entries on the device:
-//   launch(n): record `uploaded` on the worker's stream (the frame's luma is on the device);
-//              when frame n - 1 has queued its work, queue frame n's on the motion stream: wait
-//              for `uploaded`, copy the luma into entry n % RING, run the SAD kernel against
-//              entry (n - depth) % RING (one block per row: the row's sum truncated to the
+// or n - 2 with the five-frame window). Frames arrive on every worker, so the motion work runs
+// in frame order on the stream of an ordered frame ring (cuda/frame_ring.cuh), which keeps the
+// lumas in its slots:
+//   launch(n): queue on the ring: copy the luma into entry n % SLOTS, run the SAD kernel against
+//              entry (n - depth) % SLOTS (one block per row: the row's sum truncated to the
 //              reference's uint32, rows added in uint64: integers, any order), copy the total
-//              to the entry's pinned slot, record `done`; the worker's stream waits for `done`
-//              (so its next upload cannot overwrite the luma before the copy);
-//   extract(n): wait for the worker's stream, read the total, free the entry's total slot,
-//              turn the total into the score (motion_math.h), keep it by frame number and write
-//              the frame's outputs; motion2/motion3 at flush (motion.c).
-// One stream in frame order makes the ring safe by construction: every read of an entry is
-// queued before the write that replaces it. The only host waits are for the previous frame's
-// queueing and, RING frames later, for an entry's total to have been read.
+//              to the entry's pinned slot;
+//   extract(n): wait for the worker's stream, read the total, release the slot, turn the total
+//              into the score (motion_math.h), keep it by frame number and write the frame's
+//              outputs; motion2/motion3 at flush (motion.c).
 #include <cerrno>
-#include <chrono>
-#include <condition_variable>
 #include <cstdlib>
 #include <cstring>
-#include <mutex>
-#include <vector>
+#include <new>
 
 #include <cuda_runtime.h>
 
+#include "cuda/frame_ring.cuh"
 #include "cuda/plane_sums.cuh"
 #include "cuda/runtime.h"
 #include "features/motion/motion.h"
@@ -34,28 +26,18 @@
 
 namespace {
 
-constexpr int RING = 64;             // lumas and totals kept; far more than frames in flight
+constexpr int RING = EvFrameRing::SLOTS; // lumas and totals kept
 constexpr int TILE = EV_SUM_THREADS; // outputs of a row per pass of the block
-constexpr long long NONE = -1;
-constexpr int WAIT_SECONDS = 60;     // an earlier frame that never comes: fail, do not hang
 
 } // namespace
 
 struct MotionCuda {
-    std::mutex lock;
-    std::condition_variable changed;
-    long long queued = NONE;         // the last frame whose work is on the motion stream
-    long long read[RING];            // the frame whose total was read from each slot
-    long long failed = NONE;         // the first abandoned frame, or NONE
-    bool ready = false;              // device resources made (first launch)
-    int device = 0;
-    cudaStream_t stream = nullptr;   // the motion stream
+    explicit MotionCuda(const EvLog *l) : order("motion", l), log(l) {}
+    EvFrameRing order;
+    const EvLog *log;
     char *ring = nullptr;            // RING lumas, packed rows
     unsigned long long *total_dev = nullptr, *total_host = nullptr;   // RING totals
-    cudaEvent_t uploaded[RING] = {}, done[RING] = {};
-    std::vector<double> score;       // by frame
-    std::vector<char> have;
-    const EvLog *log = nullptr;
+    EvFrameScores scores;            // by frame, for the flush
 };
 
 namespace {
@@ -85,136 +67,61 @@ __global__ void __launch_bounds__(EV_SUM_THREADS)
         atomicAdd(total, (unsigned long long)(uint32_t)row);
 }
 
-int cuda_error(MotionCuda *m, cudaError_t e, const char *what)
+// The luma ring and the totals, on the first frame (the ring's device is current).
+int make_buffers(const MotionState *s, MotionCuda *m)
 {
-    if (e == cudaSuccess)
-        return 0;
-    ev_log(m->log, EV_LOG_ERROR, "motion: cuda: %s: %s", what, cudaGetErrorString(e));
-    return e == cudaErrorMemoryAllocation ? -ENOMEM : -EIO;
-}
-
-// The stream, ring, totals and events, on the first launch (in a worker: its device is
-// current). Called with the lock held.
-int make_ready(const MotionState *s, MotionCuda *m)
-{
-    if (m->ready)
-        return 0;
-    cudaError_t e = cudaGetDevice(&m->device);
-    if (e == cudaSuccess)
-        e = cudaStreamCreateWithFlags(&m->stream, cudaStreamNonBlocking);
-    if (e == cudaSuccess)
-        e = cudaMalloc(&m->ring, (size_t)RING * s->luma_bytes);
+    cudaError_t e = cudaMalloc(&m->ring, (size_t)RING * s->luma_bytes);
     if (e == cudaSuccess)
         e = cudaMalloc(&m->total_dev, RING * sizeof(unsigned long long));
     if (e == cudaSuccess)
         e = cudaMallocHost(&m->total_host, RING * sizeof(unsigned long long));
-    for (int k = 0; k < RING && e == cudaSuccess; k++) {
-        e = cudaEventCreateWithFlags(&m->uploaded[k], cudaEventDisableTiming);
-        if (e == cudaSuccess)
-            e = cudaEventCreateWithFlags(&m->done[k], cudaEventDisableTiming);
-    }
-    if (e == cudaSuccess)
-        m->ready = true;
-    return cuda_error(m, e, "set up the luma ring");
+    return m->order.check(e, "set up the luma ring");
 }
 
-// Wait (lock held) until ok(); -EIO once an earlier frame was abandoned, or after
-// WAIT_SECONDS (an earlier frame's work that never comes).
-template <class Ok>
-int wait_for(MotionCuda *m, std::unique_lock<std::mutex> &held, long long frame, Ok ok)
-{
-    const bool seen = m->changed.wait_for(held, std::chrono::seconds(WAIT_SECONDS), [&] {
-        return ok() || (m->failed != NONE && m->failed < frame);
-    });
-    if (seen && ok())
-        return 0;
-    if (m->failed != NONE)
-        ev_log(m->log, EV_LOG_ERROR, "motion: frame %lld failed; frame %lld needs it", m->failed,
-               frame);
-    else
-        ev_log(m->log, EV_LOG_ERROR, "motion: frame %lld waited %d s for an earlier frame",
-               frame, WAIT_SECONDS);
-    return -EIO;
-}
-
-// Frame n will never queue its work: wake whoever waits for it.
-void mark_failed(MotionCuda *m, long long n)
-{
-    {
-        std::lock_guard<std::mutex> hold(m->lock);
-        if (m->failed == NONE || n < m->failed)
-            m->failed = n;
-    }
-    m->changed.notify_all();
-}
-
-// Queue frame n's work (lock held, frame n - 1 already queued).
-int queue_frame(const MotionState *s, MotionCuda *m, const EvPic *ref, long long n,
-                cudaStream_t worker)
+// Frame n's work on the ring's stream (its upload already waited for).
+int queue_frame(const MotionState *s, MotionCuda *m, const EvPic *ref, long long n, int e,
+                cudaStream_t stream)
 {
     const long long depth = s->depth;
-    const int e = (int)(n % RING);
     char *luma = m->ring + (size_t)e * s->luma_bytes;
     const size_t row = s->luma_bytes / s->h;
-    int err = cuda_error(m, cudaEventRecord(m->uploaded[e], worker), "record the upload");
-    if (!err)
-        err = cuda_error(m, cudaStreamWaitEvent(m->stream, m->uploaded[e], 0), "wait for the upload");
-    if (!err)
-        err = cuda_error(m, cudaMemcpy2DAsync(luma, row, ref->dev[0], (size_t)ref->stride[0], row,
-                                              s->h, cudaMemcpyDeviceToDevice, m->stream),
-                         "keep the luma");
+    int err = m->order.check(cudaMemcpy2DAsync(luma, row, ref->dev[0], (size_t)ref->stride[0],
+                                               row, s->h, cudaMemcpyDeviceToDevice, stream),
+                             "keep the luma");
     if (!err && n >= depth) {
         const char *prev = m->ring + (size_t)((n - depth) % RING) * s->luma_bytes;
-        err = cuda_error(m, cudaMemsetAsync(m->total_dev + e, 0, sizeof(*m->total_dev), m->stream),
-                         "clear the total");
+        err = m->order.check(cudaMemsetAsync(m->total_dev + e, 0, sizeof(*m->total_dev), stream),
+                             "clear the total");
         if (!err) {
-            sad_kernel<<<s->h, EV_SUM_THREADS, 0, m->stream>>>(prev, luma, (ptrdiff_t)row,
-                                                                (int)s->w, (int)s->h, s->bpc,
-                                                                m->total_dev + e);
-            err = cuda_error(m, cudaGetLastError(), "SAD kernel");
+            sad_kernel<<<s->h, EV_SUM_THREADS, 0, stream>>>(prev, luma, (ptrdiff_t)row,
+                                                            (int)s->w, (int)s->h, s->bpc,
+                                                            m->total_dev + e);
+            err = m->order.check(cudaGetLastError(), "SAD kernel");
         }
         if (!err)
-            err = cuda_error(m, cudaMemcpyAsync(m->total_host + e, m->total_dev + e,
-                                                sizeof(*m->total_dev), cudaMemcpyDeviceToHost,
-                                                m->stream),
-                             "read the total");
+            err = m->order.check(cudaMemcpyAsync(m->total_host + e, m->total_dev + e,
+                                                 sizeof(*m->total_dev), cudaMemcpyDeviceToHost,
+                                                 stream),
+                                 "read the total");
     }
-    if (!err)
-        err = cuda_error(m, cudaEventRecord(m->done[e], m->stream), "record the motion work");
-    if (!err)
-        err = cuda_error(m, cudaStreamWaitEvent(worker, m->done[e], 0), "wait for the motion work");
     return err;
 }
 
 int launch_frame(const MotionState *s, MotionCuda *m, const EvPic *ref, const long long n)
 {
     const cudaStream_t worker = static_cast<cudaStream_t>(ev_cuda_stream(ref->gpu));
-    std::unique_lock<std::mutex> held(m->lock);
-    int err = make_ready(s, m);
-    // the entry's total slot last served frame n - RING: wait until that frame read it
-    if (!err && n >= RING)
-        err = wait_for(m, held, n, [&] { return m->read[n % RING] == n - RING; });
-    if (!err)
-        err = wait_for(m, held, n, [&] { return m->queued == n - 1; });
-    if (!err)
-        err = queue_frame(s, m, ref, n, worker);
-    if (!err)
-        m->queued = n;
-    held.unlock();
-    m->changed.notify_all();
-    return err;
+    return m->order.queue(
+        n, worker, [&](cudaStream_t) { return make_buffers(s, m); },
+        [&](int e, cudaStream_t stream) { return queue_frame(s, m, ref, n, e, stream); });
 }
 
 } // namespace
 
 extern "C" int ev_motion_cuda_open(MotionState *s, const EvLog *log)
 {
-    MotionCuda *m = new (std::nothrow) MotionCuda;
+    MotionCuda *m = new (std::nothrow) MotionCuda(log);
     if (!m)
         return -ENOMEM;
-    m->log = log;
-    for (int k = 0; k < RING; k++)
-        m->read[k] = NONE;
     s->cuda = m;
     return 0;
 }
@@ -224,21 +131,11 @@ extern "C" void ev_motion_cuda_close(MotionState *s)
     MotionCuda *m = s->cuda;
     if (!m)
         return;
-    if (m->ready || m->stream) {
-        cudaSetDevice(m->device);
-        cudaDeviceSynchronize();
-        for (int k = 0; k < RING; k++) {
-            if (m->uploaded[k])
-                cudaEventDestroy(m->uploaded[k]);
-            if (m->done[k])
-                cudaEventDestroy(m->done[k]);
-        }
+    m->order.close([&] {
         cudaFree(m->ring);
         cudaFree(m->total_dev);
         cudaFreeHost(m->total_host);
-        if (m->stream)
-            cudaStreamDestroy(m->stream);
-    }
+    });
     delete m;
     s->cuda = nullptr;
 }
@@ -251,14 +148,14 @@ extern "C" int ev_motion_launch_cuda(const void *state, void *scratch, const EvP
     const MotionState *s = static_cast<const MotionState *>(state);
     MotionCuda *m = s->cuda;
     if (!ref) {   // abandoned by the engine
-        mark_failed(m, frame);
+        m->order.fail(frame);
         return 0;
     }
     if (s->opts.force_zero)
         return 0;
     const int err = launch_frame(s, m, ref, frame);
     if (err)
-        mark_failed(m, frame);
+        m->order.fail(frame);
     return err;
 }
 
@@ -279,40 +176,18 @@ extern "C" int ev_motion_extract_cuda(const void *state, void *scratch, const Ev
             score = motion_sad_score(m->total_host[frame % RING], s->w, s->h, s->opts.fps_weight,
                                      s->opts.max_val);
     }
-    {
-        std::lock_guard<std::mutex> hold(m->lock);
-        m->read[frame % RING] = frame;
-        if (m->score.size() <= frame) {
-            m->score.resize((size_t)frame + 1, 0.);
-            m->have.resize((size_t)frame + 1, 0);
-        }
-        m->score[frame] = score;
-        m->have[frame] = 1;
-    }
-    m->changed.notify_all();
+    m->order.release(frame);
+    m->scores.put(frame, score);
     return ev_motion_put_frame(s, frame, score, sink);
 }
 
 extern "C" int ev_motion_cuda_scores(MotionState *s, unsigned n_frames, double **score,
                                      unsigned *n)
 {
-    MotionCuda *m = s->cuda;
-    std::lock_guard<std::mutex> hold(m->lock);
-    if (m->score.size() < n_frames) {
-        ev_log(m->log, EV_LOG_ERROR, "motion: %u frames sent, %zu scored", n_frames,
-               m->score.size());
-        return -EIO;
-    }
-    for (unsigned i = 0; i < n_frames; i++)
-        if (!m->have[i]) {
-            ev_log(m->log, EV_LOG_ERROR, "motion: frame %u was not scored", i);
-            return -EIO;
-        }
-    double *v = static_cast<double *>(malloc((n_frames ? n_frames : 1) * sizeof(double)));
-    if (!v)
-        return -ENOMEM;
-    if (n_frames)
-        memcpy(v, m->score.data(), n_frames * sizeof(double));
+    double *v = nullptr;
+    const int err = s->cuda->scores.take(n_frames, &v, "motion", s->cuda->log);
+    if (err)
+        return err;
     free(*score);
     *score = v;
     *n = n_frames;

@@ -17,18 +17,17 @@
 //      float sum in block order on thread 0 (speed_compare's steps); the scores and flags go
 //      to pinned memory, read after the extract's wait.
 // speed_chroma runs on the worker's stream with the worker's kept buffers. speed_temporal
-// needs the previous frame: as motion.cu, its work runs on one stream of the twin's own in
-// frame order, the lumas of the last two frames kept on the device (entry n % 2), the
-// results in a ring of RING pinned slots read by extract().
+// needs the previous frame: as motion.cu, its work runs in frame order on the stream of an
+// ordered frame ring (cuda/frame_ring.cuh), the lumas of the last two frames kept on the
+// device (entry n % 2), the results in the ring's RING pinned slots read by extract().
 #include <cerrno>
-#include <chrono>
 #include <cmath>
-#include <condition_variable>
 #include <cstring>
-#include <mutex>
+#include <new>
 
 #include <cuda_runtime.h>
 
+#include "cuda/frame_ring.cuh"
 #include "cuda/kept.cuh"
 #include "cuda/runtime.h"
 #include "features/common/sample_math.h"
@@ -41,9 +40,7 @@ constexpr int THREADS = 128;          // per-output kernels
 constexpr int SOLVER_THREADS = 640;   // one block per image and role: >= 625 matrix entries
 constexpr int FINISH_THREADS = 256;
 constexpr int MAX_IMAGES = 4;
-constexpr int RING = 64;              // speed_temporal's result slots
-constexpr long long NONE = -1;
-constexpr int WAIT_SECONDS = 60;
+constexpr int RING = EvFrameRing::SLOTS; // speed_temporal's result slots
 
 // A plane's score and singular flag, as speed_score returns them.
 struct PlaneResult {
@@ -388,84 +385,39 @@ extern "C" int ev_speed_chroma_extract_cuda(const void *state, void *scratch, co
 // ---- speed_temporal -------------------------------------------------------------------------
 
 struct SpeedTemporalCuda {
-    std::mutex lock;
-    std::condition_variable changed;
-    long long queued = NONE;         // the last frame whose work is on the stream
-    long long read[RING];            // the frame whose result was read from each slot
-    long long failed = NONE;         // the first abandoned frame, or NONE
-    bool ready = false;
-    int device = 0;
-    cudaStream_t stream = nullptr;
+    explicit SpeedTemporalCuda(const EvLog *l) : order("speed_temporal", l), log(l) {}
+    EvFrameRing order;
+    const EvLog *log;
     char *dev = nullptr;             // the layout of two images and RING results
     char *luma = nullptr;            // 2 entries x (ref, dis) lumas, packed rows
     size_t luma_bytes = 0;           // one luma
     Layout L;
     HostSide *host = nullptr;        // tables' staging
     PlaneResult *results = nullptr;  // RING pinned slots
-    cudaEvent_t uploaded[RING] = {}, done[RING] = {};
-    const EvLog *log = nullptr;
 };
 
 namespace {
 
-int temporal_ready(const SpeedTemporalState *s, SpeedTemporalCuda *m)
+// The lumas, the layout, the tables and the result slots, on the first frame (the ring's
+// device is current; the tables are uploaded on its stream).
+int temporal_buffers(const SpeedTemporalState *s, SpeedTemporalCuda *m, cudaStream_t stream)
 {
-    if (m->ready)
-        return 0;
     const SpeedPlan *pl = &s->plan;
     size_t dev_bytes;
     lay_out(pl, nullptr, dev_bytes, 2, RING);
     m->luma_bytes = (size_t)pl->w * pl->h * (s->bpc > 8 ? 2 : 1);
-    cudaError_t e = cudaGetDevice(&m->device);
-    if (e == cudaSuccess)
-        e = cudaStreamCreateWithFlags(&m->stream, cudaStreamNonBlocking);
-    if (e == cudaSuccess)
-        e = cudaMalloc(&m->dev, dev_bytes);
+    cudaError_t e = cudaMalloc(&m->dev, dev_bytes);
     if (e == cudaSuccess)
         e = cudaMalloc(&m->luma, 4 * m->luma_bytes);
     if (e == cudaSuccess)
         e = cudaMallocHost(&m->host, host_bytes(pl));
     if (e == cudaSuccess)
         e = cudaMallocHost(&m->results, RING * sizeof(PlaneResult));
-    for (int k = 0; k < RING && e == cudaSuccess; k++) {
-        e = cudaEventCreateWithFlags(&m->uploaded[k], cudaEventDisableTiming);
-        if (e == cudaSuccess)
-            e = cudaEventCreateWithFlags(&m->done[k], cudaEventDisableTiming);
-    }
     if (e == cudaSuccess) {
         m->L = lay_out(pl, m->dev, dev_bytes, 2, RING);
-        e = upload_tables(pl, m->L, reinterpret_cast<char *>(m->host + 1), m->stream);
+        e = upload_tables(pl, m->L, reinterpret_cast<char *>(m->host + 1), stream);
     }
-    if (e == cudaSuccess)
-        m->ready = true;
-    return cuda_error(m->log, "speed_temporal", e, "set up the luma ring");
-}
-
-template <class Ok>
-int wait_for(SpeedTemporalCuda *m, std::unique_lock<std::mutex> &held, long long frame, Ok ok)
-{
-    const bool seen = m->changed.wait_for(held, std::chrono::seconds(WAIT_SECONDS), [&] {
-        return ok() || (m->failed != NONE && m->failed < frame);
-    });
-    if (seen && ok())
-        return 0;
-    if (m->failed != NONE)
-        ev_log(m->log, EV_LOG_ERROR, "speed_temporal: frame %lld failed; frame %lld needs it",
-               m->failed, frame);
-    else
-        ev_log(m->log, EV_LOG_ERROR, "speed_temporal: frame %lld waited %d s for an earlier "
-               "frame", frame, WAIT_SECONDS);
-    return -EIO;
-}
-
-void mark_failed(SpeedTemporalCuda *m, long long n)
-{
-    {
-        std::lock_guard<std::mutex> hold(m->lock);
-        if (m->failed == NONE || n < m->failed)
-            m->failed = n;
-    }
-    m->changed.notify_all();
+    return m->order.check(e, "set up the luma ring");
 }
 
 char *luma_entry(SpeedTemporalCuda *m, long long n, int which)
@@ -473,20 +425,17 @@ char *luma_entry(SpeedTemporalCuda *m, long long n, int which)
     return m->luma + ((size_t)(n & 1) * 2 + (size_t)which) * m->luma_bytes;
 }
 
-// Queue frame n's work (lock held, frame n - 1 already queued).
+// Frame n's work on the ring's stream (its upload already waited for).
 int queue_frame(const SpeedTemporalState *s, SpeedTemporalCuda *m, const EvPic *ref,
-                const EvPic *dis, long long n, cudaStream_t worker)
+                const EvPic *dis, long long n, int slot, cudaStream_t stream)
 {
-    const int slot = (int)(n % RING);
     const SpeedPlan *pl = &s->plan;
     const size_t row = m->luma_bytes / (size_t)pl->h;
-    cudaError_t e = cudaEventRecord(m->uploaded[slot], worker);
-    if (e == cudaSuccess)
-        e = cudaStreamWaitEvent(m->stream, m->uploaded[slot], 0);
+    cudaError_t e = cudaSuccess;
     for (int k = 0; k < 2 && e == cudaSuccess; k++) {
         const EvPic *pic = k ? dis : ref;
         e = cudaMemcpy2DAsync(luma_entry(m, n, k), row, pic->dev[0], (size_t)pic->stride[0], row,
-                              (size_t)pl->h, cudaMemcpyDeviceToDevice, m->stream);
+                              (size_t)pl->h, cudaMemcpyDeviceToDevice, stream);
     }
     if (e == cudaSuccess && n >= 1) {
         Sources src = {};
@@ -501,44 +450,29 @@ int queue_frame(const SpeedTemporalState *s, SpeedTemporalCuda *m, const EvPic *
         src.scaler = sample_scaler(s->bpc);
         Layout L = m->L;
         L.result = m->L.result + slot;
-        e = queue_score(pl, L, src, 2, m->results + slot, m->stream);
+        e = queue_score(pl, L, src, 2, m->results + slot, stream);
     }
-    if (e == cudaSuccess)
-        e = cudaEventRecord(m->done[slot], m->stream);
-    if (e == cudaSuccess)
-        e = cudaStreamWaitEvent(worker, m->done[slot], 0);
-    return cuda_error(m->log, "speed_temporal", e, "queue the frame");
+    return m->order.check(e, "queue the frame");
 }
 
 int launch_frame(const SpeedTemporalState *s, SpeedTemporalCuda *m, const EvPic *ref,
                  const EvPic *dis, const long long n)
 {
     const cudaStream_t worker = static_cast<cudaStream_t>(ev_cuda_stream(ref->gpu));
-    std::unique_lock<std::mutex> held(m->lock);
-    int err = temporal_ready(s, m);
-    if (!err && n >= RING)
-        err = wait_for(m, held, n, [&] { return m->read[n % RING] == n - RING; });
-    if (!err)
-        err = wait_for(m, held, n, [&] { return m->queued == n - 1; });
-    if (!err)
-        err = queue_frame(s, m, ref, dis, n, worker);
-    if (!err)
-        m->queued = n;
-    held.unlock();
-    m->changed.notify_all();
-    return err;
+    return m->order.queue(
+        n, worker, [&](cudaStream_t stream) { return temporal_buffers(s, m, stream); },
+        [&](int slot, cudaStream_t stream) {
+            return queue_frame(s, m, ref, dis, n, slot, stream);
+        });
 }
 
 } // namespace
 
 extern "C" int ev_speed_temporal_cuda_open(SpeedTemporalState *s, const EvLog *log)
 {
-    SpeedTemporalCuda *m = new (std::nothrow) SpeedTemporalCuda;
+    SpeedTemporalCuda *m = new (std::nothrow) SpeedTemporalCuda(log);
     if (!m)
         return -ENOMEM;
-    m->log = log;
-    for (int k = 0; k < RING; k++)
-        m->read[k] = NONE;
     s->cuda = m;
     return 0;
 }
@@ -548,22 +482,12 @@ extern "C" void ev_speed_temporal_cuda_close(SpeedTemporalState *s)
     SpeedTemporalCuda *m = s->cuda;
     if (!m)
         return;
-    if (m->ready || m->stream) {
-        cudaSetDevice(m->device);
-        cudaDeviceSynchronize();
-        for (int k = 0; k < RING; k++) {
-            if (m->uploaded[k])
-                cudaEventDestroy(m->uploaded[k]);
-            if (m->done[k])
-                cudaEventDestroy(m->done[k]);
-        }
+    m->order.close([&] {
         cudaFree(m->dev);
         cudaFree(m->luma);
         cudaFreeHost(m->host);
         cudaFreeHost(m->results);
-        if (m->stream)
-            cudaStreamDestroy(m->stream);
-    }
+    });
     delete m;
     s->cuda = nullptr;
 }
@@ -575,12 +499,12 @@ extern "C" int ev_speed_temporal_launch_cuda(const void *state, void *scratch, c
     const SpeedTemporalState *s = static_cast<const SpeedTemporalState *>(state);
     SpeedTemporalCuda *m = s->cuda;
     if (!ref) {   // abandoned by the engine
-        mark_failed(m, frame);
+        m->order.fail(frame);
         return 0;
     }
     const int err = launch_frame(s, m, ref, dis, frame);
     if (err)
-        mark_failed(m, frame);
+        m->order.fail(frame);
     return err;
 }
 
@@ -596,10 +520,6 @@ extern "C" int ev_speed_temporal_extract_cuda(const void *state, void *scratch, 
     if (err)
         return err;
     const float score = frame ? reference_nan(m->results[frame % RING].score) : 0.0f;
-    {
-        std::lock_guard<std::mutex> hold(m->lock);
-        m->read[frame % RING] = frame;
-    }
-    m->changed.notify_all();
+    m->order.release(frame);
     return ev_sink_put(sink, s->name, frame, score);
 }
