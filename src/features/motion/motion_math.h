@@ -67,6 +67,15 @@ EV_HD uint32_t motion_hblur_abs(const int32_t y[5])
     return (uint32_t)(v < 0 ? -v : v);
 }
 
+/* motion_hblur_abs at column j of a row of w vertical results, the taps mirrored at its ends. */
+EV_HD uint32_t motion_hblur_abs_mirrored(const int32_t *y, const int j, const int w)
+{
+    int32_t t[5];
+    for (int k = 0; k < 5; k++)
+        t[k] = y[motion_mirror(j - MOTION_RADIUS + k, w)];
+    return motion_hblur_abs(t);
+}
+
 /* The vertical pass at row i, column c of two lumas of bpc bits (uint8_t rows for 8 bits,
  * else uint16_t) stride bytes apart, h rows: motion_sad_row_c's first step at one column, for
  * executors that visit columns one at a time (the CUDA twin; tests run it on the host). Above

@@ -1,6 +1,5 @@
-/* Integer motion: the C reference of the row kernel (motion_dsp.h), and the kernel table. */
-#include "base/cpu.h"
-#include "features/motion/motion_dsp.h"
+/* Integer motion: the C reference of the row kernel (motion_kernels.h). */
+#include "features/motion/motion_kernels.h"
 #include "features/motion/motion_math.h"
 
 /* Vertical pass of samples of type T into y[]; returns the OR of the row (0: all 0). DIFF is
@@ -34,24 +33,16 @@ static int32_t vblur_row16(const void *const *prev, const void *const *cur, cons
 }
 #undef VBLUR_ROW
 
-static uint32_t hblur_abs_mirrored(const int32_t *y, const int j, const int w)
-{
-    int32_t t[5];
-    for (int k = 0; k < 5; k++)
-        t[k] = y[motion_mirror(j - MOTION_RADIUS + k, w)];
-    return motion_hblur_abs(t);
-}
-
 /* Horizontal pass of one row: the row's SAD in the reference's wrapping uint32. */
 static uint32_t hblur_row_sad(const int32_t *y, const int n)
 {
     const int inside_end = n - MOTION_RADIUS;
-    uint32_t sad = hblur_abs_mirrored(y, 0, n) + hblur_abs_mirrored(y, 1, n);
+    uint32_t sad = motion_hblur_abs_mirrored(y, 0, n) + motion_hblur_abs_mirrored(y, 1, n);
     int j = MOTION_RADIUS;
     for (; j < inside_end; j++)
         sad += motion_hblur_abs(y + j - MOTION_RADIUS);
     for (; j < n; j++)
-        sad += hblur_abs_mirrored(y, j, n);
+        sad += motion_hblur_abs_mirrored(y, j, n);
     return sad;
 }
 
@@ -62,29 +53,4 @@ uint32_t motion_sad_row_c(const void *const *prev, const void *const *cur, const
     const int32_t any = bpc == 8 ? vblur_row8(prev, cur, w, y) : vblur_row16(prev, cur, w, bpc, y);
     /* an all-zero row adds 0: skipped, as the reference */
     return any ? hblur_row_sad(y, w) : 0;
-}
-
-void motion_dsp_init(MotionDsp *dsp, const unsigned cpu)
-{
-    dsp->sad_row = motion_sad_row_c;
-#if EV_ARCH_X86_64
-    if (!(cpu & EV_CPU_AVX2))
-        return;
-    dsp->sad_row = ev_motion_sad_row_avx2;
-    if (cpu & EV_CPU_AVX512)
-        dsp->sad_row = ev_motion_sad_row_avx512;
-#else
-    (void)cpu;
-#endif
-}
-
-size_t motion_dsp_tmp_size(const int max_w)
-{
-    size_t n = (size_t)max_w * sizeof(int32_t);
-#if EV_ARCH_X86_64
-    const size_t s[2] = { ev_motion_tmp_size_avx2(max_w), ev_motion_tmp_size_avx512(max_w) };
-    for (int k = 0; k < 2; k++)
-        n = s[k] > n ? s[k] : n;
-#endif
-    return n;
 }

@@ -51,20 +51,8 @@ typedef __m256i V;
 #define ADD32 _mm256_add_epi32
 #define ADD64 _mm256_add_epi64
 #define MULLO32 _mm256_mullo_epi32
-static uint32_t sum32_avx2(const __m256i v)
-{
-    __m128i s = _mm_add_epi32(_mm256_castsi256_si128(v), _mm256_extracti128_si256(v, 1));
-    s = _mm_add_epi32(s, _mm_shuffle_epi32(s, 0x4E));
-    s = _mm_add_epi32(s, _mm_shuffle_epi32(s, 0xB1));
-    return (uint32_t)_mm_cvtsi128_si32(s);
-}
-static uint64_t sum64_avx2(const __m256i v)
-{
-    const __m128i s = _mm_add_epi64(_mm256_castsi256_si128(v), _mm256_extracti128_si256(v, 1));
-    return (uint64_t)_mm_cvtsi128_si64(s) + (uint64_t)_mm_extract_epi64(s, 1);
-}
-#define SUM32(v) sum32_avx2(v)
-#define SUM64(v) sum64_avx2(v)
+#define SUM32(v) ev_hsum32_256(v)
+#define SUM64(v) ev_hsum64_256(v)
 #define FN(name) ev_##name##_avx2
 #endif
 
