@@ -186,5 +186,19 @@ elif grep -q "this build has no CUDA" "$tmp/version"; then
   check "CPU build: a default run is silent ($(cat "$tmp/err"))" [ ! -s "$tmp/err" ]
 fi
 
+# 11. Without -o the pooled score goes to stdout whatever stdout is (here a file), as
+#     `exactvmaf -r a -d b > score.txt` expects; with -o it does not; -n prints none.
+"$bin" -r "$ref" -d "$dis" -q >"$tmp/score.txt" 2>"$tmp/err"
+check "no -o: the score is in the redirected stdout ($(cat "$tmp/score.txt"))" \
+  grep -Eq '^vmaf_v0\.6\.1: [0-9]+\.[0-9]{6}$' "$tmp/score.txt"
+"$bin" -r "$ref" -d "$dis" -q --json -o "$tmp/s.json" >"$tmp/score2.txt" 2>/dev/null
+want=$(tr -d '\n ' <"$tmp/s.json" | grep -o '"vmaf":{"min":[0-9.]*,"max":[0-9.]*,"mean":[0-9.]*' |
+  grep -o '[0-9.]*$')
+check "no -o: the printed mean is the JSON's pooled mean ($want)" \
+  grep -q "^vmaf_v0.6.1: $want$" "$tmp/score.txt"
+check "-o: nothing on a redirected stdout" [ ! -s "$tmp/score2.txt" ]
+"$bin" -r "$ref" -d "$dis" -n --feature psnr -q >"$tmp/score3.txt" 2>/dev/null
+check "-n: no score printed" [ ! -s "$tmp/score3.txt" ]
+
 echo "$pass passed, $failed failed"
 [ $failed -eq 0 ]
