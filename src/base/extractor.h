@@ -101,6 +101,31 @@ typedef struct EvExtractorClass {
     void (*close)(void *state);                                  /* may be NULL */
 } EvExtractorClass;
 
+/*
+ * The fields a family's CPU class and its CUDA twin share, written once per family as its
+ * X_CLASS macro, which both initializers begin with; each then adds only what differs (flags,
+ * launch, extract, a twin's own init or close), so no field is given twice:
+ *
+ *   #define FOO_CLASS EV_CLASS_COMMON("foo", FooState), EV_CLASS_OPTIONS(foo_opts, FooOpts),
+ *                     .init = foo_init, .close = foo_close      (one line, or continued)
+ *   const EvExtractorClass ev_fex_foo = { FOO_CLASS, .extract = foo_extract };
+ *   const EvExtractorClass ev_cuda_foo = { FOO_CLASS, .flags = EV_FEX_CUDA,
+ *                                          .launch = foo_launch, .extract = foo_extract_cuda };
+ *
+ * EV_CLASS_COMMON: the name and the state's size; EV_CLASS_OPTIONS: the option table and the
+ * options struct's size (a class without options leaves both out).
+ */
+#define EV_CLASS_COMMON(name_, State) .name = (name_), .state_size = sizeof(State)
+#define EV_CLASS_OPTIONS(table, Opts) .options = (table), .opts_size = sizeof(Opts)
+
+/* A function with the signature of the class's extract() or launch(), for a family's header
+ * to declare its twin's entry points with: EV_LAUNCH_FN(ev_foo_launch_cuda); */
+#define EV_EXTRACT_FN(fn) \
+    int fn(const void *state, void *scratch, const EvPic *ref, const EvPic *dis, \
+           unsigned frame, EvSink *sink)
+#define EV_LAUNCH_FN(fn) \
+    int fn(const void *state, void *scratch, const EvPic *ref, const EvPic *dis, unsigned frame)
+
 
 /*
  * Parse "k=v:k=v" into opts (already holding the defaults). Unknown keys, bad values and

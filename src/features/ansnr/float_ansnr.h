@@ -19,10 +19,8 @@ typedef struct AnsnrState {
 int ev_ansnr_emit(const AnsnrState *s, float sig, float noise, unsigned frame, EvSink *sink);
 
 /* The CUDA twin (float_ansnr.cu). */
-int ev_ansnr_launch_cuda(const void *state, void *scratch, const EvPic *ref, const EvPic *dis,
-                         unsigned frame);
-int ev_ansnr_extract_cuda(const void *state, void *scratch, const EvPic *ref, const EvPic *dis,
-                          unsigned frame, EvSink *sink);
+EV_LAUNCH_FN(ev_ansnr_launch_cuda);
+EV_EXTRACT_FN(ev_ansnr_extract_cuda);
 
 #ifdef __cplusplus
 }

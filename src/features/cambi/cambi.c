@@ -352,16 +352,11 @@ static void cambi_close(void *state)
     s->tables = NULL;
 }
 
+#define CAMBI_CLASS \
+    EV_CLASS_COMMON("cambi", CambiState), EV_CLASS_OPTIONS(cambi_options, CambiOpts), \
+    .str_defaults = cambi_str_defaults, .init = cambi_init, .close = cambi_close
 const EvExtractorClass ev_fex_cambi = {
-    .name = "cambi",
-    .options = cambi_options,
-    .str_defaults = cambi_str_defaults,
-    .opts_size = sizeof(CambiOpts),
-    .state_size = sizeof(CambiState),
-    .init = cambi_init,
-    .scratch_size = cambi_scratch_bytes,
-    .extract = cambi_extract,
-    .close = cambi_close,
+    CAMBI_CLASS, .scratch_size = cambi_scratch_bytes, .extract = cambi_extract,
 };
 
 static const EvExtractorClass *cambi_class(void)
@@ -370,10 +365,8 @@ static const EvExtractorClass *cambi_class(void)
 }
 
 #ifdef EV_HAVE_CUDA
-int ev_cambi_launch_cuda(const void *state, void *scratch, const EvPic *ref, const EvPic *dis,
-                         unsigned frame);
-int ev_cambi_extract_cuda(const void *state, void *scratch, const EvPic *ref, const EvPic *dis,
-                          unsigned frame, EvSink *sink);
+EV_LAUNCH_FN(ev_cambi_launch_cuda);
+EV_EXTRACT_FN(ev_cambi_extract_cuda);
 int ev_cambi_twin_emit(const CambiState *s, unsigned frame, double dis_score, double src_score,
                        EvSink *sink);
 
@@ -394,16 +387,8 @@ static size_t cambi_twin_scratch_bytes(const void *state)
 /* The CUDA twin: the same options, init and outputs; the five scales on the device
  * (cambi.cu). */
 const EvExtractorClass ev_cuda_cambi = {
-    .name = "cambi",
-    .flags = EV_FEX_CUDA | EV_FEX_CUDA_LUMA,
-    .options = cambi_options,
-    .str_defaults = cambi_str_defaults,
-    .opts_size = sizeof(CambiOpts),
-    .state_size = sizeof(CambiState),
-    .init = cambi_init,
+    CAMBI_CLASS, .flags = EV_FEX_CUDA | EV_FEX_CUDA_LUMA,
     .scratch_size = cambi_twin_scratch_bytes,
-    .launch = ev_cambi_launch_cuda,
-    .extract = ev_cambi_extract_cuda,
-    .close = cambi_close,
+    .launch = ev_cambi_launch_cuda, .extract = ev_cambi_extract_cuda,
 };
 #endif

@@ -204,12 +204,10 @@ static int ciede_extract(const void *state, void *scratch, const EvPic *ref, con
     return ev_sink_put(sink, "ciede2000", frame, score);
 }
 
+/* The twin has its own init (below), so only the name and the state are common. */
+#define CIEDE_CLASS EV_CLASS_COMMON("ciede", CiedeState)
 const EvExtractorClass ev_fex_ciede = {
-    .name = "ciede",
-    .state_size = sizeof(CiedeState),
-    .init = ciede_init,
-    .scratch_size = ciede_scratch_size,
-    .extract = ciede_extract,
+    CIEDE_CLASS, .init = ciede_init, .scratch_size = ciede_scratch_size, .extract = ciede_extract,
 };
 
 #ifdef EV_HAVE_CUDA
@@ -223,11 +221,7 @@ static int ciede_cuda_init(void *state, const void *opts, const EvPicInfo *info,
 }
 
 const EvExtractorClass ev_cuda_ciede = {
-    .name = "ciede",
-    .flags = EV_FEX_CUDA,
-    .state_size = sizeof(CiedeState),
-    .init = ciede_cuda_init,
-    .launch = ev_ciede_launch_cuda,
-    .extract = ev_ciede_extract_cuda,
+    CIEDE_CLASS, .flags = EV_FEX_CUDA, .init = ciede_cuda_init,
+    .launch = ev_ciede_launch_cuda, .extract = ev_ciede_extract_cuda,
 };
 #endif

@@ -73,10 +73,8 @@ const EvLog *ciede_log(const void *state);
 /* ciede.cu: the twin's frame (launch queues the kernel and the copy of the per-pixel dE00;
  * extract waits, sums them in raster order as the reference does, and emits the score). */
 int ev_ciede_cuda_init(const void *state, const EvLog *log);
-int ev_ciede_launch_cuda(const void *state, void *scratch, const EvPic *ref, const EvPic *dis,
-                         unsigned frame);
-int ev_ciede_extract_cuda(const void *state, void *scratch, const EvPic *ref,
-                          const EvPic *dis, unsigned frame, EvSink *sink);
+EV_LAUNCH_FN(ev_ciede_launch_cuda);
+EV_EXTRACT_FN(ev_ciede_extract_cuda);
 #ifdef __cplusplus
 }
 #endif

@@ -123,19 +123,10 @@ int ev_moment_sums_fast(const EvPic *p, double sums[2])
     return moment_sums_exact(p, sample_scaler(p->bpc), sums);
 }
 
-const EvExtractorClass ev_fex_float_moment = {
-    .name = "float_moment",
-    .state_size = sizeof(MomentState),
-    .init = moment_init,
-    .extract = moment_extract,
-};
+#define MOMENT_CLASS EV_CLASS_COMMON("float_moment", MomentState), .init = moment_init
+const EvExtractorClass ev_fex_float_moment = { MOMENT_CLASS, .extract = moment_extract };
 
 #ifdef EV_HAVE_CUDA
-const EvExtractorClass ev_cuda_float_moment = {
-    .name = "float_moment",
-    .flags = EV_FEX_CUDA,
-    .state_size = sizeof(MomentState),
-    .init = moment_init,
-    .extract = ev_moment_extract_cuda,
-};
+const EvExtractorClass ev_cuda_float_moment = { MOMENT_CLASS, .flags = EV_FEX_CUDA,
+                                                .extract = ev_moment_extract_cuda };
 #endif

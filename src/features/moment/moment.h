@@ -24,8 +24,7 @@ int ev_moment_emit(const EvPic *ref, const double r[2], const double d[2], unsig
 /* CUDA twin: launch = enqueue the device sums on ref->gpu's stream; extract = launch, wait,
  * finish on the host. */
 void ev_moment_launch_cuda(const void *state, const EvPic *ref, const EvPic *dis);
-int ev_moment_extract_cuda(const void *state, void *scratch, const EvPic *ref, const EvPic *dis,
-                           unsigned frame, EvSink *sink);
+EV_EXTRACT_FN(ev_moment_extract_cuda);
 
 #ifdef __cplusplus
 }

@@ -88,22 +88,14 @@ static int psnr_hvs_extract(const void *state, void *scratch, const EvPic *ref,
     return ev_psnr_hvs_emit(s, sum, w, h, frame, sink);
 }
 
-const EvExtractorClass ev_fex_psnr_hvs = {
-    .name = "psnr_hvs",
-    .state_size = sizeof(PsnrHvsState),
-    .init = psnr_hvs_init,
-    .extract = psnr_hvs_extract,
-};
+#define PSNR_HVS_CLASS EV_CLASS_COMMON("psnr_hvs", PsnrHvsState), .init = psnr_hvs_init
+const EvExtractorClass ev_fex_psnr_hvs = { PSNR_HVS_CLASS, .extract = psnr_hvs_extract };
 
 #ifdef EV_HAVE_CUDA
 /* The CUDA twin: the same init and outputs; the block terms and the plane sums in the
  * reference's order on the device (psnr_hvs.cu). */
 const EvExtractorClass ev_cuda_psnr_hvs = {
-    .name = "psnr_hvs",
-    .flags = EV_FEX_CUDA,
-    .state_size = sizeof(PsnrHvsState),
-    .init = psnr_hvs_init,
-    .launch = ev_psnr_hvs_launch_cuda,
-    .extract = ev_psnr_hvs_extract_cuda,
+    PSNR_HVS_CLASS, .flags = EV_FEX_CUDA,
+    .launch = ev_psnr_hvs_launch_cuda, .extract = ev_psnr_hvs_extract_cuda,
 };
 #endif

@@ -21,10 +21,8 @@ int ev_psnr_hvs_emit(const PsnrHvsState *s, const float sum[3], const int w[3], 
                      unsigned frame, EvSink *sink);
 
 /* The CUDA twin (psnr_hvs.cu). */
-int ev_psnr_hvs_launch_cuda(const void *state, void *scratch, const EvPic *ref,
-                            const EvPic *dis, unsigned frame);
-int ev_psnr_hvs_extract_cuda(const void *state, void *scratch, const EvPic *ref,
-                             const EvPic *dis, unsigned frame, EvSink *sink);
+EV_LAUNCH_FN(ev_psnr_hvs_launch_cuda);
+EV_EXTRACT_FN(ev_psnr_hvs_extract_cuda);
 
 #ifdef __cplusplus
 }

@@ -153,16 +153,12 @@ static void speed_chroma_close(void *state)
     speed_plan_close(&((SpeedChromaState *)state)->plan);
 }
 
+#define SPEED_CHROMA_CLASS \
+    EV_CLASS_COMMON("speed_chroma", SpeedChromaState), \
+    EV_CLASS_OPTIONS(speed_chroma_options, SpeedOpts), .choices = speed_choices, \
+    .init = speed_chroma_init, .close = speed_chroma_close
 const EvExtractorClass ev_fex_speed_chroma = {
-    .name = "speed_chroma",
-    .options = speed_chroma_options,
-    .choices = speed_choices,
-    .opts_size = sizeof(SpeedOpts),
-    .state_size = sizeof(SpeedChromaState),
-    .init = speed_chroma_init,
-    .scratch_size = speed_chroma_scratch_size,
-    .extract = speed_chroma_extract,
-    .close = speed_chroma_close,
+    SPEED_CHROMA_CLASS, .scratch_size = speed_chroma_scratch_size, .extract = speed_chroma_extract,
 };
 
 /* ---- speed_temporal ---- */
@@ -261,16 +257,13 @@ static void speed_temporal_close(void *state)
     free(s->work_mem);
 }
 
+/* The twin has its own init and close (below). */
+#define SPEED_TEMPORAL_CLASS \
+    EV_CLASS_COMMON("speed_temporal", SpeedTemporalState), \
+    EV_CLASS_OPTIONS(speed_temporal_options, SpeedOpts), .choices = speed_choices
 const EvExtractorClass ev_fex_speed_temporal = {
-    .name = "speed_temporal",
-    .flags = EV_FEX_SEQUENTIAL | EV_FEX_NO_SUBSAMPLE,
-    .options = speed_temporal_options,
-    .choices = speed_choices,
-    .opts_size = sizeof(SpeedOpts),
-    .state_size = sizeof(SpeedTemporalState),
-    .init = speed_temporal_init,
-    .extract = speed_temporal_extract,
-    .close = speed_temporal_close,
+    SPEED_TEMPORAL_CLASS, .flags = EV_FEX_SEQUENTIAL | EV_FEX_NO_SUBSAMPLE,
+    .init = speed_temporal_init, .extract = speed_temporal_extract, .close = speed_temporal_close,
 };
 
 #ifdef EV_HAVE_CUDA
@@ -278,16 +271,8 @@ const EvExtractorClass ev_fex_speed_temporal = {
  * chroma planes; speed_temporal keeps the previous frame's luma on the device and runs in
  * frame order on a stream of its own, so it needs no EV_FEX_SEQUENTIAL. */
 const EvExtractorClass ev_cuda_speed_chroma = {
-    .name = "speed_chroma",
-    .flags = EV_FEX_CUDA,
-    .options = speed_chroma_options,
-    .choices = speed_choices,
-    .opts_size = sizeof(SpeedOpts),
-    .state_size = sizeof(SpeedChromaState),
-    .init = speed_chroma_init,
-    .launch = ev_speed_chroma_launch_cuda,
-    .extract = ev_speed_chroma_extract_cuda,
-    .close = speed_chroma_close,
+    SPEED_CHROMA_CLASS, .flags = EV_FEX_CUDA,
+    .launch = ev_speed_chroma_launch_cuda, .extract = ev_speed_chroma_extract_cuda,
 };
 
 static void speed_temporal_cuda_close(void *state)
@@ -310,15 +295,8 @@ static int speed_temporal_cuda_init(void *state, const void *opts, const EvPicIn
 }
 
 const EvExtractorClass ev_cuda_speed_temporal = {
-    .name = "speed_temporal",
-    .flags = EV_FEX_NO_SUBSAMPLE | EV_FEX_CUDA | EV_FEX_CUDA_LUMA,
-    .options = speed_temporal_options,
-    .choices = speed_choices,
-    .opts_size = sizeof(SpeedOpts),
-    .state_size = sizeof(SpeedTemporalState),
-    .init = speed_temporal_cuda_init,
-    .launch = ev_speed_temporal_launch_cuda,
-    .extract = ev_speed_temporal_extract_cuda,
-    .close = speed_temporal_cuda_close,
+    SPEED_TEMPORAL_CLASS, .flags = EV_FEX_NO_SUBSAMPLE | EV_FEX_CUDA | EV_FEX_CUDA_LUMA,
+    .init = speed_temporal_cuda_init, .close = speed_temporal_cuda_close,
+    .launch = ev_speed_temporal_launch_cuda, .extract = ev_speed_temporal_extract_cuda,
 };
 #endif

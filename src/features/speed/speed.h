@@ -41,16 +41,12 @@ typedef struct SpeedTemporalState {
 int ev_speed_chroma_emit(const SpeedChromaState *s, const float score[2], const int err[2],
                          unsigned frame, EvSink *sink);
 
-int ev_speed_chroma_launch_cuda(const void *state, void *scratch, const EvPic *ref,
-                                const EvPic *dis, unsigned frame);
-int ev_speed_chroma_extract_cuda(const void *state, void *scratch, const EvPic *ref,
-                                 const EvPic *dis, unsigned frame, EvSink *sink);
+EV_LAUNCH_FN(ev_speed_chroma_launch_cuda);
+EV_EXTRACT_FN(ev_speed_chroma_extract_cuda);
 int ev_speed_temporal_cuda_open(SpeedTemporalState *s, const EvLog *log);
 void ev_speed_temporal_cuda_close(SpeedTemporalState *s);
-int ev_speed_temporal_launch_cuda(const void *state, void *scratch, const EvPic *ref,
-                                  const EvPic *dis, unsigned frame);
-int ev_speed_temporal_extract_cuda(const void *state, void *scratch, const EvPic *ref,
-                                   const EvPic *dis, unsigned frame, EvSink *sink);
+EV_LAUNCH_FN(ev_speed_temporal_launch_cuda);
+EV_EXTRACT_FN(ev_speed_temporal_extract_cuda);
 
 #ifdef __cplusplus
 }
