@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "features/vif/vif_dsp.h"
 #include "features/adm/adm_twin.h"
 #include "features/motion/motion_dsp.h"
 #include "features/motion/motion_math.h"

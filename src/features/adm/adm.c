@@ -1,12 +1,13 @@
 /* adm: integer ADM of libvmaf (feature/integer_adm.c, extractor "adm"): options, tables built
  * at init, and the per-frame outputs in Netflix's order and names. The stages live in
- * adm_frame.c (the pipeline) and adm_rows.c (the row kernels, adm_dsp.h). */
+ * adm_frame.c (the pipeline) and adm_rows.c (the row kernels, adm_kernels.h). */
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 
 #include "core/refshare.h"
 #include "features/adm/adm_csf_factors.h"
+#include "features/adm/adm_dsp.h"
 #include "features/adm/adm_internal.h"
 #include "features/adm/adm_math.h"
 

@@ -1,5 +1,5 @@
 /*
- * Integer ADM row kernels in AVX2, executors of adm_dsp.h; the reference is adm_rows.c. The
+ * Integer ADM row kernels in AVX2, executors of adm_kernels.h; the reference is adm_rows.c. The
  * arithmetic is the AVX-512 kernels' (adm_avx512_tmpl.h says how each step keeps the bits).
  * Without masks, a column range is done in whole vectors and its last few columns by the C
  * kernel (rows of one vector or less: all by the C kernel); row passes whose outputs depend
@@ -14,7 +14,7 @@
 #include <immintrin.h>
 #include <string.h>
 
-#include "features/adm/adm_dsp.h"
+#include "features/adm/adm_kernels.h"
 #include "features/adm/adm_math.h"
 
 #define INLINE static inline __attribute__((always_inline))

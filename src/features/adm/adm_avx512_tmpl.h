@@ -1,5 +1,5 @@
 /*
- * Integer ADM row kernels in AVX-512 (F, BW, DQ, CD), the executors of adm_dsp.h; the reference
+ * Integer ADM row kernels in AVX-512 (F, BW, DQ, CD), the executors of adm_kernels.h; the reference
  * is adm_rows.c, the per-coefficient arithmetic adm_math.h. Included by adm_avx512.c and, with
  * ADM_ICL 1, by adm_avx512icl.c. ADM_ISA names the level.
  *
@@ -24,7 +24,7 @@
 #include "features/common/simd_reduce.h"
 #include <string.h>
 
-#include "features/adm/adm_dsp.h"
+#include "features/adm/adm_kernels.h"
 #include "features/adm/adm_math.h"
 
 #define ADM_CAT_(a, b) a##_##b

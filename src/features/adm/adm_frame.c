@@ -9,6 +9,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "features/adm/adm_dsp.h"
 #include "features/adm/adm_internal.h"
 #include "features/adm/adm_math.h"
 

@@ -1,6 +1,6 @@
 /*
  * Integer ADM (libvmaf feature/integer_adm.c): state, per-worker work buffers, and the frame
- * pipeline (adm_frame.c) over the row kernels of adm_dsp.h.
+ * pipeline (adm_frame.c) over the row kernels of adm_kernels.h.
  * Scale 0 works on int16 bands, scales 1..3 on int32 bands; the low band of scales 1..3 (input
  * of the next scale) is int32 and transformed in place, as the reference does.
  */
@@ -12,7 +12,7 @@
 
 #include "base/extractor.h"
 #include "base/hd.h"
-#include "features/adm/adm_dsp.h"
+#include "features/adm/adm_kernels.h"
 
 #ifdef __cplusplus
 extern "C" {

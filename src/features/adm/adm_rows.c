@@ -1,12 +1,12 @@
 /*
- * Integer ADM row kernels, the C reference of adm_dsp.h (libvmaf integer_adm.c: adm_dwt2_8/_16,
+ * Integer ADM row kernels, the C reference of adm_kernels.h (libvmaf integer_adm.c: adm_dwt2_8/_16,
  * adm_dwt2_s123_combined, adm_decouple(_s123), adm_csf / i4_adm_csf, adm_csf_den_scale /
  * adm_csf_den_s123, adm_cm / i4_adm_cm), one band row at a time. The per-coefficient
  * arithmetic is adm_math.h's.
  */
 #include <stddef.h>
 
-#include "features/adm/adm_dsp.h"
+#include "features/adm/adm_kernels.h"
 #include "features/adm/adm_math.h"
 
 /* ---- DWT ---- */

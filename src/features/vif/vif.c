@@ -6,6 +6,7 @@
 #include "base/extractor.h"
 #include "core/refshare.h"
 #include "features/vif/vif.h"
+#include "features/vif/vif_dsp.h"
 #include "features/vif/vif_log2.h"
 #include "features/vif/vif_scale.h"
 

@@ -3,7 +3,7 @@
 #define EV_FEATURES_VIF_H
 
 #include "base/extractor.h"
-#include "features/vif/vif_dsp.h"
+#include "features/vif/vif_kernels.h"
 #include "features/vif/vif_names.h"
 
 #ifdef __cplusplus

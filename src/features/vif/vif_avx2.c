@@ -1,18 +1,18 @@
 /*
- * Integer VIF row kernels in AVX2, executors of vif_dsp.h; the reference is vif_scale.c. The
+ * Integer VIF row kernels in AVX2, executors of vif_kernels.h; the reference is vif_scale.c. The
  * same arithmetic as the AVX-512 kernels (vif_avx512_tmpl.h explains how the bits are kept),
  * 16 columns per vector, without masks: a row's last vector is moved back to end at the row's
  * end (the vertical passes then recompute a few columns, with the same values), rows narrower
  * than a vector run the C kernels, and statistic lanes past the row are cleared by compares.
  * What AVX2 lacks is built from what it has: bit lengths of 32-bit values from the exponent of
  * an exact float, unsigned 32-bit to double through a biased signed conversion. The statistic
- * also comes in the many-encodes parts of vif_dsp.h (the reference's once, each distorted's
+ * also comes in the many-encodes parts of vif_kernels.h (the reference's once, each distorted's
  * after), the same passes with the other part's quantities left out.
  */
 #include <immintrin.h>
 #include <string.h>
 
-#include "features/vif/vif_dsp.h"
+#include "features/vif/vif_kernels.h"
 #include "features/vif/vif_parts.h"
 
 #define INLINE static inline __attribute__((always_inline))
@@ -663,7 +663,7 @@ void ev_vif_stat_row_u16_avx2(VifSums *sums, const void *const *ref, const void 
     stat_rows(sums, ref, dis, n_out, scale, w, sh, p, tmp, 1);
 }
 
-/* ---- many encodes: the reference's part once, each distorted's after (vif_dsp.h) ---- */
+/* ---- many encodes: the reference's part once, each distorted's after (vif_kernels.h) ---- */
 
 size_t ev_vif_ref_cache_size_avx2(const int max_w)
 {

@@ -1,5 +1,5 @@
 /*
- * Integer VIF row kernels in AVX-512 (F, BW, DQ, CD), the executors of vif_dsp.h; the reference
+ * Integer VIF row kernels in AVX-512 (F, BW, DQ, CD), the executors of vif_kernels.h; the reference
  * is vif_scale.c. Included by vif_avx512.c and, with VIF_VNNI 1, by vif_avx512icl.c (VNNI's
  * vpdpwssd for each multiply-add pair). VIF_ISA names the level.
  *
@@ -25,7 +25,7 @@
 #include "features/common/simd_reduce.h"
 #include <string.h>
 
-#include "features/vif/vif_dsp.h"
+#include "features/vif/vif_kernels.h"
 #include "features/vif/vif_parts.h"
 
 #define VIF_CAT_(a, b) a##_##b

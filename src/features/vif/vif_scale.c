@@ -1,7 +1,7 @@
 /*
  * Integer VIF per scale, as libvmaf's scalar integer_vif.c: separable Q16 filters (vertical,
  * then horizontal on a reflected row), the per-pixel statistic, and the 2:1 decimation. The row
- * kernels here (_c) are the C reference of vif_dsp.h; the frame loops at the end run any level's.
+ * kernels here (_c) are the C reference of vif_kernels.h; the frame loops at the end run any level's.
  *
  * Order: every filter sum here is an exact integer that provably fits its type (bounds at
  * each step), so the loops run tap by tap across a row (which vectorises) instead of the

@@ -6,7 +6,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "features/vif/vif_dsp.h"
+#include "features/vif/vif_kernels.h"
 
 /* One scale's luma, read-only: uint8 samples (8-bit input at scale 0) or uint16. */
 typedef struct VifPlane {
