@@ -13,13 +13,7 @@
 #include "features/adm/float_adm_math.h"
 #include "unit/check.h"
 #include "unit/check_api.h"
-
-static float fbits(const uint32_t u)
-{
-    float f;
-    memcpy(&f, &u, sizeof(f));
-    return f;
-}
+#include "unit/check_log.h"
 
 static void test_wrap(void)
 {
@@ -135,21 +129,21 @@ static void test_factors(void)
                                            { 0x3f2af91a, 0x3ec747cb }, { 0x3f7c7bd6, 0x3f609aa9 } };
     for (int k = 0; k < 4; k++) {
         for (int d = 0; d < 2; d++) {
-            CHECK_BITS(adm_watson_factor(k, d, 3.0, 1080), fbits(watson[k][d]));
-            CHECK_BITS(adm_native_factor(k, d, 3.0, 1080), fbits(native[k][d]));
+            CHECK_BITS(adm_watson_factor(k, d, 3.0, 1080), check_float(watson[k][d]));
+            CHECK_BITS(adm_native_factor(k, d, 3.0, 1080), check_float(native[k][d]));
         }
-        CHECK_BITS(adm_barten_factor(k, 3.0, 1080, 100.0, 1.0), fbits(barten[k]));
-        CHECK_BITS(adm_barten_factor(k, 1.5, 2160, 100.0, 1.0), fbits(barten[k]));
+        CHECK_BITS(adm_barten_factor(k, 3.0, 1080, 100.0, 1.0), check_float(barten[k]));
+        CHECK_BITS(adm_barten_factor(k, 1.5, 2160, 100.0, 1.0), check_float(barten[k]));
     }
-    CHECK_BITS(adm_watson_factor(0, 0, 5.0, 1080), fbits(0x3be01b27));
-    CHECK_BITS(adm_watson_factor(3, 1, 5.0, 1080), fbits(0x3c884687));
-    CHECK_BITS(adm_cos_1deg_sq(), fbits(0x3f7fec0a));
+    CHECK_BITS(adm_watson_factor(0, 0, 5.0, 1080), check_float(0x3be01b27));
+    CHECK_BITS(adm_watson_factor(3, 1, 5.0, 1080), check_float(0x3c884687));
+    CHECK_BITS(adm_cos_1deg_sq(), check_float(0x3f7fec0a));
     CHECK_BITS(adm_blend_factor(2, 1, 3.0, 2160, 1), 0.010921f);
     CHECK_BITS(adm_blend_factor(0, 0, 1.5, 2160, 0), 0.01183f);
     CHECK_BITS(adm_blend_factor(0, 0, 4.0, 1080, 0), -22.0);
     /* Barten factors above 1 in fixed point: GCC's wrap, in defined C */
-    CHECK(adm_gcc_double_to_u16(fbits(barten[0]) * pow(2, 21)) == 48227);
-    CHECK(adm_gcc_double_to_u32(fbits(barten[3]) * pow(2, 32)) == 4191379456u);
+    CHECK(adm_gcc_double_to_u16(check_float(barten[0]) * pow(2, 21)) == 48227);
+    CHECK(adm_gcc_double_to_u32(check_float(barten[3]) * pow(2, 32)) == 4191379456u);
     CHECK(adm_gcc_double_to_u16(70000.9) == 4464 && adm_gcc_double_to_u16(-1.0) == 65535);
     CHECK(adm_gcc_double_to_u16(2147483648.0) == 0 && adm_gcc_double_to_u16(NAN) == 0);
     CHECK(adm_gcc_double_to_u32(4294967301.0) == 5 && adm_gcc_double_to_u32(-1.0) == 0xFFFFFFFFu);
@@ -159,19 +153,19 @@ static void test_factors(void)
 static void test_float_math(void)
 {
     /* taps accumulate in order from 0: summing in reverse gives 0x46febd56 */
-    CHECK_BITS(fadm_taps_lo(100000.0f, 1.0f, -70000.0f, 3.0f), fbits(0x46febd55));
-    CHECK_BITS(fadm_taps_hi(-128.0f, 127.0f, -1.0f, 0.5f), fbits(0xc14fad77));
+    CHECK_BITS(fadm_taps_lo(100000.0f, 1.0f, -70000.0f, 3.0f), check_float(0x46febd55));
+    CHECK_BITS(fadm_taps_hi(-128.0f, 127.0f, -1.0f, 0.5f), check_float(0xc14fad77));
     /* the 1/30 product is formed in double: a float product gives 0x4010a040 */
-    CHECK_BITS(fadm_flt(fbits(0x4287963c)), fbits(0x4010a041));
-    CHECK_BITS(fadm_flt(-3.0f), fbits(0x3dccccce));
+    CHECK_BITS(fadm_flt(check_float(0x4287963c)), check_float(0x4010a041));
+    CHECK_BITS(fadm_flt(-3.0f), check_float(0x3dccccce));
     /* the centre term is added in double: a float product gives a different sum */
-    CHECK_BITS(fadm_thr_band(fbits(0x3fe7c1d4), fbits(0x3fa1d6ee), fbits(0x3e9f7f6d),
-                             fbits(0x3dedc04a), fbits(0x4245b139), fbits(0x4038d5b9),
-                             fbits(0x3f3718c3), fbits(0x4007477d), fbits(0x3f455c99)),
-               fbits(0x41549103));
-    CHECK_BITS(fadm_cm_cube(-1234.5f, 0.0173815377f, 3.25f), fbits(0x45bca041));
+    CHECK_BITS(fadm_thr_band(check_float(0x3fe7c1d4), check_float(0x3fa1d6ee), check_float(0x3e9f7f6d),
+                             check_float(0x3dedc04a), check_float(0x4245b139), check_float(0x4038d5b9),
+                             check_float(0x3f3718c3), check_float(0x4007477d), check_float(0x3f455c99)),
+               check_float(0x41549103));
+    CHECK_BITS(fadm_cm_cube(-1234.5f, 0.0173815377f, 3.25f), check_float(0x45bca041));
     CHECK_BITS(fadm_cm_cube(10.0f, 0.0173815377f, 3.25f), 0.0);
-    CHECK_BITS(fadm_den_cube(-777.25f, 0.005890687f), fbits(0x42bff5af));
+    CHECK_BITS(fadm_den_cube(-777.25f, 0.005890687f), check_float(0x42bff5af));
     CHECK(fadm_angle_flag(1.0f, 0.0f, 2.0f, 0.0f, 0.99969542f) == 1);
     CHECK(fadm_angle_flag(1.0f, 0.0f, 0.0f, 2.0f, 0.99969542f) == 0);
     CHECK(fadm_angle_flag(1.0f, 0.0f, -2.0f, 0.0f, 0.99969542f) == 0);
@@ -212,24 +206,15 @@ static void test_rcp(void)
 
 /* ---- whole frames through the API ---- */
 
-static char last_error[512];
-
-static void keep_error(void *user, EvLogLevel level, const char *line)
-{
-    (void)user;
-    if (level == EV_LOG_ERROR)
-        snprintf(last_error, sizeof(last_error), "%s", line);
-}
-
 /* A textured 8-bit luma pair: smooth gradient plus noise; dis blurs and adds noise. */
 static void make_pair(unsigned w, unsigned h, uint8_t *a, uint8_t *b)
 {
     for (unsigned y = 0; y < h; y++)
         for (unsigned x = 0; x < w; x++) {
-            const unsigned v = (x * 3 + y * 5) % 200 + (check_hash32(y * w + x) & 31);
+            const unsigned v = (x * 3 + y * 5) % 200 + (check_hash(y * w + x) & 31);
             a[y * w + x] = (uint8_t)v;
             b[y * w + x] = (uint8_t)((v * 3 + (x ? a[y * w + x - 1] : v)) / 4 +
-                                     (check_hash32(7 + y * w + x) % 9));
+                                     (check_hash(7 + y * w + x) % 9));
         }
 }
 
@@ -238,8 +223,8 @@ static int run_pair(const char *fex, const char *opts, unsigned w, unsigned h, u
                     const uint8_t *a, const uint8_t *b, const char *const *names, int n,
                     double *out)
 {
-    last_error[0] = '\0';
-    return check_run_pair(fex, opts, w, h, bpc, a, b, keep_error, names, n, out);
+    check_last_line[0] = '\0';
+    return check_run_pair(fex, opts, w, h, bpc, a, b, check_keep_error, names, n, out);
 }
 
 static const char *const int_names[7] = { "integer_adm2", "integer_aim", "integer_adm3",
@@ -280,14 +265,14 @@ static void test_frames(void)
     make_pair(33, 33, a, b);
     CHECK(run_pair("adm", NULL, 33, 33, 8, a, b, int_names, 7, v) == 0);
     CHECK(run_pair("adm", NULL, 32, 33, 8, a, b, int_names, 7, v) == -EINVAL);
-    CHECK(strstr(last_error, "adm: frame 32x33 is too small (minimum 33x33)") != NULL);
+    CHECK(strstr(check_last_line, "adm: frame 32x33 is too small (minimum 33x33)") != NULL);
     make_pair(17, 17, a, b);
     CHECK(run_pair("float_adm", NULL, 17, 17, 8, a, b, float_names, 7, v) == 0);
     CHECK(run_pair("float_adm", NULL, 17, 16, 8, a, b, float_names, 7, v) == -EINVAL);
-    CHECK(strstr(last_error, "float_adm: frame 17x16 is too small") != NULL);
+    CHECK(strstr(check_last_line, "float_adm: frame 17x16 is too small") != NULL);
     make_pair(64, 64, a, b);
     CHECK(run_pair("adm", "adm_norm_view_dist=1.5", 64, 64, 8, a, b, int_names, 1, v) == -EINVAL);
-    CHECK(strstr(last_error, "below 3 x 1080") != NULL);
+    CHECK(strstr(check_last_line, "below 3 x 1080") != NULL);
     const char *const suffixed[1] = { "integer_adm2_nvd_1.5_rdh_2160" };
     double u[18];
     CHECK(run_pair("adm", "adm_norm_view_dist=1.5:adm_ref_display_height=2160", 64, 64, 8, a, b,

@@ -1517,13 +1517,6 @@ static const uint32_t newton[][2] = {
 
 #define COUNT(a) (sizeof(a) / sizeof((a)[0]))
 
-static float fbits(const uint32_t u)
-{
-    float f;
-    memcpy(&f, &u, sizeof(f));
-    return f;
-}
-
 /* Every sample of one vendor's table: the raw rule and the float entry point. */
 static void check_samples(const char *vendor, const uint16_t *table, const uint32_t (*want)[2],
                           const size_t n)
@@ -1539,7 +1532,7 @@ static void check_samples(const char *vendor, const uint16_t *table, const uint3
     CHECK(n > 4096 + 256);
     /* the float entry point: the same bits (NaN payloads included) */
     for (size_t i = 0; i < n; i += 7) {
-        const float r = adm_rcp_estimate_with(fbits(want[i][0]), table);
+        const float r = adm_rcp_estimate_with(check_float(want[i][0]), table);
         uint32_t u;
         memcpy(&u, &r, sizeof(u));
         CHECK(u == want[i][1]);
@@ -1564,11 +1557,11 @@ static void test_samples(void)
 static void test_newton(void)
 {
     for (size_t i = 0; i < COUNT(newton); i++)
-        CHECK_BITS(fadm_rcp(fbits(newton[i][0]), adm_rcp_table), fbits(newton[i][1]));
+        CHECK_BITS(fadm_rcp(check_float(newton[i][0]), adm_rcp_table), check_float(newton[i][1]));
     CHECK(COUNT(intel_newton) == COUNT(newton));
     for (size_t i = 0; i < COUNT(intel_newton); i++)
-        CHECK_BITS(fadm_rcp(fbits(intel_newton[i][0]), adm_rcp_table_intel),
-                   fbits(intel_newton[i][1]));
+        CHECK_BITS(fadm_rcp(check_float(intel_newton[i][0]), adm_rcp_table_intel),
+                   check_float(intel_newton[i][1]));
 }
 
 /* Properties any rcpss must have (Intel documents |rel err| <= 1.5 * 2^-12): the table is
@@ -1603,7 +1596,7 @@ static void test_table_shape(void)
 #ifdef RCP_TEST_X86
 static uint32_t hw_rcp_bits(const uint32_t u)
 {
-    const float r = _mm_cvtss_f32(_mm_rcp_ss(_mm_set_ss(fbits(u))));
+    const float r = _mm_cvtss_f32(_mm_rcp_ss(_mm_set_ss(check_float(u))));
     uint32_t v;
     memcpy(&v, &r, sizeof(v));
     return v;
@@ -1630,7 +1623,7 @@ static void test_hardware(void)
     for (size_t i = 0; i < COUNT(samples); i++)
         bad += hw_rcp_bits(want_samples[i][0]) != want_samples[i][1];
     for (uint32_t i = 0; i < (1u << 20); i++) {
-        const uint32_t u = check_hash32(i ^ 0x5bd1e995u);
+        const uint32_t u = check_hash(i ^ 0x5bd1e995u);
         const uint32_t want = hw_rcp_bits(u), got = adm_rcp_rule_bits(u, table);
         if (got != want && bad++ < 10)
             printf("adm_rcp_estimate_bits(0x%08" PRIx32 ") = 0x%08" PRIx32 ", rcpss 0x%08" PRIx32

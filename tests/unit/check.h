@@ -9,17 +9,23 @@
 
 static unsigned check_passed, check_failed;
 
+/* Counts one check; returns ok, so that a failed one can say what it saw. */
+static inline int check_count(int ok)
+{
+    if (ok)
+        check_passed++;
+    else
+        check_failed++;
+    return ok;
+}
+
 #define CHECK(cond)                                                                            \
     do {                                                                                       \
-        if (cond) {                                                                            \
-            check_passed++;                                                                    \
-        } else {                                                                               \
-            check_failed++;                                                                    \
+        if (!check_count(!!(cond)))                                                            \
             printf("%s:%d: CHECK(%s) failed\n", __FILE__, __LINE__, #cond);                    \
-        }                                                                                      \
     } while (0)
 
-/* A 32-bit integer hash (lowbias32) for generating test content. */
+/* A seeded 32-bit integer hash (lowbias32) for reproducible test content. */
 static inline uint32_t check_hash(uint32_t x)
 {
     x ^= x >> 16;
@@ -29,6 +35,7 @@ static inline uint32_t check_hash(uint32_t x)
     return x ^ (x >> 16);
 }
 
+/* The bits of a double or a float, and back (expected values are written as bits). */
 static inline uint64_t check_bits(double d)
 {
     uint64_t u;
@@ -36,18 +43,12 @@ static inline uint64_t check_bits(double d)
     return u;
 }
 
-/* Doubles are equal only when their 64 bits are. */
-#define CHECK_BITS(got, want)                                                                  \
-    do {                                                                                       \
-        const double g_ = (got), w_ = (want);                                                  \
-        if (check_bits(g_) == check_bits(w_)) {                                                \
-            check_passed++;                                                                    \
-        } else {                                                                               \
-            check_failed++;                                                                    \
-            printf("%s:%d: %s = %.17g (0x%016" PRIx64 "), want %.17g (0x%016" PRIx64 ")\n",    \
-                   __FILE__, __LINE__, #got, g_, check_bits(g_), w_, check_bits(w_));          \
-        }                                                                                      \
-    } while (0)
+static inline double check_double(uint64_t u)
+{
+    double d;
+    memcpy(&d, &u, sizeof(d));
+    return d;
+}
 
 static inline uint32_t check_fbits(float f)
 {
@@ -56,39 +57,37 @@ static inline uint32_t check_fbits(float f)
     return u;
 }
 
+static inline float check_float(uint32_t u)
+{
+    float f;
+    memcpy(&f, &u, sizeof(f));
+    return f;
+}
+
+/* Doubles are equal only when their 64 bits are. */
+#define CHECK_BITS(got, want)                                                                  \
+    do {                                                                                       \
+        const double g_ = (got), w_ = (want);                                                  \
+        if (!check_count(check_bits(g_) == check_bits(w_)))                                    \
+            printf("%s:%d: %s = %.17g (0x%016" PRIx64 "), want %.17g (0x%016" PRIx64 ")\n",    \
+                   __FILE__, __LINE__, #got, g_, check_bits(g_), w_, check_bits(w_));          \
+    } while (0)
+
 /* Floats are equal only when their 32 bits are; want is the expected bit pattern. */
 #define CHECK_FBITS(got, want)                                                                 \
     do {                                                                                       \
         const float g_ = (got);                                                                \
-        if (check_fbits(g_) == (uint32_t)(want)) {                                             \
-            check_passed++;                                                                    \
-        } else {                                                                               \
-            check_failed++;                                                                    \
+        if (!check_count(check_fbits(g_) == (uint32_t)(want)))                                 \
             printf("%s:%d: %s = %.9g (0x%08x), want 0x%08x\n", __FILE__, __LINE__, #got,      \
                    (double)g_, (unsigned)check_fbits(g_), (unsigned)(want));                   \
-        }                                                                                      \
     } while (0)
-
-/* A seeded integer hash for reproducible test data. */
-static inline uint32_t check_hash32(uint32_t x)
-{
-    x ^= x >> 16;
-    x *= 0x7feb352dU;
-    x ^= x >> 15;
-    x *= 0x846ca68bU;
-    return x ^ (x >> 16);
-}
 
 #define CHECK_STR(got, want)                                                                   \
     do {                                                                                       \
         const char *g_ = (got), *w_ = (want);                                                  \
-        if (g_ && !strcmp(g_, w_)) {                                                           \
-            check_passed++;                                                                    \
-        } else {                                                                               \
-            check_failed++;                                                                    \
+        if (!check_count(g_ && !strcmp(g_, w_)))                                               \
             printf("%s:%d: %s = \"%s\", want \"%s\"\n", __FILE__, __LINE__, #got,              \
                    g_ ? g_ : "(null)", w_);                                                    \
-        }                                                                                      \
     } while (0)
 
 /* Print the closing line and return the exit code. */

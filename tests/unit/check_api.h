@@ -8,6 +8,17 @@
 #include "base/picture.h"
 #include "exactvmaf/exactvmaf.h"
 
+/* Open *ctx with the default settings but n_threads workers and log (NULL: silent).
+ * @return ev_open's result. */
+static inline int check_open(EvContext **ctx, unsigned n_threads, EvLogCallback log)
+{
+    EvSettings s;
+    ev_default_settings(&s);
+    s.n_threads = n_threads;
+    s.log = log;
+    return ev_open(ctx, &s);
+}
+
 /* Run extractor fex (options opts) on one w x h 4:4:4 pair of 8-bit samples shifted to bpc bits
  * (the same content at every depth) and read n outputs of frame 0 by name. Errors are logged
  * through log. @return 0, or the first error. */
@@ -30,12 +41,8 @@ static inline int check_run_pair(const char *fex, const char *opts, unsigned w, 
     const void *pa = bpc > 8 ? (const void *)wa : a, *pb = bpc > 8 ? (const void *)wb : b;
     const EvPicture ra = { w, h, bpc, EV_PIX_444, { pa, pa, pa }, { st, st, st } };
     const EvPicture rb = { w, h, bpc, EV_PIX_444, { pb, pb, pb }, { st, st, st } };
-    EvSettings s;
-    ev_default_settings(&s);
-    s.n_threads = 1;
-    s.log = log;
     EvContext *ctx;
-    int err = ev_open(&ctx, &s);
+    int err = check_open(&ctx, 1, log);
     err = err ? err : ev_use_feature(ctx, fex, opts);
     err = err ? err : ev_send_pictures(ctx, &ra, &rb);
     err = err ? err : ev_flush(ctx);

@@ -52,13 +52,6 @@ static const uint64_t want_16[] = {
     0x402f2c8d1adeea72, 0x4032395e8a85d456, 0x40198e9938e12670, 0x40244097b729bf30,
 };
 
-static double from_bits(uint64_t u)
-{
-    double d;
-    memcpy(&d, &u, sizeof(d));
-    return d;
-}
-
 static uint32_t lcg_state;
 
 static unsigned lcg_sample(unsigned bpc)
@@ -95,7 +88,7 @@ static void check_depth(unsigned bpc, const uint64_t *want, unsigned n)
         if (check_bits(got) != want[f])
             printf("depth %u pair %u: (%u %u %u) (%u %u %u)\n", bpc, f, px[0], px[1], px[2], px[3],
                    px[4], px[5]);
-        CHECK_BITS(got, from_bits(want[f]));
+        CHECK_BITS(got, check_double(want[f]));
     }
 }
 

@@ -18,6 +18,8 @@
 #include "base/extractor.h"
 #include "exactvmaf/exactvmaf.h"
 #include "unit/check.h"
+#include "unit/check_api.h"
+#include "unit/check_log.h"
 
 typedef struct DemoOpts {
     int flag;
@@ -39,14 +41,7 @@ static const EvExtractorClass demo = {
     .name = "demo", .options = demo_options, .opts_size = sizeof(DemoOpts),
 };
 
-static char last_line[1024];
-static void keep_line(void *user, EvLogLevel level, const char *line)
-{
-    (void)user;
-    (void)level;
-    snprintf(last_line, sizeof(last_line), "%s", line);
-}
-static const EvLog test_log = { keep_line, NULL, EV_LOG_DEBUG };
+static const EvLog test_log = { check_keep_line, NULL, EV_LOG_DEBUG };
 
 static void test_options(void)
 {
@@ -62,9 +57,9 @@ static void test_options(void)
     CHECK_BITS(o.plain, 0.123457);
 
     CHECK(ev_options_parse(&demo, &o, "nosuch=1", &test_log) == -EINVAL);
-    CHECK(strstr(last_line, "demo") && strstr(last_line, "nosuch"));
+    CHECK(strstr(check_last_line, "demo") && strstr(check_last_line, "nosuch"));
     CHECK(ev_options_parse(&demo, &o, "count=11", &test_log) == -EINVAL);
-    CHECK(strstr(last_line, "out of range"));
+    CHECK(strstr(check_last_line, "out of range"));
     CHECK(ev_options_parse(&demo, &o, "count=2.5", &test_log) == -EINVAL);
     CHECK(ev_options_parse(&demo, &o, "flag=yes", &test_log) == -EINVAL);
     CHECK(ev_options_parse(&demo, &o, "gain=", &test_log) == -EINVAL);
@@ -72,8 +67,8 @@ static void test_options(void)
     CHECK(ev_options_parse(&demo, &o, "gain=abc", &test_log) == -EINVAL);
     /* a message quoting the user's text stays one line (found by tests/fuzz/fuzz_options) */
     CHECK(ev_options_parse(&demo, &o, "no\nsuch\r=1", &test_log) == -EINVAL);
-    CHECK(strstr(last_line, "\"no?such?\"") && !strchr(last_line, '\n') &&
-          !strchr(last_line, '\r'));
+    CHECK(strstr(check_last_line, "\"no?such?\"") && !strchr(check_last_line, '\n') &&
+          !strchr(check_last_line, '\r'));
 }
 
 static void test_feature_names(void)
@@ -124,10 +119,7 @@ static void test_collector_order(void)
 static void test_pooling(void)
 {
     EvContext *ctx;
-    EvSettings s;
-    ev_default_settings(&s);
-    s.n_threads = 1;
-    CHECK(ev_open(&ctx, &s) == 0);
+    CHECK(check_open(&ctx, 1, NULL) == 0);
     const double v[4] = { 0.0, 3.0, 1.5, 100.25 };
     EvSink sink = ev_sink(&ctx->engine->collector, 0, 0);
     for (unsigned i = 0; i < 4; i++)
@@ -163,20 +155,16 @@ static void test_pooling(void)
 static void test_api_refusals(void)
 {
     EvContext *ctx;
-    EvSettings s;
-    ev_default_settings(&s);
-    s.n_threads = 2;
-    s.log = keep_line;
-    CHECK(ev_open(&ctx, &s) == 0);
+    CHECK(check_open(&ctx, 2, check_keep_line) == 0);
     CHECK(ev_use_feature(ctx, "nosuch", NULL) == -ENOENT);
-    CHECK(strstr(last_line, "nosuch") && strstr(last_line, "psnr"));
+    CHECK(strstr(check_last_line, "nosuch") && strstr(check_last_line, "psnr"));
     CHECK(ev_use_feature(ctx, "psnr", "enable_mse=true") == 0);
     static uint8_t y[64 * 64], u[32 * 32], v[32 * 32];
     EvPicture a = { 64, 64, 8, EV_PIX_420, { y, u, v }, { 64, 32, 32 } };
     EvPicture b = a;
     b.width = 32;
     CHECK(ev_send_pictures(ctx, &a, &b) == -EINVAL);
-    CHECK(strstr(last_line, "differ"));
+    CHECK(strstr(check_last_line, "differ"));
     b = a;
     b.stride[0] = 10;
     CHECK(ev_send_pictures(ctx, &a, &b) == -EINVAL);
@@ -191,7 +179,7 @@ static void test_api_refusals(void)
     small.stride[0] = 32;
     small.stride[1] = small.stride[2] = 16;
     CHECK(ev_send_pictures(ctx, &small, &small) == -EINVAL); /* not the first frame's size */
-    CHECK(strstr(last_line, "first frame"));
+    CHECK(strstr(check_last_line, "first frame"));
     CHECK(ev_flush(ctx) == 0);
     CHECK(ev_send_pictures(ctx, &a, &a) == -EINVAL);
     double mse;
@@ -208,11 +196,7 @@ static void test_api_refusals(void)
 static void test_duplicate(void)
 {
     EvContext *ctx;
-    EvSettings s;
-    ev_default_settings(&s);
-    s.n_threads = 1;
-    s.log = keep_line;
-    CHECK(ev_open(&ctx, &s) == 0);
+    CHECK(check_open(&ctx, 1, check_keep_line) == 0);
     CHECK(ev_use_feature(ctx, "psnr", NULL) == 0);
     CHECK(ev_use_feature(ctx, "psnr", "enable_mse=true") == 0);
     CHECK(ev_use_feature(ctx, "psnr", "min_sse=2") == 0);

@@ -12,6 +12,7 @@
 
 #include "exactvmaf/video.h"
 #include "unit/check.h"
+#include "unit/check_tmp.h"
 
 static char tmp_dir[512];
 static char created[128][600];
@@ -771,14 +772,8 @@ static void test_frame_count_params(void)
     }
 }
 
-int main(void)
+static void run_all(void)
 {
-    const char *base = getenv("TMPDIR");
-    snprintf(tmp_dir, sizeof(tmp_dir), "%s/ev_io_XXXXXX", base && *base ? base : "/tmp");
-    if (!mkdtemp(tmp_dir)) {
-        perror("mkdtemp");
-        return 1;
-    }
     test_raw_roundtrip();
     test_y4m_tags();
     test_y4m_by_name();
@@ -795,6 +790,11 @@ int main(void)
     test_frame_count_params();
     for (unsigned i = 0; i < n_created; i++)
         unlink(created[i]);
-    rmdir(tmp_dir);
+}
+
+int main(void)
+{
+    if (check_in_tmp_dir(tmp_dir, sizeof(tmp_dir), "ev_io", run_all))
+        return 1;
     return check_report("io");
 }

@@ -9,6 +9,8 @@
 #include <unistd.h>
 
 #include "check.h"
+#include "unit/check_tmp.h"
+#include "unit/check_log.h"
 #include "model/pool.h"
 #include "golden/golden_io.h"
 #include "model/model.h"
@@ -319,26 +321,16 @@ static void test_svm_sparse(void)
 /* ---------------------------------------------------------------------------------------- */
 /* Bad input: one clear message                                                              */
 
-static char last_line[1024];
-
-static void keep_line(void *user, EvLogLevel level, const char *line)
-{
-    (void)user;
-    (void)level;
-    snprintf(last_line, sizeof(last_line), "%s", line);
-}
-
-static const EvLog test_log = { keep_line, NULL, EV_LOG_ERROR };
+static const EvLog test_log = { check_keep_line, NULL, EV_LOG_ERROR };
 
 #define CHECK_LOG_HAS(text)                                                                    \
     do {                                                                                       \
-        const int has_ = strstr(last_line, (text)) != NULL;                                    \
-        CHECK(has_);                                                                           \
-        if (!has_)                                                                             \
-            printf("    log: \"%s\" lacks \"%s\"\n", last_line, (text));                       \
+        if (!check_count(strstr(check_last_line, (text)) != NULL))                             \
+            printf("%s:%d: log: \"%s\" lacks \"%s\"\n", __FILE__, __LINE__, check_last_line,   \
+                   (text));                                                                    \
     } while (0)
 
-static char tmp_dir[] = "/tmp/ev_model_test_XXXXXX";
+static char tmp_dir[128];
 
 static const char *write_tmp(const char *name, const char *text)
 {
@@ -429,7 +421,7 @@ static EvContext *open_ctx(unsigned subsample)
     ev_default_settings(&s);
     s.n_threads = 1;
     s.n_subsample = subsample;
-    s.log = keep_line;
+    s.log = check_keep_line;
     s.log_level = EV_LOG_ERROR;
     EvContext *c = NULL;
     CHECK(!ev_open(&c, &s));
@@ -439,7 +431,7 @@ static EvContext *open_ctx(unsigned subsample)
 static void check_use_fails(const char *spec, int code, const char *text)
 {
     EvContext *c = open_ctx(0);
-    last_line[0] = '\0';
+    check_last_line[0] = '\0';
     const int err = ev_use_model(c, spec);
     CHECK(err == code);
     if (err != code)
@@ -628,12 +620,8 @@ static void test_versions(void)
     }
 }
 
-int main(void)
+static void run_all(void)
 {
-    if (!mkdtemp(tmp_dir)) {
-        perror("mkdtemp");
-        return 1;
-    }
     test_knots();
     test_polynomial_and_clip();
     test_bootstrap_stats();
@@ -645,9 +633,11 @@ int main(void)
     test_context_subsample();
     test_context_collection();
     test_golden();
-    char cmd[300];
-    snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmp_dir);
-    if (system(cmd))
-        printf("could not remove %s\n", tmp_dir);
+}
+
+int main(void)
+{
+    if (check_in_tmp_dir(tmp_dir, sizeof(tmp_dir), "ev_model_test", run_all))
+        return 1;
     return check_report("model");
 }

@@ -11,7 +11,7 @@ static void fill(uint16_t *buf, size_t n, unsigned bpc, unsigned seed, uint32_t 
 {
     const uint32_t max = (1u << bpc) - 1;
     for (size_t i = 0; i < n; i++) {
-        uint32_t v = floor + check_hash32((uint32_t)i * 2654435761u + seed) % (max - floor + 1);
+        uint32_t v = floor + check_hash((uint32_t)i * 2654435761u + seed) % (max - floor + 1);
         if (bpc > 8)
             buf[i] = (uint16_t)v;
         else

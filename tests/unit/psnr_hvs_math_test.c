@@ -65,13 +65,6 @@ static const Want wants[] = {
               0x404c4e0b2a71c943, 0x404c7885adda8361, 0x404c794c76abccc5, 0x404c565b48d3a3b9 } },
 };
 
-static double from_bits(uint64_t u)
-{
-    double d;
-    memcpy(&d, &u, sizeof(d));
-    return d;
-}
-
 /* Frame 0 and 3: a hashed texture; 1: flat (zero variance); 2: dis identical to ref;
  * 4: a high-contrast checkerboard (large DCT intermediates). */
 static int ref_sample(unsigned bpc, int p, int i, int j, int f)
@@ -135,10 +128,10 @@ static void test_netflix_frames(void)
             double score[3];
             for (int p = 0; p < 3; p++) {
                 score[p] = plane(w->bpc, (int)w->size, p, f);
-                CHECK_BITS(psnr_hvs_db(score[p]), from_bits(w->bits[f * 4 + p]));
+                CHECK_BITS(psnr_hvs_db(score[p]), check_double(w->bits[f * 4 + p]));
             }
             CHECK_BITS(psnr_hvs_db(psnr_hvs_combined(score[0], score[1], score[2])),
-                       from_bits(w->bits[f * 4 + 3]));
+                       check_double(w->bits[f * 4 + 3]));
         }
     }
 }

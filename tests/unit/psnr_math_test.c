@@ -56,11 +56,8 @@ static void test_16bit_extremes(void)
         full[i] = 65535;
     EvPicture a = { W, H, 16, EV_PIX_444, { zero, zero, zero }, { 2 * W, 2 * W, 2 * W } };
     EvPicture b = { W, H, 16, EV_PIX_444, { full, full, full }, { 2 * W, 2 * W, 2 * W } };
-    EvSettings s;
-    ev_default_settings(&s);
-    s.n_threads = 1;
     EvContext *ctx;
-    CHECK(ev_open(&ctx, &s) == 0);
+    CHECK(check_open(&ctx, 1, NULL) == 0);
     CHECK(ev_use_feature(ctx, "psnr", "enable_mse=true") == 0);
     CHECK(ev_send_pictures(ctx, &a, &b) == 0);
     CHECK(ev_flush(ctx) == 0);
@@ -91,7 +88,7 @@ static void test_float_psnr_paths(void)
     for (unsigned k = 0; k < sizeof(depths) / sizeof(depths[0]); k++) {
         const unsigned bpc = depths[k], max = (1u << bpc) - 1;
         for (unsigned i = 0; i < 401 * 203; i++) {
-            const uint32_t r = check_hash32(i + 17 * k) % (max + 1), d = check_hash32(i ^ 0x5bd1e995u) % (max + 1);
+            const uint32_t r = check_hash(i + 17 * k) % (max + 1), d = check_hash(i ^ 0x5bd1e995u) % (max + 1);
             if (bpc > 8) {
                 a[i] = (uint16_t)r;
                 b[i] = (uint16_t)d;

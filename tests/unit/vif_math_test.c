@@ -12,6 +12,7 @@
 #include "features/vif/vif_math.h"
 #include "unit/check.h"
 #include "unit/check_api.h"
+#include "unit/check_log.h"
 
 static uint16_t log2_table[VIF_LOG2_TABLE_SIZE];
 
@@ -217,15 +218,6 @@ static void test_gaussian_filters(void)
     CHECK(!vif_float_kernelscale_valid(1.2f) && !vif_float_kernelscale_valid(0.1f));
 }
 
-static char last_error[512];
-
-static void keep_error(void *user, EvLogLevel level, const char *line)
-{
-    (void)user;
-    if (level == EV_LOG_ERROR)
-        snprintf(last_error, sizeof(last_error), "%s", line);
-}
-
 /* Run one extractor on one w x h luma pair (8-bit samples shifted to bpc) and read its outputs
  * name0..name3; 0 on success. */
 static int run_pair(const char *fex, const char *opts, unsigned w, unsigned h, unsigned bpc,
@@ -237,7 +229,7 @@ static int run_pair(const char *fex, const char *opts, unsigned w, unsigned h, u
         snprintf(buf[k], sizeof(buf[k]), "%s%d", name, k);
         names[k] = buf[k];
     }
-    return check_run_pair(fex, opts, w, h, bpc, a, b, keep_error, names, 4, out);
+    return check_run_pair(fex, opts, w, h, bpc, a, b, check_keep_error, names, 4, out);
 }
 
 /* Integer VIF shifts by bpc and float VIF divides by 2^(bpc-8): the same 8-bit content at
@@ -247,8 +239,8 @@ static void test_frames(void)
     enum { W = 67, H = 45 };
     static uint8_t a[W * H], b[W * H];
     for (unsigned i = 0; i < W * H; i++) {
-        a[i] = (uint8_t)((i % W) * 3 + (i / W) * 2 + (check_hash32(i) & 15));
-        b[i] = (uint8_t)(a[i] + (check_hash32(i ^ 77) % 9) - 4);
+        a[i] = (uint8_t)((i % W) * 3 + (i / W) * 2 + (check_hash(i) & 15));
+        b[i] = (uint8_t)(a[i] + (check_hash(i ^ 77) % 9) - 4);
     }
     const unsigned depths[] = { 9, 10, 12, 16 };
     double want[4], got[4];
@@ -268,15 +260,15 @@ static void test_frames(void)
     }
     CHECK(run_pair("vif", "", 16, 16, 8, a, b, "integer_vif_scale", got) == 0);
     CHECK(run_pair("float_vif", "", 16, 16, 10, a, b, "vif_scale", got) == 0);
-    last_error[0] = '\0';
+    check_last_line[0] = '\0';
     CHECK(run_pair("vif", "", 15, 40, 8, a, b, "integer_vif_scale", got) != 0);
-    CHECK(strstr(last_error, "vif: frame 15x40 is too small (minimum 16x16)") != NULL);
+    CHECK(strstr(check_last_line, "vif: frame 15x40 is too small (minimum 16x16)") != NULL);
     CHECK(run_pair("float_vif", "", 40, 15, 8, a, b, "vif_scale", got) != 0);
-    CHECK(strstr(last_error, "float_vif: frame 40x15 is too small (minimum 16x16)") != NULL);
+    CHECK(strstr(check_last_line, "float_vif: frame 40x15 is too small (minimum 16x16)") != NULL);
     CHECK(run_pair("float_vif", "vif_kernelscale=3.0", 39, 45, 8, a, b, "vif_scale", got) != 0);
-    CHECK(strstr(last_error, "(minimum 40x40)") != NULL);
+    CHECK(strstr(check_last_line, "(minimum 40x40)") != NULL);
     CHECK(run_pair("float_vif", "vif_kernelscale=1.2", W, H, 8, a, b, "vif_scale", got) != 0);
-    CHECK(strstr(last_error, "invalid vif_kernelscale") != NULL);
+    CHECK(strstr(check_last_line, "invalid vif_kernelscale") != NULL);
 }
 
 int main(void)
