@@ -137,6 +137,25 @@ for k in ("version","fps","backends"): d.pop(k, None)
 print(json.dumps(d, sort_keys=True))' "$1"
 }
 
+# The CLI on both backends (log, output folder, label, then the CLI's input and feature
+# arguments), their JSON compared without the fields that name the backend: "same  <label>" or
+# "DIFFERENT <label>" in the log; 1 when they differ.
+both_backends() {
+  local log=$1 out=$2 label=$3
+  shift 3
+  rm -f "$out/cpu.json" "$out/cuda.json"
+  for b in cpu cuda; do
+    "$cli" "$@" --backend "$b" --precision max --json -q -o "$out/$b.json" 2>>"$log"
+  done
+  if cmp -s <(strip_json "$out/cpu.json") <(strip_json "$out/cuda.json") &&
+     grep -q '"backends"' "$out/cuda.json"; then
+    echo "same  $label" >>"$log"
+  else
+    echo "DIFFERENT $label" >>"$log"
+    return 1
+  fi
+}
+
 step_backends() {
   local bad=0 runs=0 out=/tmp/ev-backends
   mkdir -p "$out"
@@ -144,19 +163,10 @@ step_backends() {
   while IFS=$'\t' read -r name ref dis w h chroma bpc frames _; do
     [ "$name" = name ] && continue
     for model in ${MODELS:-$("$cli" --list_models | awk 'NR > 1 { print $1 }')}; do
-      rm -f "$out/cpu.json" "$out/cuda.json"
-      for b in cpu cuda; do
-        "$cli" -r "$corpus/$ref" -d "$corpus/$dis" -w "$w" -h "$h" -p "$chroma" -b "$bpc" \
-          --model "version=$model" --backend "$b" --precision max --json -q \
-          -o "$out/$b.json" 2>>"$logs/backends.txt"
-      done
       runs=$((runs + 1))
-      if cmp -s <(strip_json "$out/cpu.json") <(strip_json "$out/cuda.json") &&
-         grep -q '"backends"' "$out/cuda.json"; then
-        echo "same  $name $model" >>"$logs/backends.txt"
-      else
-        echo "DIFFERENT $name $model" >>"$logs/backends.txt"; bad=$((bad + 1))
-      fi
+      both_backends "$logs/backends.txt" "$out" "$name $model" -r "$corpus/$ref" \
+        -d "$corpus/$dis" -w "$w" -h "$h" -p "$chroma" -b "$bpc" --model "version=$model" ||
+        bad=$((bad + 1))
     done
   done <"$corpus/corpus.tsv"
   note "backends: $runs pair x model runs, $bad different"
@@ -186,19 +196,10 @@ PY
               "--feature cambi --feature speed_temporal")
   for tag in mono mono10; do
     for set in "${sets[@]}"; do
-      rm -f "$out/cpu.json" "$out/cuda.json"
-      for b in cpu cuda; do
-        # shellcheck disable=SC2086
-        "$cli" -r "$out/ref_$tag.y4m" -d "$out/dis_$tag.y4m" $set --backend "$b" \
-          --precision max --json -q -o "$out/$b.json" 2>>"$logs/gray.txt"
-      done
       runs=$((runs + 1))
-      if cmp -s <(strip_json "$out/cpu.json") <(strip_json "$out/cuda.json") &&
-         grep -q '"backends"' "$out/cuda.json"; then
-        echo "same  $tag $set" >>"$logs/gray.txt"
-      else
-        echo "DIFFERENT $tag $set" >>"$logs/gray.txt"; bad=$((bad + 1))
-      fi
+      # shellcheck disable=SC2086
+      both_backends "$logs/gray.txt" "$out" "$tag $set" -r "$out/ref_$tag.y4m" \
+        -d "$out/dis_$tag.y4m" $set || bad=$((bad + 1))
     done
   done
   note "gray: $runs runs, $bad different"

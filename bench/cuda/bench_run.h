@@ -11,7 +11,9 @@
 
 #include <cuda_runtime_api.h>
 
+#include "base/extractor.h"
 #include "base/picture.h"
+#include "cuda/runtime.h"
 #include "exactvmaf/exactvmaf.h"
 
 static inline double bench_now(void)
@@ -34,6 +36,23 @@ static inline int bench_cmp_float(const void *a, const void *b)
 {
     const float x = *(const float *)a, y = *(const float *)b;
     return x < y ? -1 : x > y;
+}
+
+/* The end of a twin's timed run: the median of its frames' times ms[frames], and the class's
+ * state, its options, the times, the worker and the host slot all given back. */
+static inline float bench_twin_finish(const EvExtractorClass *cls, void *state, void *opts,
+                                      float *ms, unsigned frames, EvCudaWorker **gpu, void *slot)
+{
+    qsort(ms, frames, sizeof(*ms), bench_cmp_float);
+    const float median = ms[frames / 2];
+    if (cls->close)
+        cls->close(state);
+    free(ms);
+    free(opts);
+    free(state);
+    ev_cuda_worker_close(gpu);
+    ev_cuda_host_free(slot);
+    return median;
 }
 
 /* Device bandwidth: bytes read + written by a large device-to-device copy, per second (the

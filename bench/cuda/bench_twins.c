@@ -69,16 +69,7 @@ static float twin_device_ms(unsigned t, unsigned w, unsigned h, unsigned frames)
     for (unsigned i = 0; i <= frames; i++)
         cudaEventDestroy(ev[i]);
     free(ev);
-    qsort(ms, frames, sizeof(*ms), bench_cmp_float);
-    const float median = ms[frames / 2];
-    if (cls->close)
-        cls->close(state);
-    free(ms);
-    free(opts);
-    free(state);
-    ev_cuda_worker_close(&gpu);
-    ev_cuda_host_free(slot);
-    return median;
+    return bench_twin_finish(cls, state, opts, ms, frames, &gpu, slot);
 }
 
 /* Bytes of input planes each twin reads (8-bit 4:2:0, both pictures). */

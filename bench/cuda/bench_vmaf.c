@@ -139,16 +139,8 @@ static float twin_device_ms(const TwinSpec *t, unsigned w, unsigned h, unsigned 
     free(start);
     free(end);
     ev_collector_free(&sink_store);
-    qsort(ms, frames, sizeof(*ms), bench_cmp_float);
-    const float median = err ? -1 : ms[frames / 2];
-    if (cls->close)
-        cls->close(state);
-    free(ms);
-    free(opts);
-    free(state);
-    ev_cuda_worker_close(&gpu);
-    ev_cuda_host_free(slot);
-    return median;
+    const float median = bench_twin_finish(cls, state, opts, ms, frames, &gpu, slot);
+    return err ? -1 : median;
 }
 
 /* Bytes of the input planes a twin reads (both pictures): luma, or all three planes. */

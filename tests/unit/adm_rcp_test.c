@@ -1532,7 +1532,7 @@ static void check_samples(const char *vendor, const uint16_t *table, const uint3
     CHECK(n > 4096 + 256);
     /* the float entry point: the same bits (NaN payloads included) */
     for (size_t i = 0; i < n; i += 7) {
-        const float r = adm_rcp_estimate_with(check_float(want[i][0]), table);
+        const float r = adm_rcp_estimate_with(ev_float_of(want[i][0]), table);
         uint32_t u;
         memcpy(&u, &r, sizeof(u));
         CHECK(u == want[i][1]);
@@ -1557,11 +1557,11 @@ static void test_samples(void)
 static void test_newton(void)
 {
     for (size_t i = 0; i < COUNT(newton); i++)
-        CHECK_BITS(fadm_rcp(check_float(newton[i][0]), adm_rcp_table), check_float(newton[i][1]));
+        CHECK_BITS(fadm_rcp(ev_float_of(newton[i][0]), adm_rcp_table), ev_float_of(newton[i][1]));
     CHECK(COUNT(intel_newton) == COUNT(newton));
     for (size_t i = 0; i < COUNT(intel_newton); i++)
-        CHECK_BITS(fadm_rcp(check_float(intel_newton[i][0]), adm_rcp_table_intel),
-                   check_float(intel_newton[i][1]));
+        CHECK_BITS(fadm_rcp(ev_float_of(intel_newton[i][0]), adm_rcp_table_intel),
+                   ev_float_of(intel_newton[i][1]));
 }
 
 /* Properties any rcpss must have (Intel documents |rel err| <= 1.5 * 2^-12): the table is
@@ -1596,10 +1596,7 @@ static void test_table_shape(void)
 #ifdef RCP_TEST_X86
 static uint32_t hw_rcp_bits(const uint32_t u)
 {
-    const float r = _mm_cvtss_f32(_mm_rcp_ss(_mm_set_ss(check_float(u))));
-    uint32_t v;
-    memcpy(&v, &r, sizeof(v));
-    return v;
+    return ev_bits32(_mm_cvtss_f32(_mm_rcp_ss(_mm_set_ss(ev_float_of(u)))));
 }
 
 /* On AMD against AMD's table, on Intel against Intel's; other vendors are not compared. */

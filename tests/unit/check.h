@@ -7,6 +7,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "base/bitcast.h"
+
 static unsigned check_passed, check_failed;
 
 /* Counts one check; returns ok, so that a failed one can say what it saw. */
@@ -35,34 +37,10 @@ static inline uint32_t check_hash(uint32_t x)
     return x ^ (x >> 16);
 }
 
-/* The bits of a double or a float, and back (expected values are written as bits). */
-static inline uint64_t check_bits(double d)
-{
-    uint64_t u;
-    memcpy(&u, &d, sizeof(u));
-    return u;
-}
-
-static inline double check_double(uint64_t u)
-{
-    double d;
-    memcpy(&d, &u, sizeof(d));
-    return d;
-}
-
-static inline uint32_t check_fbits(float f)
-{
-    uint32_t u;
-    memcpy(&u, &f, sizeof(u));
-    return u;
-}
-
-static inline float check_float(uint32_t u)
-{
-    float f;
-    memcpy(&f, &u, sizeof(f));
-    return f;
-}
+/* The bits of a double or a float (base/bitcast.h has them back: ev_double_of, ev_float_of,
+ * for expected values written as bits). */
+#define check_bits(d) ev_bits64(d)
+#define check_fbits(f) ev_bits32(f)
 
 /* Doubles are equal only when their 64 bits are. */
 #define CHECK_BITS(got, want)                                                                  \

@@ -88,7 +88,7 @@ static void check_depth(unsigned bpc, const uint64_t *want, unsigned n)
         if (check_bits(got) != want[f])
             printf("depth %u pair %u: (%u %u %u) (%u %u %u)\n", bpc, f, px[0], px[1], px[2], px[3],
                    px[4], px[5]);
-        CHECK_BITS(got, check_double(want[f]));
+        CHECK_BITS(got, ev_double_of(want[f]));
     }
 }
 

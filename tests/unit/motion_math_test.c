@@ -66,14 +66,14 @@ static void test_horizontal(void)
 static void test_scores(void)
 {
     /* 3 per sample, weight 1.6: 3 * 1.6 rounds up in double */
-    CHECK_BITS(motion_sad_score(768 * 100, 10, 10, 1.6, 10000.0), check_double(0x4013333333333334));
+    CHECK_BITS(motion_sad_score(768 * 100, 10, 10, 1.6, 10000.0), ev_double_of(0x4013333333333334));
     CHECK_BITS(motion_sad_score(256 * 186624 * 7ull, 576, 324, 1.0, 5.0), 5.0);
     CHECK_BITS(motion_sad_score(0, 576, 324, 1.0, 10000.0), 0.0);
     /* w * h is an unsigned product: 65536 * 65536 wraps to 0, x / 0 = inf, clipped */
     CHECK_BITS(motion_sad_score(1, 65536, 65536, 1.0, 10000.0), 10000.0);
     CHECK_BITS(motion_sad_score(0, 65536, 65536, 1.0, 77.0), 77.0); /* NaN: MIN gives max */
     /* golden nat576_8bit_x264_crf23, motion_blend, frame 1: blend(6.4976..., 0.5, 2) */
-    CHECK_BITS(motion_blend(check_double(0x4019fd9421b64151), 0.5, 2.0), check_double(0x4010feca10db20a8));
+    CHECK_BITS(motion_blend(ev_double_of(0x4019fd9421b64151), 0.5, 2.0), ev_double_of(0x4010feca10db20a8));
     CHECK_BITS(motion_blend(7.0, 1.0, 40.0), 7.0);
     CHECK_BITS(motion_blend(7.0, 0.0, 2.0), 2.0);
     CHECK_BITS(motion_clip(12.5, 10.0), 10.0);

@@ -128,10 +128,10 @@ static void test_netflix_frames(void)
             double score[3];
             for (int p = 0; p < 3; p++) {
                 score[p] = plane(w->bpc, (int)w->size, p, f);
-                CHECK_BITS(psnr_hvs_db(score[p]), check_double(w->bits[f * 4 + p]));
+                CHECK_BITS(psnr_hvs_db(score[p]), ev_double_of(w->bits[f * 4 + p]));
             }
             CHECK_BITS(psnr_hvs_db(psnr_hvs_combined(score[0], score[1], score[2])),
-                       check_double(w->bits[f * 4 + 3]));
+                       ev_double_of(w->bits[f * 4 + 3]));
         }
     }
 }

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "features/ssim/ssim.h"
+#include "compare.h"
 #include "noise_search.h"
 
 #define BATCH 65536u
@@ -58,43 +59,6 @@ static EvContext *open_side(const NoiseSearch *ns, EvBackend backend, unsigned t
     return c;
 }
 
-static uint64_t bits(double d)
-{
-    uint64_t u;
-    memcpy(&u, &d, sizeof(u));
-    return u;
-}
-
-/* Frames of the batch whose values differ (a missing value counts as a difference). */
-static unsigned long compare_batch(EvContext *cpu, EvContext *twin, unsigned frames,
-                                   unsigned long first, unsigned long *values)
-{
-    unsigned long bad = 0;
-    const unsigned nf = ev_feature_count(cpu);
-    if (nf != ev_feature_count(twin))
-        return frames;
-    for (unsigned i = 0; i < frames; i++) {
-        int same = 1;
-        for (unsigned f = 0; f < nf; f++) {
-            const char *name = ev_feature_name(cpu, f);
-            double a, b;
-            if (ev_get_score(cpu, name, i, &a) || ev_get_score(twin, name, i, &b)) {
-                same = 0;
-                continue;
-            }
-            (*values)++;
-            if (bits(a) != bits(b)) {
-                if (same)
-                    printf("frame %lu: %s cpu %.17g (0x%016" PRIx64 ") twin %.17g (0x%016" PRIx64
-                           ")\n", first + i, name, a, bits(a), b, bits(b));
-                same = 0;
-            }
-        }
-        bad += !same;
-    }
-    return bad;
-}
-
 int noise_search(const NoiseSearch *ns)
 {
     const unsigned w = ns->width, h = ns->height, cw = (w + 1) / 2, ch = (h + 1) / 2;
@@ -127,7 +91,7 @@ int noise_search(const NoiseSearch *ns)
         if (!err)
             err = ev_flush(twin);
         if (!err)
-            bad += compare_batch(cpu, twin, n, done, &values);
+            bad += parity_compare_batch(cpu, twin, n, done, NULL, &values);
         ev_close(&cpu);
         ev_close(&twin);
         done += n;

@@ -21,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "compare.h"
 #include "vmaf_search.h"
 
 static uint64_t next(uint64_t *s)
@@ -179,42 +180,15 @@ static EvPicture picture_at(const Batch *b, const void *pool, size_t off)
     return p;
 }
 
-static uint64_t bits(double d)
-{
-    uint64_t u;
-    memcpy(&u, &d, sizeof(u));
-    return u;
-}
-
+/* The batch's frames that differ; all of them when the two sides hold different counts. */
 static unsigned long compare(EvContext *cpu, EvContext *twin, const Batch *b,
                              unsigned long first, unsigned long *values)
 {
-    const unsigned nf = ev_feature_count(cpu);
-    if (nf != ev_feature_count(twin) || ev_frame_count(cpu) != ev_frame_count(twin))
+    if (ev_frame_count(cpu) != ev_frame_count(twin))
         return b->frames;
-    unsigned long bad = 0;
-    for (unsigned i = 0; i < b->frames; i++) {
-        int same = 1;
-        for (unsigned f = 0; f < nf; f++) {
-            const char *name = ev_feature_name(cpu, f);
-            double x, y;
-            if (ev_get_score(cpu, name, i, &x) || ev_get_score(twin, name, i, &y)) {
-                same = 0;
-                continue;
-            }
-            (*values)++;
-            if (bits(x) != bits(y)) {
-                if (same)
-                    printf("frame %lu (%ux%u %u-bit layout %d, frame %u of its batch): %s cpu "
-                           "%.17g (0x%016" PRIx64 ") twin %.17g (0x%016" PRIx64 ")\n",
-                           first + i, b->w, b->h, b->bpc, (int)b->layout, i, name, x, bits(x),
-                           y, bits(y));
-                same = 0;
-            }
-        }
-        bad += !same;
-    }
-    return bad;
+    char where[96];
+    snprintf(where, sizeof(where), "%ux%u %u-bit layout %d", b->w, b->h, b->bpc, (int)b->layout);
+    return parity_compare_batch(cpu, twin, b->frames, first, where, values);
 }
 
 /* One batch: frames through both sides, then compared. */

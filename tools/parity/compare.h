@@ -1,0 +1,16 @@
+/* What the parity searches (noise_search.c, vmaf_search.c) share: a batch of frames scored by
+ * the CPU and by the twins, compared bit for bit. */
+#ifndef EV_PARITY_COMPARE_H
+#define EV_PARITY_COMPARE_H
+
+#include "exactvmaf/exactvmaf.h"
+
+/* The frames 0..frames-1 whose values differ between cpu and twin (a missing value counts as
+ * a difference; so does every frame when the feature counts differ); values counts the pairs
+ * compared. A differing frame prints its first difference, as frame first + i, followed by
+ * " (<where>, frame i of its batch)" when where is not NULL. */
+unsigned long parity_compare_batch(EvContext *cpu, EvContext *twin, unsigned frames,
+                                   unsigned long first, const char *where,
+                                   unsigned long *values);
+
+#endif
