@@ -143,14 +143,21 @@ static uint16_t luma_at(const EvPic *pic, unsigned i, unsigned j)
     return pic->bpc > 8 ? ev_pic_row16(pic, 0, i)[j] : ev_pic_row8(pic, 0, i)[j];
 }
 
+/* Row i's chroma of both pictures, at luma resolution, into the scratch rows. */
+static void both_chroma_rows(const CiedeState *s, const CiedeScratch *b, const EvPic *ref,
+                             const EvPic *dis, unsigned i)
+{
+    chroma_rows(s, ref, i, b->ref_u, b->ref_v);
+    chroma_rows(s, dis, i, b->dis_u, b->dis_v);
+}
+
 /* The spec: every pixel's dE00 added to a double in raster order. */
 static double frame_sum_reference(const CiedeState *s, const CiedeScratch *b, const EvPic *ref,
                                   const EvPic *dis)
 {
     double de00_sum = 0.;
     for (unsigned i = 0; i < s->h; i++) {
-        chroma_rows(s, ref, i, b->ref_u, b->ref_v);
-        chroma_rows(s, dis, i, b->dis_u, b->dis_v);
+        both_chroma_rows(s, b, ref, dis, i);
         for (unsigned j = 0; j < s->w; j++) {
             const CiedeLab p = ciede_lab_of(luma_at(ref, i, j), b->ref_u[j], b->ref_v[j], s->range);
             const CiedeLab q = ciede_lab_of(luma_at(dis, i, j), b->dis_u[j], b->dis_v[j], s->range);
@@ -178,8 +185,7 @@ static double frame_sum_memo(const CiedeState *s, const CiedeScratch *b, const E
 {
     double de00_sum = 0.;
     for (unsigned i = 0; i < s->h; i++) {
-        chroma_rows(s, ref, i, b->ref_u, b->ref_v);
-        chroma_rows(s, dis, i, b->dis_u, b->dis_v);
+        both_chroma_rows(s, b, ref, dis, i);
         for (unsigned j = 0; j < s->w; j++) {
             const unsigned ry = luma_at(ref, i, j), dy = luma_at(dis, i, j);
             if (ry == dy && b->ref_u[j] == b->dis_u[j] && b->ref_v[j] == b->dis_v[j])

@@ -28,14 +28,9 @@ static void reflect(float *a, const float *v, float *x, const float tau, const i
 static void tridiagonalise(float *a, float *d, float *sd, float *v, float *x)
 {
     for (int i = 0; i < N - 2; i++) {
-        const float tau = speed_householder(a, i, i + 1);
-        for (int j = i + 1; j < N; j++)
-            v[j] = a[j * N + i];
-        if (tau != 0.0f) {
-            a[(i + 1) * N + i] = v[i + 1];
-            v[i + 1] = 1.0f;
+        const float tau = speed_householder_column(a, v, i);
+        if (tau != 0.0f)
             reflect(a, v, x, tau, i + 1);
-        }
     }
     for (int i = 0; i < N; i++)
         d[i] = a[i * N + i];

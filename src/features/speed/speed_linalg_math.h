@@ -61,6 +61,21 @@ EV_HD float speed_householder(float *a, const int col, const int start)
     return tau;
 }
 
+/* Step i of the tridiagonalisation (the C reference's and the twin's): the Householder vector
+ * of column i into v[i+1..] (v[i+1] = 1 once a holds the vector's first element); returns its
+ * tau. */
+EV_HD float speed_householder_column(float *a, float *v, const int i)
+{
+    const float tau = speed_householder(a, i, i + 1);
+    for (int j = i + 1; j < SPEED_N; j++)
+        v[j] = a[j * SPEED_N + i];
+    if (tau != 0.0f) {
+        a[(i + 1) * SPEED_N + i] = v[i + 1];
+        v[i + 1] = 1.0f;
+    }
+    return tau;
+}
+
 /* reflect(), x[i] = sum over j >= lo of tau a[i][j] v[j], in j order */
 EV_HD float speed_reflect_x(const float *a, const float *v, const float tau, const int lo,
                             const int i)

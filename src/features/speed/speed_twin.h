@@ -169,16 +169,8 @@ EV_HD void speed_twin_eigen(SpeedTwinSolver *s, float *eig, const int t, const i
         a[e] = s->cov[e];
     SPEED_TWIN_SYNC();
     for (int i = 0; i < SPEED_N - 2; i++) {
-        if (t == 0) {
-            const float tau = speed_householder(a, i, i + 1);
-            for (int j = i + 1; j < SPEED_N; j++)
-                v[j] = a[j * SPEED_N + i];
-            if (tau != 0.0f) {
-                a[(i + 1) * SPEED_N + i] = v[i + 1];
-                v[i + 1] = 1.0f;
-            }
-            s->tau = tau;
-        }
+        if (t == 0)
+            s->tau = speed_householder_column(a, v, i);
         SPEED_TWIN_SYNC();
         const float tau = s->tau;
         if (tau != 0.0f)
