@@ -28,6 +28,7 @@
 #include <cuda_runtime.h>
 
 #include "base/log.h"
+#include "cuda/runtime.h"
 
 class EvFrameRing {
 public:
@@ -83,6 +84,22 @@ public:
             queued_ = n;
         held.unlock();
         changed_.notify_all();
+        return err;
+    }
+
+    // A twin's launch() of frame n (base/extractor.h): fail(n) for a frame the engine
+    // abandoned (ref == NULL) or whose queueing failed; else queue() on ref's worker stream.
+    template <class Prepare, class Work>
+    int launch(const EvPic *ref, long long n, Prepare prepare, Work work)
+    {
+        if (!ref) {
+            fail(n);
+            return 0;
+        }
+        const cudaStream_t worker = static_cast<cudaStream_t>(ev_cuda_stream(ref->gpu));
+        const int err = queue(n, worker, prepare, work);
+        if (err)
+            fail(n);
         return err;
     }
 

@@ -272,11 +272,6 @@ void rows_span(const Bufs &b, const AdmState *s, void **first, size_t *bytes)
     *bytes = (size_t)(z - a);
 }
 
-int bufs_of(const AdmState *s, EvCudaWorker *gpu, Bufs &b)
-{
-    return ev_kept_layout(s, gpu, b, lay_out);
-}
-
 } // namespace
 
 extern "C" int ev_adm_launch_cuda(const void *state, void *scratch, const EvPic *ref,
@@ -284,14 +279,7 @@ extern "C" int ev_adm_launch_cuda(const void *state, void *scratch, const EvPic 
 {
     (void)scratch;
     (void)frame;
-    if (!ref)
-        return 0;
-    const AdmState *s = static_cast<const AdmState *>(state);
-    Bufs b;
-    const int err = bufs_of(s, ref->gpu, b);
-    if (err)
-        return err;
-    const cudaStream_t stream = static_cast<cudaStream_t>(ev_cuda_stream(ref->gpu));
+    return ev_kept_launch<AdmState, Bufs>(state, ref, ref, lay_out, [&](const AdmState *s, Bufs &b, cudaStream_t stream) {
     if (!b.host[0]) {
         cudaMemcpyAsync(b.div_lookup, s->div_lookup, 65537 * sizeof(int32_t),
                         cudaMemcpyHostToDevice, stream);
@@ -327,6 +315,7 @@ extern "C" int ev_adm_launch_cuda(const void *state, void *scratch, const EvPic 
     cudaMemcpyAsync(b.host + 1, b.totals_dev, 36 * sizeof(unsigned long long),
                     cudaMemcpyDeviceToHost, stream);
     return 0;
+    });
 }
 
 extern "C" int ev_adm_extract_cuda(const void *state, void *scratch, const EvPic *ref,
@@ -334,13 +323,7 @@ extern "C" int ev_adm_extract_cuda(const void *state, void *scratch, const EvPic
 {
     (void)scratch;
     (void)dis;
-    const AdmState *s = static_cast<const AdmState *>(state);
-    Bufs b;
-    int err = bufs_of(s, ref->gpu, b);
-    if (!err)
-        err = ev_cuda_finish(ref->gpu, "adm");
-    if (err)
-        return err;
+    return ev_kept_extract<AdmState, Bufs>(state, ref, "adm", lay_out, [&](const AdmState *s, Bufs &b) {
     AdmScaleScore sc[4];
     for (int scale = 0; scale < 4; scale++) {
         if (scale == 0 && s->opts.skip_scale0) {
@@ -358,4 +341,5 @@ extern "C" int ev_adm_extract_cuda(const void *state, void *scratch, const EvPic
         sc[scale] = adm_scale_score(s, scale, &x, &sums);
     }
     return ev_adm_emit(s, sc, frame, sink);
+    });
 }

@@ -173,11 +173,6 @@ void lay_out(const FadmState *s, char *dev, char *host, Bufs &b, size_t &dev_byt
     b.host = ev_take<float>(host, host_bytes, 36);
 }
 
-int bufs_of(const FadmState *s, EvCudaWorker *gpu, Bufs &b)
-{
-    return ev_kept_layout(s, gpu, b, lay_out);
-}
-
 // One CM sum (fadm_cm): src masked by the csf/flt of mask, into out[3].
 void launch_cm(const FadmState *s, const Bufs &b, int scale, const Bands &src, const Bands &mask,
                float *out, cudaStream_t stream)
@@ -225,14 +220,7 @@ extern "C" int ev_float_adm_launch_cuda(const void *state, void *scratch, const 
 {
     (void)scratch;
     (void)frame;
-    if (!ref)
-        return 0;
-    const FadmState *s = static_cast<const FadmState *>(state);
-    Bufs b;
-    const int err = bufs_of(s, ref->gpu, b);
-    if (err)
-        return err;
-    const cudaStream_t stream = static_cast<cudaStream_t>(ev_cuda_stream(ref->gpu));
+    return ev_kept_launch<FadmState, Bufs>(state, ref, ref, lay_out, [&](const FadmState *s, Bufs &b, cudaStream_t stream) {
     const Luma r = { ref->dev[0], ref->stride[0], ref->bpc == 8 };
     const Luma d = { dis->dev[0], dis->stride[0], dis->bpc == 8 };
     for (int scale = 0; scale < 4; scale++) {
@@ -245,6 +233,7 @@ extern "C" int ev_float_adm_launch_cuda(const void *state, void *scratch, const 
     }
     cudaMemcpyAsync(b.host, b.sums_dev, 36 * sizeof(float), cudaMemcpyDeviceToHost, stream);
     return 0;
+    });
 }
 
 extern "C" int ev_float_adm_extract_cuda(const void *state, void *scratch, const EvPic *ref,
@@ -252,13 +241,7 @@ extern "C" int ev_float_adm_extract_cuda(const void *state, void *scratch, const
 {
     (void)scratch;
     (void)dis;
-    const FadmState *s = static_cast<const FadmState *>(state);
-    Bufs b;
-    int err = bufs_of(s, ref->gpu, b);
-    if (!err)
-        err = ev_cuda_finish(ref->gpu, "float_adm");
-    if (err)
-        return err;
+    return ev_kept_extract<FadmState, Bufs>(state, ref, "float_adm", lay_out, [&](const FadmState *s, Bufs &b) {
     AdmScaleScore sc[4];
     for (int scale = 0; scale < 4; scale++) {
         const AdmRect cm = adm_rect_cm(s->geom[scale].w, s->geom[scale].h);
@@ -268,4 +251,5 @@ extern "C" int ev_float_adm_extract_cuda(const void *state, void *scratch, const
         sc[scale].aim = fadm_sum_bands(q + 3 * Q_AIM, &cm, 0.0);
     }
     return fadm_emit(s, sc, frame, sink);
+    });
 }

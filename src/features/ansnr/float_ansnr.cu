@@ -83,11 +83,6 @@ void lay_out(const AnsnrState *s, char *dev, char *host, Bufs &b, size_t &dev_by
     b.host = ev_take<float>(host, host_bytes, 2);
 }
 
-int bufs_of(const AnsnrState *s, EvCudaWorker *gpu, Bufs &b)
-{
-    return ev_kept_layout(s, gpu, b, lay_out);
-}
-
 } // namespace
 
 extern "C" int ev_ansnr_launch_cuda(const void *state, void *scratch, const EvPic *ref,
@@ -95,14 +90,7 @@ extern "C" int ev_ansnr_launch_cuda(const void *state, void *scratch, const EvPi
 {
     (void)scratch;
     (void)frame;
-    if (!ref)
-        return 0;
-    const AnsnrState *s = static_cast<const AnsnrState *>(state);
-    Bufs b;
-    const int err = bufs_of(s, ref->gpu, b);
-    if (err)
-        return err;
-    const cudaStream_t stream = static_cast<cudaStream_t>(ev_cuda_stream(ref->gpu));
+    return ev_kept_launch<AnsnrState, Bufs>(state, ref, ref, lay_out, [&](const AnsnrState *s, Bufs &b, cudaStream_t stream) {
     const long long n = (long long)s->w * s->h;
     load_kernel<<<dim3(grid_of(n), 2), THREADS, 0, stream>>>(
         static_cast<const char *>(ref->dev[0]), ref->stride[0],
@@ -116,6 +104,7 @@ extern "C" int ev_ansnr_launch_cuda(const void *state, void *scratch, const EvPi
                                                      2, b.totals_dev);
     cudaMemcpyAsync(b.host, b.totals_dev, 2 * sizeof(float), cudaMemcpyDeviceToHost, stream);
     return 0;
+    });
 }
 
 extern "C" int ev_ansnr_extract_cuda(const void *state, void *scratch, const EvPic *ref,
@@ -123,10 +112,7 @@ extern "C" int ev_ansnr_extract_cuda(const void *state, void *scratch, const EvP
 {
     (void)scratch;
     (void)dis;
-    const AnsnrState *s = static_cast<const AnsnrState *>(state);
-    Bufs b;
-    int err = bufs_of(s, ref->gpu, b);
-    if (!err)
-        err = ev_cuda_finish(ref->gpu, "float_ansnr");
-    return err ? err : ev_ansnr_emit(s, b.host[0], b.host[1], frame, sink);
+    return ev_kept_extract<AnsnrState, Bufs>(state, ref, "float_ansnr", lay_out, [&](const AnsnrState *s, Bufs &b) {
+        return ev_ansnr_emit(s, b.host[0], b.host[1], frame, sink);
+    });
 }

@@ -452,11 +452,6 @@ void lay_out(const CambiState *s, char *dev, char *host, Bufs &b, size_t &dev_by
     b.uploaded = ev_take<unsigned>(host, host_bytes, 1);
 }
 
-int bufs_of(const CambiState *s, EvCudaWorker *gpu, Bufs &b)
-{
-    return ev_kept_layout(s, gpu, b, lay_out);
-}
-
 dim3 grid2(unsigned w, unsigned h, dim3 block)
 {
     return dim3(ev_blocks((int)w, (int)block.x), ev_blocks((int)h, (int)block.y));
@@ -599,14 +594,7 @@ extern "C" int ev_cambi_launch_cuda(const void *state, void *scratch, const EvPi
 {
     (void)scratch;
     (void)frame;
-    if (!ref)
-        return 0;
-    const CambiState *s = static_cast<const CambiState *>(state);
-    Bufs b;
-    int err = bufs_of(s, dis->gpu, b);
-    if (err)
-        return err;
-    const cudaStream_t stream = static_cast<cudaStream_t>(ev_cuda_stream(dis->gpu));
+    return ev_kept_launch<CambiState, Bufs>(state, ref, dis, lay_out, [&](const CambiState *s, Bufs &b, cudaStream_t stream) {
     const CambiGeometry *geo[2] = { &s->dis, &s->src };
     const int pictures = s->opts.full_ref ? 2 : 1;
     if (!*b.uploaded) {
@@ -624,26 +612,22 @@ extern "C" int ev_cambi_launch_cuda(const void *state, void *scratch, const EvPi
     if (s->opts.full_ref)
         launch_picture(s, &s->src, s->mask_threshold_src, ref, b.pic[1], b.tables, stream);
     return cuda_error(s, cudaGetLastError(), "queue the kernels");
+    });
 }
 
 extern "C" int ev_cambi_extract_cuda(const void *state, void *scratch, const EvPic *ref,
                                      const EvPic *dis, unsigned frame, EvSink *sink)
 {
-    const CambiState *s = static_cast<const CambiState *>(state);
-    Bufs b;
-    int err = bufs_of(s, dis->gpu, b);
-    if (!err)
-        err = ev_cuda_finish(dis->gpu, "cambi");
-    if (err)
-        return err;
+    return ev_kept_extract<CambiState, Bufs>(state, dis, "cambi", lay_out, [&](const CambiState *s, Bufs &b) {
     const cudaStream_t stream = static_cast<cudaStream_t>(ev_cuda_stream(dis->gpu));
     float *c_host = static_cast<float *>(scratch);
     double dis_score = 0, src_score = 0;
-    err = picture_score(s, &s->dis, dis, b.pic[0], c_host,
+    int err = picture_score(s, &s->dis, dis, b.pic[0], c_host,
                         s->heatmap_fd[0] >= 0 ? s->heatmap_fd : nullptr, frame, stream,
                         &dis_score);
     if (!err && s->opts.full_ref)
         err = picture_score(s, &s->src, ref, b.pic[1], c_host, nullptr, frame, stream,
                             &src_score);
     return err ? err : ev_cambi_twin_emit(s, frame, dis_score, src_score, sink);
+    });
 }

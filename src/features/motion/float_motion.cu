@@ -196,15 +196,6 @@ int queue_frame(const FloatMotionState *s, FloatMotionCuda *m, const EvPic *ref,
     return err;
 }
 
-int launch_frame(const FloatMotionState *s, FloatMotionCuda *m, const EvPic *ref,
-                 const long long n)
-{
-    const cudaStream_t worker = static_cast<cudaStream_t>(ev_cuda_stream(ref->gpu));
-    return m->order.queue(
-        n, worker, [&](cudaStream_t stream) { return make_buffers(s, m, stream); },
-        [&](int e, cudaStream_t) { return queue_frame(s, m, ref, n, e); });
-}
-
 // frame_motion of the frame's totals t (plane p: t[2p] full size, t[2p + 1] half size).
 double frame_score(const FloatMotionState *s, const float *t)
 {
@@ -259,14 +250,9 @@ extern "C" int ev_float_motion_launch_cuda(const void *state, void *scratch, con
     if (s->opts.force_zero)
         return 0;
     FloatMotionCuda *m = s->cuda;
-    if (!ref) {
-        m->order.fail(frame);
-        return 0;
-    }
-    const int err = launch_frame(s, m, ref, frame);
-    if (err)
-        m->order.fail(frame);
-    return err;
+    return m->order.launch(
+        ref, frame, [&](cudaStream_t stream) { return make_buffers(s, m, stream); },
+        [&](int e, cudaStream_t) { return queue_frame(s, m, ref, frame, e); });
 }
 
 extern "C" int ev_float_motion_extract_cuda(const void *state, void *scratch, const EvPic *ref,

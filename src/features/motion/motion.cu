@@ -107,14 +107,6 @@ int queue_frame(const MotionState *s, MotionCuda *m, const EvPic *ref, long long
     return err;
 }
 
-int launch_frame(const MotionState *s, MotionCuda *m, const EvPic *ref, const long long n)
-{
-    const cudaStream_t worker = static_cast<cudaStream_t>(ev_cuda_stream(ref->gpu));
-    return m->order.queue(
-        n, worker, [&](cudaStream_t) { return make_buffers(s, m); },
-        [&](int e, cudaStream_t stream) { return queue_frame(s, m, ref, n, e, stream); });
-}
-
 } // namespace
 
 extern "C" int ev_motion_cuda_open(MotionState *s, const EvLog *log)
@@ -147,16 +139,11 @@ extern "C" int ev_motion_launch_cuda(const void *state, void *scratch, const EvP
     (void)dis;
     const MotionState *s = static_cast<const MotionState *>(state);
     MotionCuda *m = s->cuda;
-    if (!ref) {   // abandoned by the engine
-        m->order.fail(frame);
-        return 0;
-    }
     if (s->opts.force_zero)
-        return 0;
-    const int err = launch_frame(s, m, ref, frame);
-    if (err)
-        m->order.fail(frame);
-    return err;
+        return 0;   // nothing on the ring
+    return m->order.launch(
+        ref, frame, [&](cudaStream_t) { return make_buffers(s, m); },
+        [&](int e, cudaStream_t stream) { return queue_frame(s, m, ref, frame, e, stream); });
 }
 
 extern "C" int ev_motion_extract_cuda(const void *state, void *scratch, const EvPic *ref,

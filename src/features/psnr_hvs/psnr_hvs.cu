@@ -287,16 +287,9 @@ extern "C" int ev_psnr_hvs_launch_cuda(const void *state, void *scratch, const E
 {
     (void)scratch;
     (void)frame;
-    if (!ref)
-        return 0;
-    const PsnrHvsState *s = static_cast<const PsnrHvsState *>(state);
+    return ev_kept_launch<PsnrHvsState, Bufs>(state, ref, ref, lay_out, [&](const PsnrHvsState *s, Bufs &b, cudaStream_t stream) {
     if (!geometry_matches(s, ref, dis))
         return -EINVAL;
-    Bufs b;
-    const int err = ev_kept_layout(s, ref->gpu, b, lay_out);
-    if (err)
-        return err;
-    const cudaStream_t stream = static_cast<cudaStream_t>(ev_cuda_stream(ref->gpu));
     const Planes pl = planes_of(s, ref, dis);
     const long long n = pl.first[3];
     if (n) {    // else every plane is under 8x8: the sums stay 0
@@ -320,6 +313,7 @@ extern "C" int ev_psnr_hvs_launch_cuda(const void *state, void *scratch, const E
     plane_sum_kernel<<<3, 1, 0, stream>>>(b.dense, l, b.sums_dev);
     cudaMemcpyAsync(b.sums_host, b.sums_dev, 3 * sizeof(float), cudaMemcpyDeviceToHost, stream);
     return 0;
+    });
 }
 
 extern "C" int ev_psnr_hvs_extract_cuda(const void *state, void *scratch, const EvPic *ref,
@@ -327,12 +321,7 @@ extern "C" int ev_psnr_hvs_extract_cuda(const void *state, void *scratch, const 
 {
     (void)scratch;
     (void)dis;
-    const PsnrHvsState *s = static_cast<const PsnrHvsState *>(state);
-    Bufs b;
-    int err = ev_kept_layout(s, ref->gpu, b, lay_out);
-    if (!err)
-        err = ev_cuda_finish(ref->gpu, "psnr_hvs");
-    if (err)
-        return err;
+    return ev_kept_extract<PsnrHvsState, Bufs>(state, ref, "psnr_hvs", lay_out, [&](const PsnrHvsState *s, Bufs &b) {
     return ev_psnr_hvs_emit(s, b.sums_host, s->w, s->h, frame, sink);
+    });
 }

@@ -455,17 +455,6 @@ int queue_frame(const SpeedTemporalState *s, SpeedTemporalCuda *m, const EvPic *
     return m->order.check(e, "queue the frame");
 }
 
-int launch_frame(const SpeedTemporalState *s, SpeedTemporalCuda *m, const EvPic *ref,
-                 const EvPic *dis, const long long n)
-{
-    const cudaStream_t worker = static_cast<cudaStream_t>(ev_cuda_stream(ref->gpu));
-    return m->order.queue(
-        n, worker, [&](cudaStream_t stream) { return temporal_buffers(s, m, stream); },
-        [&](int slot, cudaStream_t stream) {
-            return queue_frame(s, m, ref, dis, n, slot, stream);
-        });
-}
-
 } // namespace
 
 extern "C" int ev_speed_temporal_cuda_open(SpeedTemporalState *s, const EvLog *log)
@@ -498,14 +487,11 @@ extern "C" int ev_speed_temporal_launch_cuda(const void *state, void *scratch, c
     (void)scratch;
     const SpeedTemporalState *s = static_cast<const SpeedTemporalState *>(state);
     SpeedTemporalCuda *m = s->cuda;
-    if (!ref) {   // abandoned by the engine
-        m->order.fail(frame);
-        return 0;
-    }
-    const int err = launch_frame(s, m, ref, dis, frame);
-    if (err)
-        m->order.fail(frame);
-    return err;
+    return m->order.launch(
+        ref, frame, [&](cudaStream_t stream) { return temporal_buffers(s, m, stream); },
+        [&](int slot, cudaStream_t stream) {
+            return queue_frame(s, m, ref, dis, frame, slot, stream);
+        });
 }
 
 extern "C" int ev_speed_temporal_extract_cuda(const void *state, void *scratch, const EvPic *ref,

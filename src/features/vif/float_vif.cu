@@ -143,11 +143,6 @@ void lay_out(const FloatVifState *s, char *dev, char *host, Bufs &b, size_t &dev
     b.host = ev_take<float>(host, host_bytes, 8);
 }
 
-int bufs_of(const FloatVifState *s, EvCudaWorker *gpu, Bufs &b)
-{
-    return ev_kept_layout(s, gpu, b, lay_out);
-}
-
 void launch_stat(const FloatVifState *s, const Bufs &b, int scale, cudaStream_t stream)
 {
     const int w = s->w >> scale, h = s->h >> scale;
@@ -182,14 +177,7 @@ extern "C" int ev_float_vif_launch_cuda(const void *state, void *scratch, const 
 {
     (void)scratch;
     (void)frame;
-    if (!ref)
-        return 0;
-    const FloatVifState *s = static_cast<const FloatVifState *>(state);
-    Bufs b;
-    const int err = bufs_of(s, ref->gpu, b);
-    if (err)
-        return err;
-    const cudaStream_t stream = static_cast<cudaStream_t>(ev_cuda_stream(ref->gpu));
+    return ev_kept_launch<FloatVifState, Bufs>(state, ref, ref, lay_out, [&](const FloatVifState *s, Bufs &b, cudaStream_t stream) {
     if (!*b.uploaded) {
         cudaMemcpyAsync(b.filters, s->filter, sizeof(s->filter), cudaMemcpyHostToDevice, stream);
         *b.uploaded = 1;
@@ -209,6 +197,7 @@ extern "C" int ev_float_vif_launch_cuda(const void *state, void *scratch, const 
     }
     cudaMemcpyAsync(b.host, b.totals_dev, 8 * sizeof(float), cudaMemcpyDeviceToHost, stream);
     return 0;
+    });
 }
 
 extern "C" int ev_float_vif_extract_cuda(const void *state, void *scratch, const EvPic *ref,
@@ -216,17 +205,12 @@ extern "C" int ev_float_vif_extract_cuda(const void *state, void *scratch, const
 {
     (void)scratch;
     (void)dis;
-    const FloatVifState *s = static_cast<const FloatVifState *>(state);
-    Bufs b;
-    int err = bufs_of(s, ref->gpu, b);
-    if (!err)
-        err = ev_cuda_finish(ref->gpu, "float_vif");
-    if (err)
-        return err;
+    return ev_kept_extract<FloatVifState, Bufs>(state, ref, "float_vif", lay_out, [&](const FloatVifState *s, Bufs &b) {
     VifScaleScores v = {};
     for (int scale = 0; scale < 4; scale++) {
         v.num[scale] = b.host[2 * scale];
         v.den[scale] = b.host[2 * scale + 1];
     }
     return ev_float_vif_emit(s, &v, frame, sink);
+    });
 }

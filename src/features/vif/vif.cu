@@ -220,11 +220,6 @@ void lay_out(const VifState *s, char *dev, char *host, Bufs &b, size_t &dev_byte
     b.host = ev_take<unsigned long long>(host, host_bytes, 1 + TOTALS);
 }
 
-int bufs_of(const VifState *s, EvCudaWorker *gpu, Bufs &b)
-{
-    return ev_kept_layout(s, gpu, b, lay_out);
-}
-
 } // namespace
 
 extern "C" int ev_vif_launch_cuda(const void *state, void *scratch, const EvPic *ref,
@@ -232,14 +227,7 @@ extern "C" int ev_vif_launch_cuda(const void *state, void *scratch, const EvPic 
 {
     (void)scratch;
     (void)frame;
-    if (!ref)
-        return 0;
-    const VifState *s = static_cast<const VifState *>(state);
-    Bufs b;
-    int err = bufs_of(s, ref->gpu, b);
-    if (err)
-        return err;
-    const cudaStream_t stream = static_cast<cudaStream_t>(ev_cuda_stream(ref->gpu));
+    return ev_kept_launch<VifState, Bufs>(state, ref, ref, lay_out, [&](const VifState *s, Bufs &b, cudaStream_t stream) {
     if (!b.host[0]) {
         cudaMemcpyAsync(b.log2_table, s->log2_table, sizeof(s->log2_table),
                         cudaMemcpyHostToDevice, stream);
@@ -273,18 +261,13 @@ extern "C" int ev_vif_launch_cuda(const void *state, void *scratch, const EvPic 
     cudaMemcpyAsync(b.host + 1, b.totals_dev, TOTALS * sizeof(unsigned long long),
                     cudaMemcpyDeviceToHost, stream);
     return 0;
+    });
 }
 
 extern "C" int ev_vif_extract_cuda(const void *state, void *scratch, const EvPic *ref,
                                    const EvPic *dis, unsigned frame, EvSink *sink)
 {
-    const VifState *s = static_cast<const VifState *>(state);
-    Bufs b;
-    int err = bufs_of(s, ref->gpu, b);
-    if (!err)
-        err = ev_cuda_finish(ref->gpu, "vif");
-    if (err)
-        return err;
+    return ev_kept_extract<VifState, Bufs>(state, ref, "vif", lay_out, [&](const VifState *s, Bufs &b) {
     if (b.host[1 + OVER_DEPTH]) // a sample above the depth: the CPU's own path (vif.c)
         return ev_vif_extract_reference(s, scratch, ref, dis, frame, sink);
     VifScaleScores v = {};
@@ -297,4 +280,5 @@ extern "C" int ev_vif_extract_cuda(const void *state, void *scratch, const EvPic
         ev_vif_scale_result(&v, scale, &sums);
     }
     return ev_vif_emit(s, &v, frame, sink);
+    });
 }
