@@ -274,8 +274,7 @@ void rows_span(const Bufs &b, const AdmState *s, void **first, size_t *bytes)
 
 } // namespace
 
-extern "C" int ev_adm_launch_cuda(const void *state, void *scratch, const EvPic *ref,
-                                  const EvPic *dis, unsigned frame)
+extern "C" EV_LAUNCH_FN(ev_adm_launch_cuda)
 {
     (void)scratch;
     (void)frame;
@@ -318,8 +317,7 @@ extern "C" int ev_adm_launch_cuda(const void *state, void *scratch, const EvPic 
     });
 }
 
-extern "C" int ev_adm_extract_cuda(const void *state, void *scratch, const EvPic *ref,
-                                   const EvPic *dis, unsigned frame, EvSink *sink)
+extern "C" EV_EXTRACT_FN(ev_adm_extract_cuda)
 {
     (void)scratch;
     (void)dis;

@@ -215,8 +215,7 @@ void launch_scale(const FadmState *s, const Bufs &b, int scale, cudaStream_t str
 
 } // namespace
 
-extern "C" int ev_float_adm_launch_cuda(const void *state, void *scratch, const EvPic *ref,
-                                        const EvPic *dis, unsigned frame)
+extern "C" EV_LAUNCH_FN(ev_float_adm_launch_cuda)
 {
     (void)scratch;
     (void)frame;
@@ -236,8 +235,7 @@ extern "C" int ev_float_adm_launch_cuda(const void *state, void *scratch, const 
     });
 }
 
-extern "C" int ev_float_adm_extract_cuda(const void *state, void *scratch, const EvPic *ref,
-                                         const EvPic *dis, unsigned frame, EvSink *sink)
+extern "C" EV_EXTRACT_FN(ev_float_adm_extract_cuda)
 {
     (void)scratch;
     (void)dis;

@@ -85,8 +85,7 @@ void lay_out(const AnsnrState *s, char *dev, char *host, Bufs &b, size_t &dev_by
 
 } // namespace
 
-extern "C" int ev_ansnr_launch_cuda(const void *state, void *scratch, const EvPic *ref,
-                                    const EvPic *dis, unsigned frame)
+extern "C" EV_LAUNCH_FN(ev_ansnr_launch_cuda)
 {
     (void)scratch;
     (void)frame;
@@ -107,8 +106,7 @@ extern "C" int ev_ansnr_launch_cuda(const void *state, void *scratch, const EvPi
     });
 }
 
-extern "C" int ev_ansnr_extract_cuda(const void *state, void *scratch, const EvPic *ref,
-                                     const EvPic *dis, unsigned frame, EvSink *sink)
+extern "C" EV_EXTRACT_FN(ev_ansnr_extract_cuda)
 {
     (void)scratch;
     (void)dis;

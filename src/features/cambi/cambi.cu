@@ -589,8 +589,7 @@ int picture_score(const CambiState *s, const CambiGeometry *g, const EvPic *pic,
 
 } // namespace
 
-extern "C" int ev_cambi_launch_cuda(const void *state, void *scratch, const EvPic *ref,
-                                    const EvPic *dis, unsigned frame)
+extern "C" EV_LAUNCH_FN(ev_cambi_launch_cuda)
 {
     (void)scratch;
     (void)frame;
@@ -615,8 +614,7 @@ extern "C" int ev_cambi_launch_cuda(const void *state, void *scratch, const EvPi
     });
 }
 
-extern "C" int ev_cambi_extract_cuda(const void *state, void *scratch, const EvPic *ref,
-                                     const EvPic *dis, unsigned frame, EvSink *sink)
+extern "C" EV_EXTRACT_FN(ev_cambi_extract_cuda)
 {
     return ev_kept_extract<CambiState, Bufs>(state, dis, "cambi", lay_out, [&](const CambiState *s, Bufs &b) {
     const cudaStream_t stream = static_cast<cudaStream_t>(ev_cuda_stream(dis->gpu));

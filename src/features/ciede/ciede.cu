@@ -112,8 +112,7 @@ extern "C" int ev_ciede_cuda_init(const void *state, const EvLog *log)
     return 0;
 }
 
-extern "C" int ev_ciede_launch_cuda(const void *state, void *scratch, const EvPic *ref,
-                                    const EvPic *dis, unsigned frame)
+extern "C" EV_LAUNCH_FN(ev_ciede_launch_cuda)
 {
     (void)scratch;
     (void)frame;
@@ -145,8 +144,7 @@ extern "C" int ev_ciede_launch_cuda(const void *state, void *scratch, const EvPi
     return err;
 }
 
-extern "C" int ev_ciede_extract_cuda(const void *state, void *scratch, const EvPic *ref,
-                                     const EvPic *dis, unsigned frame, EvSink *sink)
+extern "C" EV_EXTRACT_FN(ev_ciede_extract_cuda)
 {
     (void)scratch;
     (void)dis;

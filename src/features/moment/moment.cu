@@ -51,8 +51,7 @@ extern "C" void ev_moment_launch_cuda(const void *state, const EvPic *ref, const
                                        stream);
 }
 
-extern "C" int ev_moment_extract_cuda(const void *state, void *scratch, const EvPic *ref,
-                                      const EvPic *dis, unsigned frame, EvSink *sink)
+extern "C" EV_EXTRACT_FN(ev_moment_extract_cuda)
 {
     (void)scratch;
     ev_moment_launch_cuda(state, ref, dis);

@@ -241,8 +241,7 @@ extern "C" void ev_float_motion_cuda_close(FloatMotionState *s)
     s->cuda = nullptr;
 }
 
-extern "C" int ev_float_motion_launch_cuda(const void *state, void *scratch, const EvPic *ref,
-                                           const EvPic *dis, unsigned frame)
+extern "C" EV_LAUNCH_FN(ev_float_motion_launch_cuda)
 {
     (void)scratch;
     (void)dis;
@@ -255,8 +254,7 @@ extern "C" int ev_float_motion_launch_cuda(const void *state, void *scratch, con
         [&](int e, cudaStream_t) { return queue_frame(s, m, ref, frame, e); });
 }
 
-extern "C" int ev_float_motion_extract_cuda(const void *state, void *scratch, const EvPic *ref,
-                                            const EvPic *dis, unsigned frame, EvSink *sink)
+extern "C" EV_EXTRACT_FN(ev_float_motion_extract_cuda)
 {
     (void)scratch;
     (void)dis;

@@ -132,8 +132,7 @@ extern "C" void ev_motion_cuda_close(MotionState *s)
     s->cuda = nullptr;
 }
 
-extern "C" int ev_motion_launch_cuda(const void *state, void *scratch, const EvPic *ref,
-                                     const EvPic *dis, unsigned frame)
+extern "C" EV_LAUNCH_FN(ev_motion_launch_cuda)
 {
     (void)scratch;
     (void)dis;
@@ -146,8 +145,7 @@ extern "C" int ev_motion_launch_cuda(const void *state, void *scratch, const EvP
         [&](int e, cudaStream_t stream) { return queue_frame(s, m, ref, frame, e, stream); });
 }
 
-extern "C" int ev_motion_extract_cuda(const void *state, void *scratch, const EvPic *ref,
-                                      const EvPic *dis, unsigned frame, EvSink *sink)
+extern "C" EV_EXTRACT_FN(ev_motion_extract_cuda)
 {
     (void)scratch;
     (void)dis;

@@ -17,8 +17,7 @@ extern "C" void ev_float_psnr_launch_cuda(const void *state, const EvPic *ref,
         ev_segment_sums<uint8_t>(segs, FloatSseUnits8(), g.dev, g.host, g.stream);
 }
 
-extern "C" int ev_float_psnr_extract_cuda(const void *state, void *scratch, const EvPic *ref,
-                                          const EvPic *dis, unsigned frame, EvSink *sink)
+extern "C" EV_EXTRACT_FN(ev_float_psnr_extract_cuda)
 {
     (void)scratch;
     const Gpu g = gpu_of(ref);

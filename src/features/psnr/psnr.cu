@@ -48,8 +48,7 @@ extern "C" void ev_psnr_launch_cuda(const void *state, const EvPic *ref, const E
         ev_segment_sums<uint8_t>(segs, Sse8(), g.dev, g.host, g.stream);
 }
 
-extern "C" int ev_psnr_extract_cuda(const void *state, void *scratch, const EvPic *ref,
-                                    const EvPic *dis, unsigned frame, EvSink *sink)
+extern "C" EV_EXTRACT_FN(ev_psnr_extract_cuda)
 {
     (void)scratch;
     const Gpu g = gpu_of(ref);

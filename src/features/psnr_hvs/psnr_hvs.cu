@@ -282,8 +282,7 @@ unsigned grid_of(long long n, int per)
 
 } // namespace
 
-extern "C" int ev_psnr_hvs_launch_cuda(const void *state, void *scratch, const EvPic *ref,
-                                       const EvPic *dis, unsigned frame)
+extern "C" EV_LAUNCH_FN(ev_psnr_hvs_launch_cuda)
 {
     (void)scratch;
     (void)frame;
@@ -316,8 +315,7 @@ extern "C" int ev_psnr_hvs_launch_cuda(const void *state, void *scratch, const E
     });
 }
 
-extern "C" int ev_psnr_hvs_extract_cuda(const void *state, void *scratch, const EvPic *ref,
-                                        const EvPic *dis, unsigned frame, EvSink *sink)
+extern "C" EV_EXTRACT_FN(ev_psnr_hvs_extract_cuda)
 {
     (void)scratch;
     (void)dis;

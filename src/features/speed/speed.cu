@@ -334,8 +334,7 @@ int chroma_frame(const SpeedChromaState *s, EvCudaWorker *gpu, ChromaFrame &f)
 
 } // namespace
 
-extern "C" int ev_speed_chroma_launch_cuda(const void *state, void *scratch, const EvPic *ref,
-                                           const EvPic *dis, unsigned frame)
+extern "C" EV_LAUNCH_FN(ev_speed_chroma_launch_cuda)
 {
     (void)scratch;
     (void)frame;
@@ -365,8 +364,7 @@ extern "C" int ev_speed_chroma_launch_cuda(const void *state, void *scratch, con
     return cuda_error(s->log, "speed_chroma", e, "queue the frame");
 }
 
-extern "C" int ev_speed_chroma_extract_cuda(const void *state, void *scratch, const EvPic *ref,
-                                            const EvPic *dis, unsigned frame, EvSink *sink)
+extern "C" EV_EXTRACT_FN(ev_speed_chroma_extract_cuda)
 {
     (void)scratch;
     (void)dis;
@@ -481,8 +479,7 @@ extern "C" void ev_speed_temporal_cuda_close(SpeedTemporalState *s)
     s->cuda = nullptr;
 }
 
-extern "C" int ev_speed_temporal_launch_cuda(const void *state, void *scratch, const EvPic *ref,
-                                             const EvPic *dis, unsigned frame)
+extern "C" EV_LAUNCH_FN(ev_speed_temporal_launch_cuda)
 {
     (void)scratch;
     const SpeedTemporalState *s = static_cast<const SpeedTemporalState *>(state);
@@ -494,8 +491,7 @@ extern "C" int ev_speed_temporal_launch_cuda(const void *state, void *scratch, c
         });
 }
 
-extern "C" int ev_speed_temporal_extract_cuda(const void *state, void *scratch, const EvPic *ref,
-                                              const EvPic *dis, unsigned frame, EvSink *sink)
+extern "C" EV_EXTRACT_FN(ev_speed_temporal_extract_cuda)
 {
     (void)scratch;
     (void)dis;

@@ -361,8 +361,7 @@ Image image_b(const Level &L) { return Image{ L.img_b, L.w }; }
 
 } // namespace
 
-extern "C" int ev_float_ssim_extract_cuda(const void *state, void *scratch, const EvPic *ref,
-                                          const EvPic *dis, unsigned frame, EvSink *sink)
+extern "C" EV_EXTRACT_FN(ev_float_ssim_extract_cuda)
 {
     (void)scratch;
     const SsimState *s = static_cast<const SsimState *>(state);
@@ -393,8 +392,7 @@ extern "C" int ev_float_ssim_extract_cuda(const void *state, void *scratch, cons
     return err ? err : ev_float_ssim_emit(s, &m, frame, sink);
 }
 
-extern "C" int ev_float_ms_ssim_extract_cuda(const void *state, void *scratch, const EvPic *ref,
-                                             const EvPic *dis, unsigned frame, EvSink *sink)
+extern "C" EV_EXTRACT_FN(ev_float_ms_ssim_extract_cuda)
 {
     (void)scratch;
     const MsSsimState *s = static_cast<const MsSsimState *>(state);

@@ -172,8 +172,7 @@ void launch_down(const FloatVifState *s, const Bufs &b, int scale, cudaStream_t 
 
 } // namespace
 
-extern "C" int ev_float_vif_launch_cuda(const void *state, void *scratch, const EvPic *ref,
-                                        const EvPic *dis, unsigned frame)
+extern "C" EV_LAUNCH_FN(ev_float_vif_launch_cuda)
 {
     (void)scratch;
     (void)frame;
@@ -200,8 +199,7 @@ extern "C" int ev_float_vif_launch_cuda(const void *state, void *scratch, const 
     });
 }
 
-extern "C" int ev_float_vif_extract_cuda(const void *state, void *scratch, const EvPic *ref,
-                                         const EvPic *dis, unsigned frame, EvSink *sink)
+extern "C" EV_EXTRACT_FN(ev_float_vif_extract_cuda)
 {
     (void)scratch;
     (void)dis;

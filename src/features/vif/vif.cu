@@ -222,8 +222,7 @@ void lay_out(const VifState *s, char *dev, char *host, Bufs &b, size_t &dev_byte
 
 } // namespace
 
-extern "C" int ev_vif_launch_cuda(const void *state, void *scratch, const EvPic *ref,
-                                  const EvPic *dis, unsigned frame)
+extern "C" EV_LAUNCH_FN(ev_vif_launch_cuda)
 {
     (void)scratch;
     (void)frame;
@@ -264,8 +263,7 @@ extern "C" int ev_vif_launch_cuda(const void *state, void *scratch, const EvPic 
     });
 }
 
-extern "C" int ev_vif_extract_cuda(const void *state, void *scratch, const EvPic *ref,
-                                   const EvPic *dis, unsigned frame, EvSink *sink)
+extern "C" EV_EXTRACT_FN(ev_vif_extract_cuda)
 {
     return ev_kept_extract<VifState, Bufs>(state, ref, "vif", lay_out, [&](const VifState *s, Bufs &b) {
     if (b.host[1 + OVER_DEPTH]) // a sample above the depth: the CPU's own path (vif.c)
