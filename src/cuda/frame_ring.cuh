@@ -23,6 +23,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <mutex>
+#include <new>
 #include <vector>
 
 #include <cuda_runtime.h>
@@ -201,6 +202,31 @@ private:
     cudaStream_t stream_ = nullptr;
     cudaEvent_t uploaded_[SLOTS] = {}, done_[SLOTS] = {};
 };
+
+// A ring twin's device state T (constructed with the log; its ring is T::order) on s->cuda:
+// 0, or -ENOMEM.
+template <class T, class S>
+int ev_ring_twin_open(S *s, const EvLog *log)
+{
+    T *m = new (std::nothrow) T(log);
+    if (!m)
+        return -ENOMEM;
+    s->cuda = m;
+    return 0;
+}
+
+// Its end (NULL-safe): every queued frame waited for, free_buffers(m) (the twin's device
+// buffers), the ring's stream and events, then T itself.
+template <class S, class Free>
+void ev_ring_twin_close(S *s, Free free_buffers)
+{
+    auto *m = s->cuda;
+    if (!m)
+        return;
+    m->order.close([&] { free_buffers(m); });
+    delete m;
+    s->cuda = nullptr;
+}
 
 // A twin's per-frame scores, kept by frame number for the flush (the motion twins' moving
 // sums need every frame's score): put() from the extracts, in any order; take() at the flush.

@@ -214,19 +214,12 @@ double frame_score(const FloatMotionState *s, const float *t)
 
 extern "C" int ev_float_motion_cuda_open(FloatMotionState *s, const EvLog *log)
 {
-    FloatMotionCuda *m = new (std::nothrow) FloatMotionCuda(log);
-    if (!m)
-        return -ENOMEM;
-    s->cuda = m;
-    return 0;
+    return ev_ring_twin_open<FloatMotionCuda>(s, log);
 }
 
 extern "C" void ev_float_motion_cuda_close(FloatMotionState *s)
 {
-    FloatMotionCuda *m = s->cuda;
-    if (!m)
-        return;
-    m->order.close([&] {
+    ev_ring_twin_close(s, [](FloatMotionCuda *m) {
         for (int k = 0; k < 2; k++)
             for (int p = 0; p < 3; p++) {
                 cudaFree(m->blur[k][p]);
@@ -237,8 +230,6 @@ extern "C" void ev_float_motion_cuda_close(FloatMotionState *s)
         cudaFree(m->total_dev);
         cudaFreeHost(m->total_host);
     });
-    delete m;
-    s->cuda = nullptr;
 }
 
 extern "C" EV_LAUNCH_FN(ev_float_motion_launch_cuda)

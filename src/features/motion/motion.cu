@@ -111,25 +111,16 @@ int queue_frame(const MotionState *s, MotionCuda *m, const EvPic *ref, long long
 
 extern "C" int ev_motion_cuda_open(MotionState *s, const EvLog *log)
 {
-    MotionCuda *m = new (std::nothrow) MotionCuda(log);
-    if (!m)
-        return -ENOMEM;
-    s->cuda = m;
-    return 0;
+    return ev_ring_twin_open<MotionCuda>(s, log);
 }
 
 extern "C" void ev_motion_cuda_close(MotionState *s)
 {
-    MotionCuda *m = s->cuda;
-    if (!m)
-        return;
-    m->order.close([&] {
+    ev_ring_twin_close(s, [](MotionCuda *m) {
         cudaFree(m->ring);
         cudaFree(m->total_dev);
         cudaFreeHost(m->total_host);
     });
-    delete m;
-    s->cuda = nullptr;
 }
 
 extern "C" EV_LAUNCH_FN(ev_motion_launch_cuda)

@@ -457,26 +457,17 @@ int queue_frame(const SpeedTemporalState *s, SpeedTemporalCuda *m, const EvPic *
 
 extern "C" int ev_speed_temporal_cuda_open(SpeedTemporalState *s, const EvLog *log)
 {
-    SpeedTemporalCuda *m = new (std::nothrow) SpeedTemporalCuda(log);
-    if (!m)
-        return -ENOMEM;
-    s->cuda = m;
-    return 0;
+    return ev_ring_twin_open<SpeedTemporalCuda>(s, log);
 }
 
 extern "C" void ev_speed_temporal_cuda_close(SpeedTemporalState *s)
 {
-    SpeedTemporalCuda *m = s->cuda;
-    if (!m)
-        return;
-    m->order.close([&] {
+    ev_ring_twin_close(s, [](SpeedTemporalCuda *m) {
         cudaFree(m->dev);
         cudaFree(m->luma);
         cudaFreeHost(m->host);
         cudaFreeHost(m->results);
     });
-    delete m;
-    s->cuda = nullptr;
 }
 
 extern "C" EV_LAUNCH_FN(ev_speed_temporal_launch_cuda)
