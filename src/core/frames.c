@@ -212,6 +212,23 @@ static int run_extractors(EvEngine *c, EvWorker *w, const EvSlot *s, int sequent
     return 0;
 }
 
+/* Run the frame at the head of the queue with w's scratch (lock held, and held again on
+ * return): its extractors, its slot out of the group's jobs, the first error kept. */
+static void run_queued(EvEngine *c, EvWorker *w)
+{
+    EvSlot *s = &c->slots[c->queue[c->q_head]];
+    c->q_head = (c->q_head + 1) % c->n_slots;
+    c->q_len--;
+    pthread_mutex_unlock(&c->lock);
+    const int err = run_extractors(c, w, s, 0);
+    ev_slot_leave_jobs(s);
+    pthread_mutex_lock(&c->lock);
+    if (err && !c->error)
+        c->error = err;
+    s->busy = 0;
+    pthread_cond_broadcast(&c->slot_free);
+}
+
 void *ev_worker_main(void *arg)
 {
     EvWorker *w = arg;
@@ -222,17 +239,7 @@ void *ev_worker_main(void *arg)
             pthread_cond_wait(&c->work_ready, &c->lock);
         if (!c->q_len)
             break;
-        EvSlot *s = &c->slots[c->queue[c->q_head]];
-        c->q_head = (c->q_head + 1) % c->n_slots;
-        c->q_len--;
-        pthread_mutex_unlock(&c->lock);
-        const int err = run_extractors(c, w, s, 0);
-        ev_slot_leave_jobs(s);
-        pthread_mutex_lock(&c->lock);
-        if (err && !c->error)
-            c->error = err;
-        s->busy = 0;
-        pthread_cond_broadcast(&c->slot_free);
+        run_queued(c, w);
     }
     pthread_mutex_unlock(&c->lock);
     return NULL;
@@ -244,17 +251,7 @@ static int caller_helps(EvEngine *c)
 {
     if (c->use_cuda || !c->n_workers || !c->q_len)
         return 0;
-    EvSlot *s = &c->slots[c->queue[c->q_head]];
-    c->q_head = (c->q_head + 1) % c->n_slots;
-    c->q_len--;
-    pthread_mutex_unlock(&c->lock);
-    const int err = run_extractors(c, &c->caller, s, 0);
-    ev_slot_leave_jobs(s);
-    pthread_mutex_lock(&c->lock);
-    if (err && !c->error)
-        c->error = err;
-    s->busy = 0;
-    pthread_cond_broadcast(&c->slot_free);
+    run_queued(c, &c->caller);
     return 1;
 }
 
