@@ -1,58 +1,38 @@
-/* The integer ADM kernel table (adm_dsp.h): the C reference first, then each SIMD level the CPU
- * allows, each replacing the one before. */
-#include "base/cpu.h"
+/* The integer ADM kernel table (adm_dsp.h): the table of the highest level the CPU allows
+ * (dsp_level.h). */
+#include "features/common/dsp_level.h"
 #include "features/adm/adm_dsp.h"
+
+/* A level's table: p the kernels' prefix (adm_ for the C reference, ev_adm_ for SIMD). */
+#define ADM_DSP(p, isa)                                                                        \
+    {                                                                                          \
+        .dwt0_u8 = p##dwt0_u8_##isa, .dwt0_u16 = p##dwt0_u16_##isa, .dwt123 = p##dwt123_##isa, \
+        .decouple0 = p##decouple0_##isa, .decouple123 = p##decouple123_##isa,                  \
+        .csf0 = p##csf0_##isa, .csf123 = p##csf123_##isa, .den0 = p##den0_##isa,               \
+        .den123 = p##den123_##isa, .cm0 = p##cm0_##isa, .cm123 = p##cm123_##isa,               \
+    }
 
 void adm_dsp_init(AdmDsp *dsp, const unsigned cpu)
 {
-    dsp->dwt0_u8 = adm_dwt0_u8_c;
-    dsp->dwt0_u16 = adm_dwt0_u16_c;
-    dsp->dwt123 = adm_dwt123_c;
-    dsp->decouple0 = adm_decouple0_c;
-    dsp->decouple123 = adm_decouple123_c;
-    dsp->csf0 = adm_csf0_c;
-    dsp->csf123 = adm_csf123_c;
-    dsp->den0 = adm_den0_c;
-    dsp->den123 = adm_den123_c;
-    dsp->cm0 = adm_cm0_c;
-    dsp->cm123 = adm_cm123_c;
+    static const AdmDsp level[] = {
+        ADM_DSP(adm_, c),
 #if EV_ARCH_X86_64
-#define ADM_SET(isa)                                                                           \
-    do {                                                                                       \
-        dsp->dwt0_u8 = ev_adm_dwt0_u8_##isa;                                                   \
-        dsp->dwt0_u16 = ev_adm_dwt0_u16_##isa;                                                 \
-        dsp->dwt123 = ev_adm_dwt123_##isa;                                                     \
-        dsp->decouple0 = ev_adm_decouple0_##isa;                                               \
-        dsp->decouple123 = ev_adm_decouple123_##isa;                                           \
-        dsp->csf0 = ev_adm_csf0_##isa;                                                         \
-        dsp->csf123 = ev_adm_csf123_##isa;                                                     \
-        dsp->den0 = ev_adm_den0_##isa;                                                         \
-        dsp->den123 = ev_adm_den123_##isa;                                                     \
-        dsp->cm0 = ev_adm_cm0_##isa;                                                           \
-        dsp->cm123 = ev_adm_cm123_##isa;                                                       \
-    } while (0)
-    if (!(cpu & EV_CPU_AVX2))
-        return;
-    ADM_SET(avx2);
-    if (!(cpu & EV_CPU_AVX512))
-        return;
-    ADM_SET(avx512);
-    if (!(cpu & EV_CPU_AVX512ICL))
-        return;
-    ADM_SET(avx512icl);
-#undef ADM_SET
+        ADM_DSP(ev_adm_, avx2),
+        ADM_DSP(ev_adm_, avx512),
+        ADM_DSP(ev_adm_, avx512icl),
 #endif
+    };
+    *dsp = level[ev_dsp_level(cpu, EV_DSP_AVX512ICL)];
 }
 
 size_t adm_dsp_tmp_size(const int max_in_w)
 {
-    size_t n = adm_rows_tmp_size_c(max_in_w);
+    const size_t size[] = {
+        adm_rows_tmp_size_c(max_in_w),
 #if EV_ARCH_X86_64
-    const size_t simd[3] = { ev_adm_rows_tmp_size_avx2(max_in_w),
-                             ev_adm_rows_tmp_size_avx512(max_in_w),
-                             ev_adm_rows_tmp_size_avx512icl(max_in_w) };
-    for (int k = 0; k < 3; k++)
-        n = simd[k] > n ? simd[k] : n;
+        ev_adm_rows_tmp_size_avx2(max_in_w), ev_adm_rows_tmp_size_avx512(max_in_w),
+        ev_adm_rows_tmp_size_avx512icl(max_in_w),
 #endif
-    return n;
+    };
+    return ev_dsp_size_max(size, sizeof size / sizeof size[0]);
 }

@@ -158,10 +158,8 @@ float adm_noise_floor(const AdmRect *r, double noise_weight);
 int ev_adm_emit(const AdmState *s, const AdmScaleScore sc[4], unsigned frame, EvSink *sink);
 
 /* The CUDA twin (adm.cu). */
-int ev_adm_launch_cuda(const void *state, void *scratch, const EvPic *ref, const EvPic *dis,
-                       unsigned frame);
-int ev_adm_extract_cuda(const void *state, void *scratch, const EvPic *ref, const EvPic *dis,
-                        unsigned frame, EvSink *sink);
+EV_LAUNCH_FN(ev_adm_launch_cuda);
+EV_EXTRACT_FN(ev_adm_extract_cuda);
 
 #ifdef __cplusplus
 }

@@ -56,10 +56,8 @@ float fadm_sum_bands(const float e[3], const AdmRect *rc, double noise_weight);
 int fadm_emit(const FadmState *s, const AdmScaleScore sc[4], unsigned frame, EvSink *sink);
 
 /* The CUDA twin (float_adm.cu). */
-int ev_float_adm_launch_cuda(const void *state, void *scratch, const EvPic *ref,
-                             const EvPic *dis, unsigned frame);
-int ev_float_adm_extract_cuda(const void *state, void *scratch, const EvPic *ref,
-                              const EvPic *dis, unsigned frame, EvSink *sink);
+EV_LAUNCH_FN(ev_float_adm_launch_cuda);
+EV_EXTRACT_FN(ev_float_adm_extract_cuda);
 
 /* Per-scale num, den and aim numerator of one frame. */
 void fadm_score_frame(const FadmState *s, FadmWork *wk, const EvPic *ref, const EvPic *dis,

@@ -350,15 +350,12 @@ static void float_motion_close(void *state)
     free(s->tmp);
 }
 
+#define FLOAT_MOTION_CLASS \
+    EV_CLASS_COMMON("float_motion", FloatMotionState), \
+    EV_CLASS_OPTIONS(float_motion_options, FloatMotionOpts)
 const EvExtractorClass ev_fex_float_motion = {
-    .name = "float_motion",
-    .flags = EV_FEX_SEQUENTIAL | EV_FEX_NO_SUBSAMPLE,
-    .options = float_motion_options,
-    .opts_size = sizeof(FloatMotionOpts),
-    .state_size = sizeof(FloatMotionState),
-    .init = float_motion_init,
-    .extract = float_motion_extract,
-    .flush = float_motion_flush,
+    FLOAT_MOTION_CLASS, .flags = EV_FEX_SEQUENTIAL | EV_FEX_NO_SUBSAMPLE,
+    .init = float_motion_init, .extract = float_motion_extract, .flush = float_motion_flush,
     .close = float_motion_close,
 };
 
@@ -413,15 +410,9 @@ static void float_motion_cuda_close(void *state)
 }
 
 const EvExtractorClass ev_cuda_float_motion = {
-    .name = "float_motion",
-    .flags = EV_FEX_NO_SUBSAMPLE | EV_FEX_CUDA,
-    .options = float_motion_options,
-    .opts_size = sizeof(FloatMotionOpts),
-    .state_size = sizeof(FloatMotionState),
-    .init = float_motion_cuda_init,
-    .launch = ev_float_motion_launch_cuda,
-    .extract = ev_float_motion_extract_cuda,
-    .flush = float_motion_cuda_flush,
+    FLOAT_MOTION_CLASS, .flags = EV_FEX_NO_SUBSAMPLE | EV_FEX_CUDA,
+    .init = float_motion_cuda_init, .launch = ev_float_motion_launch_cuda,
+    .extract = ev_float_motion_extract_cuda, .flush = float_motion_cuda_flush,
     .close = float_motion_cuda_close,
 };
 #endif

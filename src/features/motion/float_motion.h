@@ -66,10 +66,8 @@ int ev_float_motion_put_motion23(const FloatMotionState *s, const double *sad, u
  * flush the SAD scores of frames 0 .. n_frames - 1 (score[0] = 0) in a malloc'ed array. */
 int ev_float_motion_cuda_open(FloatMotionState *s, const EvLog *log);
 void ev_float_motion_cuda_close(FloatMotionState *s);
-int ev_float_motion_launch_cuda(const void *state, void *scratch, const EvPic *ref,
-                                const EvPic *dis, unsigned frame);
-int ev_float_motion_extract_cuda(const void *state, void *scratch, const EvPic *ref,
-                                 const EvPic *dis, unsigned frame, EvSink *sink);
+EV_LAUNCH_FN(ev_float_motion_launch_cuda);
+EV_EXTRACT_FN(ev_float_motion_extract_cuda);
 int ev_float_motion_cuda_scores(FloatMotionState *s, unsigned n_frames, double **score);
 
 #ifdef __cplusplus

@@ -237,17 +237,12 @@ static void motion_close(void *state)
     free(s->score);
 }
 
+#define MOTION_CLASS \
+    EV_CLASS_COMMON("motion", MotionState), EV_CLASS_OPTIONS(motion_options, MotionOpts)
 const EvExtractorClass ev_fex_motion = {
-    .name = "motion",
-    .flags = EV_FEX_SEQUENTIAL | EV_FEX_NO_SUBSAMPLE,
-    .options = motion_options,
-    .opts_size = sizeof(MotionOpts),
-    .state_size = sizeof(MotionState),
-    .init = motion_init,
-    .scratch_size = motion_scratch_size,
-    .extract = motion_extract,
-    .flush = motion_flush,
-    .close = motion_close,
+    MOTION_CLASS, .flags = EV_FEX_SEQUENTIAL | EV_FEX_NO_SUBSAMPLE,
+    .init = motion_init, .scratch_size = motion_scratch_size, .extract = motion_extract,
+    .flush = motion_flush, .close = motion_close,
 };
 
 #ifdef EV_HAVE_CUDA
@@ -276,15 +271,8 @@ static void motion_cuda_close(void *state)
 }
 
 const EvExtractorClass ev_cuda_motion = {
-    .name = "motion",
-    .flags = EV_FEX_NO_SUBSAMPLE | EV_FEX_CUDA | EV_FEX_CUDA_LUMA,
-    .options = motion_options,
-    .opts_size = sizeof(MotionOpts),
-    .state_size = sizeof(MotionState),
-    .init = motion_cuda_init,
-    .launch = ev_motion_launch_cuda,
-    .extract = ev_motion_extract_cuda,
-    .flush = motion_cuda_flush,
-    .close = motion_cuda_close,
+    MOTION_CLASS, .flags = EV_FEX_NO_SUBSAMPLE | EV_FEX_CUDA | EV_FEX_CUDA_LUMA,
+    .init = motion_cuda_init, .launch = ev_motion_launch_cuda, .extract = ev_motion_extract_cuda,
+    .flush = motion_cuda_flush, .close = motion_cuda_close,
 };
 #endif

@@ -46,10 +46,8 @@ int ev_motion_put_frame(const MotionState *s, unsigned frame, double score, EvSi
  * scores of frames 0 .. n_frames - 1 in a malloc'ed array (*score, *n) for motion2/motion3. */
 int ev_motion_cuda_open(MotionState *s, const EvLog *log);
 void ev_motion_cuda_close(MotionState *s);
-int ev_motion_launch_cuda(const void *state, void *scratch, const EvPic *ref, const EvPic *dis,
-                          unsigned frame);
-int ev_motion_extract_cuda(const void *state, void *scratch, const EvPic *ref,
-                           const EvPic *dis, unsigned frame, EvSink *sink);
+EV_LAUNCH_FN(ev_motion_launch_cuda);
+EV_EXTRACT_FN(ev_motion_extract_cuda);
 int ev_motion_cuda_scores(MotionState *s, unsigned n_frames, double **score, unsigned *n);
 
 #ifdef __cplusplus

@@ -107,19 +107,11 @@ static int float_psnr_extract(const void *state, void *scratch, const EvPic *ref
     return ev_float_psnr_emit(state, noise, frame, ref, sink);
 }
 
-const EvExtractorClass ev_fex_float_psnr = {
-    .name = "float_psnr",
-    .state_size = sizeof(FloatPsnrState),
-    .init = float_psnr_init,
-    .extract = float_psnr_extract,
-};
+#define FLOAT_PSNR_CLASS EV_CLASS_COMMON("float_psnr", FloatPsnrState), .init = float_psnr_init
+const EvExtractorClass ev_fex_float_psnr = { FLOAT_PSNR_CLASS, .extract = float_psnr_extract };
 
 #ifdef EV_HAVE_CUDA
 const EvExtractorClass ev_cuda_float_psnr = {
-    .name = "float_psnr",
-    .flags = EV_FEX_CUDA,
-    .state_size = sizeof(FloatPsnrState),
-    .init = float_psnr_init,
-    .extract = ev_float_psnr_extract_cuda,
+    FLOAT_PSNR_CLASS, .flags = EV_FEX_CUDA, .extract = ev_float_psnr_extract_cuda,
 };
 #endif

@@ -27,8 +27,7 @@ double ev_float_psnr_noise_from_units(const EvPic *ref, const EvPic *dis, uint64
 /* CUDA twin (float_psnr.cu): launch = enqueue the device sum on ref->gpu's stream; extract =
  * launch, wait, score. */
 void ev_float_psnr_launch_cuda(const void *state, const EvPic *ref, const EvPic *dis);
-int ev_float_psnr_extract_cuda(const void *state, void *scratch, const EvPic *ref,
-                               const EvPic *dis, unsigned frame, EvSink *sink);
+EV_EXTRACT_FN(ev_float_psnr_extract_cuda);
 
 #ifdef __cplusplus
 }

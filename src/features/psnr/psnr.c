@@ -153,29 +153,16 @@ static void psnr_close(void *state)
     free(s->totals);
 }
 
+#define PSNR_CLASS \
+    EV_CLASS_COMMON("psnr", PsnrState), EV_CLASS_OPTIONS(psnr_options, PsnrOpts), \
+    .init = psnr_init, .flush = psnr_flush, .close = psnr_close
 const EvExtractorClass ev_fex_psnr = {
-    .name = "psnr",
-    .flags = EV_FEX_NO_SUBSAMPLE,
-    .options = psnr_options,
-    .opts_size = sizeof(PsnrOpts),
-    .state_size = sizeof(PsnrState),
-    .init = psnr_init,
-    .extract = psnr_extract,
-    .flush = psnr_flush,
-    .close = psnr_close,
+    PSNR_CLASS, .flags = EV_FEX_NO_SUBSAMPLE, .extract = psnr_extract,
 };
 
 #ifdef EV_HAVE_CUDA
 /* The CUDA twin: the same options, state and end of stream; sums on the device (psnr.cu). */
 const EvExtractorClass ev_cuda_psnr = {
-    .name = "psnr",
-    .flags = EV_FEX_NO_SUBSAMPLE | EV_FEX_CUDA,
-    .options = psnr_options,
-    .opts_size = sizeof(PsnrOpts),
-    .state_size = sizeof(PsnrState),
-    .init = psnr_init,
-    .extract = ev_psnr_extract_cuda,
-    .flush = psnr_flush,
-    .close = psnr_close,
+    PSNR_CLASS, .flags = EV_FEX_NO_SUBSAMPLE | EV_FEX_CUDA, .extract = ev_psnr_extract_cuda,
 };
 #endif

@@ -20,8 +20,7 @@ int ev_psnr_emit_plane(const void *state, unsigned p, uint64_t sse, unsigned n, 
 /* CUDA twin: launch = enqueue the device sums on ref->gpu's stream (results in the worker's
  * host area once the stream is synchronised); extract = launch, wait, score. */
 void ev_psnr_launch_cuda(const void *state, const EvPic *ref, const EvPic *dis);
-int ev_psnr_extract_cuda(const void *state, void *scratch, const EvPic *ref, const EvPic *dis,
-                         unsigned frame, EvSink *sink);
+EV_EXTRACT_FN(ev_psnr_extract_cuda);
 
 #ifdef __cplusplus
 }

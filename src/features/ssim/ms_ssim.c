@@ -113,25 +113,17 @@ static int ms_ssim_extract(const void *state, void *scratch, const EvPic *ref, c
     return ev_float_ms_ssim_emit(s, m, frame, sink);
 }
 
+#define MS_SSIM_CLASS \
+    EV_CLASS_COMMON("float_ms_ssim", MsSsimState), \
+    EV_CLASS_OPTIONS(ms_ssim_options, MsSsimOpts), .init = ms_ssim_init
 const EvExtractorClass ev_fex_float_ms_ssim = {
-    .name = "float_ms_ssim",
-    .options = ms_ssim_options,
-    .opts_size = sizeof(MsSsimOpts),
-    .state_size = sizeof(MsSsimState),
-    .init = ms_ssim_init,
-    .scratch_size = ms_ssim_scratch_size,
-    .extract = ms_ssim_extract,
+    MS_SSIM_CLASS, .scratch_size = ms_ssim_scratch_size, .extract = ms_ssim_extract,
 };
 
 #ifdef EV_HAVE_CUDA
 /* The CUDA twin (ssim.cu): the same options and state; reads only the luma. */
 const EvExtractorClass ev_cuda_float_ms_ssim = {
-    .name = "float_ms_ssim",
-    .flags = EV_FEX_CUDA | EV_FEX_CUDA_LUMA,
-    .options = ms_ssim_options,
-    .opts_size = sizeof(MsSsimOpts),
-    .state_size = sizeof(MsSsimState),
-    .init = ms_ssim_init,
+    MS_SSIM_CLASS, .flags = EV_FEX_CUDA | EV_FEX_CUDA_LUMA,
     .extract = ev_float_ms_ssim_extract_cuda,
 };
 #endif

@@ -11,10 +11,8 @@ extern "C" {
 #endif
 
 /* CUDA twins (ssim.cu). */
-int ev_float_ssim_extract_cuda(const void *state, void *scratch, const EvPic *ref,
-                               const EvPic *dis, unsigned frame, EvSink *sink);
-int ev_float_ms_ssim_extract_cuda(const void *state, void *scratch, const EvPic *ref,
-                                  const EvPic *dis, unsigned frame, EvSink *sink);
+EV_EXTRACT_FN(ev_float_ssim_extract_cuda);
+EV_EXTRACT_FN(ev_float_ms_ssim_extract_cuda);
 
 /* Means of this process's SSIM twins: certified from exact sums, and summed in the
  * reference's order because certification declined (for benchmarks and the gate). */

@@ -209,26 +209,17 @@ int ev_float_vif_emit(const FloatVifState *s, VifScaleScores *v, const unsigned 
     return vif_put_scores(sink, frame, &s->names, v, s->opts.debug);
 }
 
+#define FLOAT_VIF_CLASS \
+    EV_CLASS_COMMON("float_vif", FloatVifState), \
+    EV_CLASS_OPTIONS(float_vif_options, FloatVifOpts), .init = float_vif_init
 const EvExtractorClass ev_fex_float_vif = {
-    .name = "float_vif",
-    .options = float_vif_options,
-    .opts_size = sizeof(FloatVifOpts),
-    .state_size = sizeof(FloatVifState),
-    .init = float_vif_init,
-    .scratch_size = float_vif_scratch_size,
-    .extract = float_vif_extract,
+    FLOAT_VIF_CLASS, .scratch_size = float_vif_scratch_size, .extract = float_vif_extract,
 };
 
 #ifdef EV_HAVE_CUDA
 /* The CUDA twin: the same options, init and outputs; the scales on the device (float_vif.cu). */
 const EvExtractorClass ev_cuda_float_vif = {
-    .name = "float_vif",
-    .flags = EV_FEX_CUDA | EV_FEX_CUDA_LUMA,
-    .options = float_vif_options,
-    .opts_size = sizeof(FloatVifOpts),
-    .state_size = sizeof(FloatVifState),
-    .init = float_vif_init,
-    .launch = ev_float_vif_launch_cuda,
-    .extract = ev_float_vif_extract_cuda,
+    FLOAT_VIF_CLASS, .flags = EV_FEX_CUDA | EV_FEX_CUDA_LUMA,
+    .launch = ev_float_vif_launch_cuda, .extract = ev_float_vif_extract_cuda,
 };
 #endif

@@ -37,10 +37,8 @@ typedef struct FloatVifState {
 int ev_float_vif_emit(const FloatVifState *s, VifScaleScores *v, unsigned frame, EvSink *sink);
 
 /* The CUDA twin (float_vif.cu). */
-int ev_float_vif_launch_cuda(const void *state, void *scratch, const EvPic *ref,
-                             const EvPic *dis, unsigned frame);
-int ev_float_vif_extract_cuda(const void *state, void *scratch, const EvPic *ref,
-                              const EvPic *dis, unsigned frame, EvSink *sink);
+EV_LAUNCH_FN(ev_float_vif_launch_cuda);
+EV_EXTRACT_FN(ev_float_vif_extract_cuda);
 
 #ifdef __cplusplus
 }

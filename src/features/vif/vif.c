@@ -280,27 +280,18 @@ int ev_vif_emit(const VifState *s, const VifScaleScores *v, const unsigned frame
     return vif_put_scores(sink, frame, &s->names, v, s->opts.debug);
 }
 
+/* both scratch sizes: the twin leaves some frames to the C reference */
+#define VIF_CLASS \
+    EV_CLASS_COMMON("vif", VifState), EV_CLASS_OPTIONS(vif_options, VifOpts), \
+    .init = vif_init, .scratch_size = ev_vif_scratch_size
 const EvExtractorClass ev_fex_vif = {
-    .name = "vif",
-    .options = vif_options,
-    .opts_size = sizeof(VifOpts),
-    .state_size = sizeof(VifState),
-    .init = vif_init,
-    .scratch_size = ev_vif_scratch_size,
-    .extract = vif_extract,
+    VIF_CLASS, .extract = vif_extract,
 };
 
 #ifdef EV_HAVE_CUDA
 /* The CUDA twin: the same options, init and outputs; the scales on the device (vif.cu). */
 const EvExtractorClass ev_cuda_vif = {
-    .name = "vif",
-    .flags = EV_FEX_CUDA | EV_FEX_CUDA_LUMA,
-    .options = vif_options,
-    .opts_size = sizeof(VifOpts),
-    .state_size = sizeof(VifState),
-    .init = vif_init,
-    .scratch_size = ev_vif_scratch_size, /* frames the twin leaves to the C reference */
-    .launch = ev_vif_launch_cuda,
-    .extract = ev_vif_extract_cuda,
+    VIF_CLASS, .flags = EV_FEX_CUDA | EV_FEX_CUDA_LUMA,
+    .launch = ev_vif_launch_cuda, .extract = ev_vif_extract_cuda,
 };
 #endif

@@ -39,10 +39,8 @@ int ev_vif_extract_reference(const VifState *s, void *scratch, const EvPic *ref,
 size_t ev_vif_scratch_size(const void *state);
 
 /* The CUDA twin (vif.cu). */
-int ev_vif_launch_cuda(const void *state, void *scratch, const EvPic *ref, const EvPic *dis,
-                       unsigned frame);
-int ev_vif_extract_cuda(const void *state, void *scratch, const EvPic *ref, const EvPic *dis,
-                        unsigned frame, EvSink *sink);
+EV_LAUNCH_FN(ev_vif_launch_cuda);
+EV_EXTRACT_FN(ev_vif_extract_cuda);
 
 #ifdef __cplusplus
 }
