@@ -57,33 +57,6 @@ static const char *const adm_base_names[N_ALL] = {
 /* The DWT reads 4 taps mirrored once (adm_dwt_index): every scale's input needs >= 5 lines. */
 enum { ADM_MIN_DWT_INPUT = 5, ADM_MIN_SIZE = 33 };
 
-static int set_geometry(AdmState *s)
-{
-    size_t n = 0;
-    for (int k = 0; k < 4; k++) {
-        AdmScaleGeom *g = &s->geom[k];
-        g->in_w = k ? s->geom[k - 1].w : (int)s->width;
-        g->in_h = k ? s->geom[k - 1].h : (int)s->height;
-        g->w = (g->in_w + 1) / 2;
-        g->h = (g->in_h + 1) / 2;
-        if (g->in_w < ADM_MIN_DWT_INPUT || g->in_h < ADM_MIN_DWT_INPUT)
-            return -EINVAL;
-        n += 4 * (size_t)g->h;
-    }
-    if (!(s->indices = malloc(n * sizeof(int))))
-        return -ENOMEM;
-    int *p = s->indices;
-    for (int k = 0; k < 4; k++) {
-        AdmScaleGeom *g = &s->geom[k];
-        for (int t = 0; t < 4; t++) {
-            g->ind_y[t] = p;
-            for (int i = 0; i < g->h; i++)
-                *p++ = adm_dwt_index(2 * i - 1 + t, g->in_h);
-        }
-    }
-    return 0;
-}
-
 static float csf_factor(const AdmOpts *o, const int lambda, const int diag)
 {
     const double nvd = o->norm_view_dist;
@@ -160,7 +133,7 @@ static int adm_init(void *state, const void *opts, const EvPicInfo *info, const 
     int err = check_config(s, info, log);
     if (err)
         return err;
-    if ((err = set_geometry(s))) {
+    if ((err = adm_set_geometry(s->geom, s->width, s->height, ADM_MIN_DWT_INPUT, &s->indices))) {
         if (err == -EINVAL)
             ev_log(log, EV_LOG_ERROR, "adm: frame %ux%u is too small (minimum %dx%d)",
                    info->width, info->height, ADM_MIN_SIZE, ADM_MIN_SIZE);

@@ -69,6 +69,12 @@ typedef struct AdmScaleGeom {
     int *ind_y[4];
 } AdmScaleGeom;
 
+/* The four scales' geometry of a width x height frame and their tap rows, stored in *indices
+ * (malloc'd; the caller frees it): -EINVAL when a scale's DWT input has fewer than min_in lines
+ * or columns (geom then partly set), -ENOMEM (adm_rects.c). */
+int adm_set_geometry(AdmScaleGeom geom[4], unsigned width, unsigned height, int min_in,
+                     int **indices);
+
 typedef struct AdmState {
     AdmOpts opts;
     unsigned width, height, bpc;

@@ -1,8 +1,40 @@
-/* ADM regions shared by adm and float_adm (libvmaf integer_adm.c / adm.c): the decouple/CSF
- * rectangle, the contrast-masking rectangle, and the noise floor of a band. */
+/* ADM regions shared by adm and float_adm (libvmaf integer_adm.c / adm.c): the scales'
+ * geometry, the decouple/CSF rectangle, the contrast-masking rectangle, and the noise floor of
+ * a band. */
+#include <errno.h>
 #include <math.h>
+#include <stdlib.h>
 
 #include "features/adm/adm_internal.h"
+#include "features/adm/adm_math.h"
+
+int adm_set_geometry(AdmScaleGeom geom[4], const unsigned width, const unsigned height,
+                     const int min_in, int **indices)
+{
+    size_t n = 0;
+    for (int k = 0; k < 4; k++) {
+        AdmScaleGeom *g = &geom[k];
+        g->in_w = k ? geom[k - 1].w : (int)width;
+        g->in_h = k ? geom[k - 1].h : (int)height;
+        g->w = (g->in_w + 1) / 2;
+        g->h = (g->in_h + 1) / 2;
+        if (g->in_w < min_in || g->in_h < min_in)
+            return -EINVAL;
+        n += 4 * (size_t)g->h;
+    }
+    if (!(*indices = malloc(n * sizeof(int))))
+        return -ENOMEM;
+    int *p = *indices;
+    for (int k = 0; k < 4; k++) {
+        AdmScaleGeom *g = &geom[k];
+        for (int t = 0; t < 4; t++) {
+            g->ind_y[t] = p;
+            for (int i = 0; i < g->h; i++)
+                *p++ = adm_dwt_index(2 * i - 1 + t, g->in_h);
+        }
+    }
+    return 0;
+}
 
 AdmRect adm_rect_csf(const int w, const int h)
 {

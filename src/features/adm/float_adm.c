@@ -32,35 +32,8 @@ static const char *const float_adm_base_names[N_ALL] = {
     "adm_den_scale1", "adm_num_scale2", "adm_den_scale2", "adm_num_scale3", "adm_den_scale3",
 };
 
-/* Every scale's DWT input needs 2 lines and every band 2 (the 3x3 window): 17x17 frames. */
-enum { FADM_MIN_SIZE = 17 };
-
-static int set_geometry(FadmState *s)
-{
-    size_t n = 0;
-    for (int k = 0; k < 4; k++) {
-        AdmScaleGeom *g = &s->geom[k];
-        g->in_w = k ? s->geom[k - 1].w : (int)s->width;
-        g->in_h = k ? s->geom[k - 1].h : (int)s->height;
-        g->w = (g->in_w + 1) / 2;
-        g->h = (g->in_h + 1) / 2;
-        if (g->w < 2 || g->h < 2)
-            return -EINVAL;
-        n += 4 * (size_t)g->h;
-    }
-    if (!(s->indices = malloc(n * sizeof(int))))
-        return -ENOMEM;
-    int *p = s->indices;
-    for (int k = 0; k < 4; k++) {
-        AdmScaleGeom *g = &s->geom[k];
-        for (int t = 0; t < 4; t++) {
-            g->ind_y[t] = p;
-            for (int i = 0; i < g->h; i++)
-                *p++ = adm_dwt_index(2 * i - 1 + t, g->in_h);
-        }
-    }
-    return 0;
-}
+/* Every band needs 2 lines (the 3x3 window), so every scale's DWT input 3: 17x17 frames. */
+enum { FADM_MIN_DWT_INPUT = 3, FADM_MIN_SIZE = 17 };
 
 static int float_adm_init(void *state, const void *opts, const EvPicInfo *info,
                           const EvLog *log)
@@ -71,7 +44,8 @@ static int float_adm_init(void *state, const void *opts, const EvPicInfo *info,
     s->height = info->height;
     s->bpc = info->bpc;
     s->scaler = sample_scaler(info->bpc);
-    const int err = set_geometry(s);
+    const int err = adm_set_geometry(s->geom, s->width, s->height, FADM_MIN_DWT_INPUT,
+                                     &s->indices);
     if (err == -EINVAL)
         ev_log(log, EV_LOG_ERROR, "float_adm: frame %ux%u is too small (minimum %dx%d)",
                info->width, info->height, FADM_MIN_SIZE, FADM_MIN_SIZE);
