@@ -9,14 +9,14 @@ static const EvExtractorClass *const extractors[] = {
 #define EV_EXTRACTOR(sym) &sym,
     EV_EXTRACTOR_LIST
 #undef EV_EXTRACTOR
-    NULL,
+        NULL,
 };
 
 static const EvExtractorClass *const twins[] = {
 #define EV_EXTRACTOR(sym) &sym,
     EV_TWIN_LIST
 #undef EV_EXTRACTOR
-    NULL,
+        NULL,
 };
 
 const EvExtractorClass *ev_find_twin(const char *const name)

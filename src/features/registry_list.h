@@ -22,23 +22,23 @@ extern const EvExtractorClass ev_fex_cambi;
 extern const EvExtractorClass ev_fex_ciede;
 extern const EvExtractorClass ev_fex_psnr_hvs;
 
-#define EV_EXTRACTOR_LIST                                                                      \
-    EV_EXTRACTOR(ev_fex_float_moment)                                                          \
-    EV_EXTRACTOR(ev_fex_psnr)                                                                  \
-    EV_EXTRACTOR(ev_fex_vif)                                                                   \
-    EV_EXTRACTOR(ev_fex_float_vif)                                                             \
-    EV_EXTRACTOR(ev_fex_adm)                                                                   \
-    EV_EXTRACTOR(ev_fex_float_adm)                                                             \
-    EV_EXTRACTOR(ev_fex_motion)                                                                \
-    EV_EXTRACTOR(ev_fex_float_motion)                                                          \
-    EV_EXTRACTOR(ev_fex_float_ansnr)                                                           \
-    EV_EXTRACTOR(ev_fex_float_ssim)                                                            \
-    EV_EXTRACTOR(ev_fex_float_ms_ssim)                                                         \
-    EV_EXTRACTOR(ev_fex_float_psnr)                                                            \
-    EV_EXTRACTOR(ev_fex_speed_chroma)                                                          \
-    EV_EXTRACTOR(ev_fex_speed_temporal)                                                        \
-    EV_EXTRACTOR(ev_fex_cambi)                                                                 \
-    EV_EXTRACTOR(ev_fex_ciede)                                                                 \
+#define EV_EXTRACTOR_LIST                                                                          \
+    EV_EXTRACTOR(ev_fex_float_moment)                                                              \
+    EV_EXTRACTOR(ev_fex_psnr)                                                                      \
+    EV_EXTRACTOR(ev_fex_vif)                                                                       \
+    EV_EXTRACTOR(ev_fex_float_vif)                                                                 \
+    EV_EXTRACTOR(ev_fex_adm)                                                                       \
+    EV_EXTRACTOR(ev_fex_float_adm)                                                                 \
+    EV_EXTRACTOR(ev_fex_motion)                                                                    \
+    EV_EXTRACTOR(ev_fex_float_motion)                                                              \
+    EV_EXTRACTOR(ev_fex_float_ansnr)                                                               \
+    EV_EXTRACTOR(ev_fex_float_ssim)                                                                \
+    EV_EXTRACTOR(ev_fex_float_ms_ssim)                                                             \
+    EV_EXTRACTOR(ev_fex_float_psnr)                                                                \
+    EV_EXTRACTOR(ev_fex_speed_chroma)                                                              \
+    EV_EXTRACTOR(ev_fex_speed_temporal)                                                            \
+    EV_EXTRACTOR(ev_fex_cambi)                                                                     \
+    EV_EXTRACTOR(ev_fex_ciede)                                                                     \
     EV_EXTRACTOR(ev_fex_psnr_hvs)
 
 /* CUDA twins (built with EXACTVMAF_CUDA): same names as their CPU references. */
@@ -61,23 +61,23 @@ extern const EvExtractorClass ev_cuda_float_ansnr;
 extern const EvExtractorClass ev_cuda_cambi;
 extern const EvExtractorClass ev_cuda_ciede;
 
-#define EV_TWIN_LIST                                                                           \
-    EV_EXTRACTOR(ev_cuda_float_moment)                                                         \
-    EV_EXTRACTOR(ev_cuda_psnr)                                                                 \
-    EV_EXTRACTOR(ev_cuda_float_psnr)                                                           \
-    EV_EXTRACTOR(ev_cuda_float_ssim)                                                           \
-    EV_EXTRACTOR(ev_cuda_float_ms_ssim)                                                        \
-    EV_EXTRACTOR(ev_cuda_motion)                                                               \
-    EV_EXTRACTOR(ev_cuda_vif)                                                                  \
-    EV_EXTRACTOR(ev_cuda_adm)                                                                  \
-    EV_EXTRACTOR(ev_cuda_speed_chroma)                                                         \
-    EV_EXTRACTOR(ev_cuda_speed_temporal)                                                       \
-    EV_EXTRACTOR(ev_cuda_psnr_hvs)                                                             \
-    EV_EXTRACTOR(ev_cuda_float_vif)                                                            \
-    EV_EXTRACTOR(ev_cuda_float_adm)                                                            \
-    EV_EXTRACTOR(ev_cuda_float_motion)                                                         \
-    EV_EXTRACTOR(ev_cuda_float_ansnr)                                                          \
-    EV_EXTRACTOR(ev_cuda_cambi)                                                                \
+#define EV_TWIN_LIST                                                                               \
+    EV_EXTRACTOR(ev_cuda_float_moment)                                                             \
+    EV_EXTRACTOR(ev_cuda_psnr)                                                                     \
+    EV_EXTRACTOR(ev_cuda_float_psnr)                                                               \
+    EV_EXTRACTOR(ev_cuda_float_ssim)                                                               \
+    EV_EXTRACTOR(ev_cuda_float_ms_ssim)                                                            \
+    EV_EXTRACTOR(ev_cuda_motion)                                                                   \
+    EV_EXTRACTOR(ev_cuda_vif)                                                                      \
+    EV_EXTRACTOR(ev_cuda_adm)                                                                      \
+    EV_EXTRACTOR(ev_cuda_speed_chroma)                                                             \
+    EV_EXTRACTOR(ev_cuda_speed_temporal)                                                           \
+    EV_EXTRACTOR(ev_cuda_psnr_hvs)                                                                 \
+    EV_EXTRACTOR(ev_cuda_float_vif)                                                                \
+    EV_EXTRACTOR(ev_cuda_float_adm)                                                                \
+    EV_EXTRACTOR(ev_cuda_float_motion)                                                             \
+    EV_EXTRACTOR(ev_cuda_float_ansnr)                                                              \
+    EV_EXTRACTOR(ev_cuda_cambi)                                                                    \
     EV_EXTRACTOR(ev_cuda_ciede)
 #else
 #define EV_TWIN_LIST

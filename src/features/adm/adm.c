@@ -15,14 +15,14 @@ const EvExtractorClass ev_fex_adm;
 
 #define FP EV_OPT_FEATURE_PARAM
 static const EvOption adm_options[] = {
-    { "debug", NULL, "debug mode: enable additional output", EV_OPT_BOOL,
-      offsetof(AdmOpts, debug), 0, 0, 1, 0 },
+    { "debug", NULL, "debug mode: enable additional output", EV_OPT_BOOL, offsetof(AdmOpts, debug),
+      0, 0, 1, 0 },
     { "adm_csf_scale", "scf", "scale of the h and v CSF terms (Barten)", EV_OPT_DOUBLE,
       offsetof(AdmOpts, csf_scale), 1.0, 0.0, 50.0, FP },
     { "adm_csf_diag_scale", "scfd", "scale of the diagonal CSF term (Barten)", EV_OPT_DOUBLE,
       offsetof(AdmOpts, csf_diag_scale), 1.0, 0.0, 50.0, FP },
-    { "adm_dlm_weight", "dlmw", "weight of DLM against AIM in adm3; 1 is DLM only",
-      EV_OPT_DOUBLE, offsetof(AdmOpts, dlm_weight), 0.5, 0.0, 1.0, FP },
+    { "adm_dlm_weight", "dlmw", "weight of DLM against AIM in adm3; 1 is DLM only", EV_OPT_DOUBLE,
+      offsetof(AdmOpts, dlm_weight), 0.5, 0.0, 1.0, FP },
     { "adm_enhn_gain_limit", "egl", "enhancement gain limit, >= 1; 1 disables the gain",
       EV_OPT_DOUBLE, offsetof(AdmOpts, enhn_gain_limit), 100.0, 1.0, 100.0, FP },
     { "adm_norm_view_dist", "nvd", "viewing distance / display height", EV_OPT_DOUBLE,
@@ -33,12 +33,12 @@ static const EvOption adm_options[] = {
       EV_OPT_INT, offsetof(AdmOpts, csf_mode), 0, 0, 3, FP },
     { "adm_noise_weight", "nw", "noise weight", EV_OPT_DOUBLE, offsetof(AdmOpts, noise_weight),
       0.03125, 0.0, 1500.0, FP },
-    { "adm_skip_aim", NULL, "skip the calculation of AIM", EV_OPT_BOOL,
-      offsetof(AdmOpts, skip_aim), 0, 0, 1, 0 },
+    { "adm_skip_aim", NULL, "skip the calculation of AIM", EV_OPT_BOOL, offsetof(AdmOpts, skip_aim),
+      0, 0, 1, 0 },
     { "adm_skip_scale0", "ssz", "skip the calculation of scale 0", EV_OPT_BOOL,
       offsetof(AdmOpts, skip_scale0), 0, 0, 1, FP },
-    { "adm_min_val", "min", "lower bound of adm3", EV_OPT_DOUBLE, offsetof(AdmOpts, min_val),
-      0.0, 0.0, 1.0, FP },
+    { "adm_min_val", "min", "lower bound of adm3", EV_OPT_DOUBLE, offsetof(AdmOpts, min_val), 0.0,
+      0.0, 1.0, FP },
     { 0 },
 };
 #undef FP
@@ -46,11 +46,14 @@ static const EvOption adm_options[] = {
 /* Output names as Netflix prints them (aliases of the VMAF_integer_feature_* names). */
 enum { N_MAIN = 7, N_ALL = 18 };
 static const char *const adm_base_names[N_ALL] = {
-    "integer_adm2", "integer_aim", "integer_adm3",
-    "integer_adm_scale0", "integer_adm_scale1", "integer_adm_scale2", "integer_adm_scale3",
-    "integer_adm", "integer_adm_num", "integer_adm_den",
-    "integer_adm_num_scale0", "integer_adm_den_scale0", "integer_adm_num_scale1",
-    "integer_adm_den_scale1", "integer_adm_num_scale2", "integer_adm_den_scale2",
+    "integer_adm2",           "integer_aim",
+    "integer_adm3",           "integer_adm_scale0",
+    "integer_adm_scale1",     "integer_adm_scale2",
+    "integer_adm_scale3",     "integer_adm",
+    "integer_adm_num",        "integer_adm_den",
+    "integer_adm_num_scale0", "integer_adm_den_scale0",
+    "integer_adm_num_scale1", "integer_adm_den_scale1",
+    "integer_adm_num_scale2", "integer_adm_den_scale2",
     "integer_adm_num_scale3", "integer_adm_den_scale3",
 };
 
@@ -64,12 +67,9 @@ static float csf_factor(const AdmOpts *o, const int lambda, const int diag)
     switch (o->csf_mode) {
     case ADM_CSF_BARTEN:
         return adm_barten_factor(lambda, nvd, rdh, 100.0, diag ? o->csf_diag_scale : o->csf_scale);
-    case ADM_CSF_BLEND:
-        return adm_blend_factor(lambda, diag, nvd, rdh, 0);
-    case ADM_CSF_BLEND_MAE:
-        return adm_blend_factor(lambda, diag, nvd, rdh, 1);
-    default:
-        return adm_watson_factor(lambda, diag, nvd, rdh);
+    case ADM_CSF_BLEND: return adm_blend_factor(lambda, diag, nvd, rdh, 0);
+    case ADM_CSF_BLEND_MAE: return adm_blend_factor(lambda, diag, nvd, rdh, 1);
+    default: return adm_watson_factor(lambda, diag, nvd, rdh);
     }
 }
 
@@ -106,7 +106,8 @@ static int check_config(const AdmState *s, const EvPicInfo *info, const EvLog *l
     const AdmOpts *o = &s->opts;
     /* the reference refuses (at its first frame) what its 16-bit pipeline cannot represent */
     if (o->norm_view_dist * o->ref_display_height < 3.0 * 1080) {
-        ev_log(log, EV_LOG_ERROR, "adm: adm_norm_view_dist x adm_ref_display_height = %g x %d "
+        ev_log(log, EV_LOG_ERROR,
+               "adm: adm_norm_view_dist x adm_ref_display_height = %g x %d "
                "is below 3 x 1080, which the integer ADM cannot compute",
                o->norm_view_dist, o->ref_display_height);
         return -EINVAL;
@@ -117,9 +118,10 @@ static int check_config(const AdmState *s, const EvPicInfo *info, const EvLog *l
     }
     if ((o->csf_mode == ADM_CSF_BLEND || o->csf_mode == ADM_CSF_BLEND_MAE) &&
         adm_blend_factor(0, 0, o->norm_view_dist, o->ref_display_height, 0) < 0.0f)
-        ev_log(log, EV_LOG_WARNING, "adm: adm_csf_mode=%d has no table for %g x %d; like "
-               "libvmaf, its factor is -22 and the scores are meaningless", o->csf_mode,
-               o->norm_view_dist, o->ref_display_height);
+        ev_log(log, EV_LOG_WARNING,
+               "adm: adm_csf_mode=%d has no table for %g x %d; like "
+               "libvmaf, its factor is -22 and the scores are meaningless",
+               o->csf_mode, o->norm_view_dist, o->ref_display_height);
     return 0;
 }
 
@@ -135,8 +137,8 @@ static int adm_init(void *state, const void *opts, const EvPicInfo *info, const 
         return err;
     if ((err = adm_set_geometry(s->geom, s->width, s->height, ADM_MIN_DWT_INPUT, &s->indices))) {
         if (err == -EINVAL)
-            ev_log(log, EV_LOG_ERROR, "adm: frame %ux%u is too small (minimum %dx%d)",
-                   info->width, info->height, ADM_MIN_SIZE, ADM_MIN_SIZE);
+            ev_log(log, EV_LOG_ERROR, "adm: frame %ux%u is too small (minimum %dx%d)", info->width,
+                   info->height, ADM_MIN_SIZE, ADM_MIN_SIZE);
         goto fail;
     }
     if (!(s->div_lookup = malloc(65537 * sizeof(int32_t)))) {
@@ -167,8 +169,7 @@ static size_t adm_scratch_size(const void *state)
 }
 
 /* Totals over scales in double, the reference's floor on tiny totals, then adm2, aim, adm3. */
-int ev_adm_emit(const AdmState *s, const AdmScaleScore sc[4], const unsigned frame,
-                EvSink *sink)
+int ev_adm_emit(const AdmState *s, const AdmScaleScore sc[4], const unsigned frame, EvSink *sink)
 {
     double num = 0, den = 0, aim_num = 0;
     for (int k = 0; k < 4; k++) {
@@ -185,11 +186,24 @@ int ev_adm_emit(const AdmState *s, const AdmScaleScore sc[4], const unsigned fra
     const double dlmw = s->opts.dlm_weight;
     const double adm3_raw = adm2 * dlmw + (1 - aim) * (1 - dlmw);
     const double value[N_ALL] = {
-        adm2, aim, adm3_raw > s->opts.min_val ? adm3_raw : s->opts.min_val,
-        (double)sc[0].num / sc[0].den, (double)sc[1].num / sc[1].den,
-        (double)sc[2].num / sc[2].den, (double)sc[3].num / sc[3].den,
-        adm2, num, den,
-        sc[0].num, sc[0].den, sc[1].num, sc[1].den, sc[2].num, sc[2].den, sc[3].num, sc[3].den,
+        adm2,
+        aim,
+        adm3_raw > s->opts.min_val ? adm3_raw : s->opts.min_val,
+        (double)sc[0].num / sc[0].den,
+        (double)sc[1].num / sc[1].den,
+        (double)sc[2].num / sc[2].den,
+        (double)sc[3].num / sc[3].den,
+        adm2,
+        num,
+        den,
+        sc[0].num,
+        sc[0].den,
+        sc[1].num,
+        sc[1].den,
+        sc[2].num,
+        sc[2].den,
+        sc[3].num,
+        sc[3].den,
     };
     const int n = s->opts.debug ? N_ALL : N_MAIN;
     int err = 0;
@@ -200,7 +214,7 @@ int ev_adm_emit(const AdmState *s, const AdmScaleScore sc[4], const unsigned fra
 
 /* ---- many encodes: one context scores a frame for every member (core/groupjob.h) ---- */
 
-enum { ADM_VALUES = 12 };   /* num, den, aim of each scale */
+enum { ADM_VALUES = 12 }; /* num, den, aim of each scale */
 
 static void pack_scores(double *out, const AdmScaleScore sc[4])
 {
@@ -213,7 +227,7 @@ static void pack_scores(double *out, const AdmScaleScore sc[4])
 
 static void unpack_scores(AdmScaleScore sc[4], const double *in)
 {
-    for (int k = 0; k < 4; k++)   /* floats, exact through the doubles */
+    for (int k = 0; k < 4; k++) /* floats, exact through the doubles */
         sc[k] = (AdmScaleScore){ (float)in[3 * k], (float)in[3 * k + 1], (float)in[3 * k + 2] };
 }
 
@@ -263,17 +277,21 @@ static void adm_close(void *state)
     free(s->div_lookup);
 }
 
-#define ADM_CLASS \
-    EV_CLASS_COMMON("adm", AdmState), EV_CLASS_OPTIONS(adm_options, AdmOpts), \
-    .init = adm_init, .close = adm_close
+#define ADM_CLASS                                                                                  \
+    EV_CLASS_COMMON("adm", AdmState), EV_CLASS_OPTIONS(adm_options, AdmOpts), .init = adm_init,    \
+                                                                              .close = adm_close
 const EvExtractorClass ev_fex_adm = {
-    ADM_CLASS, .scratch_size = adm_scratch_size, .extract = adm_extract,
+    ADM_CLASS,
+    .scratch_size = adm_scratch_size,
+    .extract = adm_extract
 };
 
 #ifdef EV_HAVE_CUDA
 /* The CUDA twin: the same options, init and outputs; the scales on the device (adm.cu). */
 const EvExtractorClass ev_cuda_adm = {
-    ADM_CLASS, .flags = EV_FEX_CUDA | EV_FEX_CUDA_LUMA,
-    .launch = ev_adm_launch_cuda, .extract = ev_adm_extract_cuda,
+    ADM_CLASS,
+    .flags = EV_FEX_CUDA | EV_FEX_CUDA_LUMA,
+    .launch = ev_adm_launch_cuda,
+    .extract = ev_adm_extract_cuda
 };
 #endif

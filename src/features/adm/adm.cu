@@ -18,7 +18,8 @@
 #include "cuda/runtime.h"
 #include "features/adm/adm_twin.h"
 
-namespace {
+namespace
+{
 
 constexpr int THREADS = 256;
 
@@ -53,7 +54,8 @@ __device__ __forceinline__ unsigned long long warp_sum(unsigned long long v)
 }
 
 // Sum N values over the block; thread q < N then holds total q (others: undefined).
-template <int N> __device__ void block_sums(unsigned long long (&v)[N])
+template <int N>
+__device__ void block_sums(unsigned long long (&v)[N])
 {
     __shared__ unsigned long long part[THREADS / 32][N];
     const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
@@ -92,7 +94,7 @@ __device__ void band_at(const AdmTwinScale &p, const int32_t *div_lookup, int i,
                 den[b] = adm_twin_den_cube(&p, o[b]);
     }
     if (i < p.cm.top || i >= p.cm.bottom)
-        return;   // the whole block: one row
+        return; // the whole block: one row
     block_sums<3>(den);
     if (threadIdx.x < 3)
         atomicAdd(pick(rows.den, threadIdx.x) + i, den[0]);
@@ -124,9 +126,9 @@ __global__ void __launch_bounds__(THREADS)
 
 // Scales 1..3 the same way, from the previous scale's band a (int16 at scale 1, else int32).
 __global__ void __launch_bounds__(THREADS)
-    dwt123_kernel(const void *in_ref, const void *in_dis, AdmTwinScale p,
-                  const int32_t *div_lookup, int32_t *low_ref, int32_t *low_dis, Bands o,
-                  Bands t, uint32_t *flt_a, uint32_t *flt_r, Rows rows)
+    dwt123_kernel(const void *in_ref, const void *in_dis, AdmTwinScale p, const int32_t *div_lookup,
+                  int32_t *low_ref, int32_t *low_dis, Bands o, Bands t, uint32_t *flt_a,
+                  uint32_t *flt_r, Rows rows)
 {
     const int j = blockIdx.x * THREADS + threadIdx.x, i = blockIdx.y;
     int32_t vo[4] = { 0, 0, 0, 0 }, vt[4] = { 0, 0, 0, 0 };
@@ -162,7 +164,7 @@ __global__ void __launch_bounds__(THREADS)
 {
     const int j = blockIdx.x * THREADS + threadIdx.x, k = blockIdx.y;
     if (!adm_twin_visits(&p.rows, k))
-        return;   // the whole block: one row
+        return; // the whole block: one row
     unsigned long long sums[6] = { 0, 0, 0, 0, 0, 0 };
     if (j < p.w && adm_twin_visits(&p.cols, j)) {
         const size_t at = (size_t)k * p.w + j;
@@ -220,13 +222,13 @@ __global__ void __launch_bounds__(THREADS)
 // scale (the stream runs the scales in order); each scale keeps its own band a.
 struct Bufs {
     int16_t *low0[2];
-    int32_t *low[4][2];          // scales 1..3
+    int32_t *low[4][2]; // scales 1..3
     Bands o, t;
-    uint32_t *flt_a, *flt_r;     // band-summed masking values of the two passes
+    uint32_t *flt_a, *flt_r; // band-summed masking values of the two passes
     Rows rows[4];
     int32_t *div_lookup;
     unsigned long long *totals_dev;
-    unsigned long long *host;    // [0]: the table was uploaded; [1 ..]: 4 x 9 totals
+    unsigned long long *host; // [0]: the table was uploaded; [1 ..]: 4 x 9 totals
 };
 
 Bands take_bands(char *dev, size_t &off, size_t n)
@@ -278,66 +280,67 @@ extern "C" EV_LAUNCH_FN(ev_adm_launch_cuda)
 {
     (void)scratch;
     (void)frame;
-    return ev_kept_launch<AdmState, Bufs>(state, ref, ref, lay_out, [&](const AdmState *s, Bufs &b, cudaStream_t stream) {
-    if (!b.host[0]) {
-        cudaMemcpyAsync(b.div_lookup, s->div_lookup, 65537 * sizeof(int32_t),
-                        cudaMemcpyHostToDevice, stream);
-        b.host[0] = 1;
-    }
-    void *rows_first;
-    size_t rows_bytes;
-    rows_span(b, s, &rows_first, &rows_bytes);
-    cudaMemsetAsync(rows_first, 0, rows_bytes, stream);
-    cudaMemsetAsync(b.totals_dev, 0, 36 * sizeof(unsigned long long), stream);
-    for (int scale = 0; scale < 4; scale++) {
-        const AdmScaleGeom &g = s->geom[scale];
-        const AdmTwinScale p = adm_twin_scale(s, scale);
-        const dim3 grid(ev_blocks(g.w, THREADS), (unsigned)g.h);
-        const int skipped = scale == 0 && s->opts.skip_scale0;
-        if (scale == 0)
-            dwt0_kernel<<<grid, THREADS, 0, stream>>>(ref->dev[0], dis->dev[0], ref->stride[0],
-                                                      (int)s->bpc, p, !skipped, b.div_lookup,
-                                                      b.low0[0], b.low0[1], b.o, b.t, b.flt_a,
-                                                      b.flt_r, b.rows[0]);
-        else
-            dwt123_kernel<<<grid, THREADS, 0, stream>>>(
-                scale == 1 ? (const void *)b.low0[0] : (const void *)b.low[scale - 1][0],
-                scale == 1 ? (const void *)b.low0[1] : (const void *)b.low[scale - 1][1], p,
-                b.div_lookup, b.low[scale][0], b.low[scale][1], b.o, b.t, b.flt_a, b.flt_r,
-                b.rows[scale]);
-        if (skipped)
-            continue;
-        cm_kernel<<<grid, THREADS, 0, stream>>>(p, b.div_lookup, b.o, b.t, b.flt_a, b.flt_r,
-                                                b.rows[scale]);
-        fold_kernel<<<1, THREADS, 0, stream>>>(p, b.rows[scale], b.totals_dev + 9 * scale);
-    }
-    cudaMemcpyAsync(b.host + 1, b.totals_dev, 36 * sizeof(unsigned long long),
-                    cudaMemcpyDeviceToHost, stream);
-    return 0;
-    });
+    return ev_kept_launch<AdmState, Bufs>(
+        state, ref, ref, lay_out, [&](const AdmState *s, Bufs &b, cudaStream_t stream) {
+            if (!b.host[0]) {
+                cudaMemcpyAsync(b.div_lookup, s->div_lookup, 65537 * sizeof(int32_t),
+                                cudaMemcpyHostToDevice, stream);
+                b.host[0] = 1;
+            }
+            void *rows_first;
+            size_t rows_bytes;
+            rows_span(b, s, &rows_first, &rows_bytes);
+            cudaMemsetAsync(rows_first, 0, rows_bytes, stream);
+            cudaMemsetAsync(b.totals_dev, 0, 36 * sizeof(unsigned long long), stream);
+            for (int scale = 0; scale < 4; scale++) {
+                const AdmScaleGeom &g = s->geom[scale];
+                const AdmTwinScale p = adm_twin_scale(s, scale);
+                const dim3 grid(ev_blocks(g.w, THREADS), (unsigned)g.h);
+                const int skipped = scale == 0 && s->opts.skip_scale0;
+                if (scale == 0)
+                    dwt0_kernel<<<grid, THREADS, 0, stream>>>(
+                        ref->dev[0], dis->dev[0], ref->stride[0], (int)s->bpc, p, !skipped,
+                        b.div_lookup, b.low0[0], b.low0[1], b.o, b.t, b.flt_a, b.flt_r, b.rows[0]);
+                else
+                    dwt123_kernel<<<grid, THREADS, 0, stream>>>(
+                        scale == 1 ? (const void *)b.low0[0] : (const void *)b.low[scale - 1][0],
+                        scale == 1 ? (const void *)b.low0[1] : (const void *)b.low[scale - 1][1], p,
+                        b.div_lookup, b.low[scale][0], b.low[scale][1], b.o, b.t, b.flt_a, b.flt_r,
+                        b.rows[scale]);
+                if (skipped)
+                    continue;
+                cm_kernel<<<grid, THREADS, 0, stream>>>(p, b.div_lookup, b.o, b.t, b.flt_a, b.flt_r,
+                                                        b.rows[scale]);
+                fold_kernel<<<1, THREADS, 0, stream>>>(p, b.rows[scale], b.totals_dev + 9 * scale);
+            }
+            cudaMemcpyAsync(b.host + 1, b.totals_dev, 36 * sizeof(unsigned long long),
+                            cudaMemcpyDeviceToHost, stream);
+            return 0;
+        });
 }
 
 extern "C" EV_EXTRACT_FN(ev_adm_extract_cuda)
 {
     (void)scratch;
     (void)dis;
-    return ev_kept_extract<AdmState, Bufs>(state, ref, "adm", lay_out, [&](const AdmState *s, Bufs &b) {
-    AdmScaleScore sc[4];
-    for (int scale = 0; scale < 4; scale++) {
-        if (scale == 0 && s->opts.skip_scale0) {
-            sc[0] = adm_skipped_scale0();
-            continue;
-        }
-        const unsigned long long *v = b.host + 1 + 9 * scale;
-        AdmScaleSums sums;
-        for (int q = 0; q < 3; q++) {
-            sums.den[q] = v[q];
-            sums.num[q] = (int64_t)v[3 + q];
-            sums.aim[q] = (int64_t)v[6 + q];
-        }
-        const AdmScaleShifts x = adm_scale_shifts(s, scale);
-        sc[scale] = adm_scale_score(s, scale, &x, &sums);
-    }
-    return ev_adm_emit(s, sc, frame, sink);
-    });
+    return ev_kept_extract<AdmState, Bufs>(
+        state, ref, "adm", lay_out, [&](const AdmState *s, Bufs &b) {
+            AdmScaleScore sc[4];
+            for (int scale = 0; scale < 4; scale++) {
+                if (scale == 0 && s->opts.skip_scale0) {
+                    sc[0] = adm_skipped_scale0();
+                    continue;
+                }
+                const unsigned long long *v = b.host + 1 + 9 * scale;
+                AdmScaleSums sums;
+                for (int q = 0; q < 3; q++) {
+                    sums.den[q] = v[q];
+                    sums.num[q] = (int64_t)v[3 + q];
+                    sums.aim[q] = (int64_t)v[6 + q];
+                }
+                const AdmScaleShifts x = adm_scale_shifts(s, scale);
+                sc[scale] = adm_scale_score(s, scale, &x, &sums);
+            }
+            return ev_adm_emit(s, sc, frame, sink);
+        });
 }

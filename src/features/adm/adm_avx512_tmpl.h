@@ -38,7 +38,7 @@
 #define DP(acc, a, b) _mm512_add_epi32((acc), _mm512_madd_epi16((a), (b)))
 #endif
 
-enum { ADM_MARGIN = 64 };   /* int16 samples before and after each DWT row */
+enum { ADM_MARGIN = 64 }; /* int16 samples before and after each DWT row */
 
 static size_t dwt_row_len(const int max_in_w)
 {
@@ -111,10 +111,13 @@ ADM_INLINE void dwt0_vert(int16_t *lo, int16_t *hi, const void *const *rows, con
                 s[k] = _mm512_xor_si512(_mm512_maskz_loadu_epi16(m, (const uint16_t *)rows[k] + j),
                                         bias);
             else
-                s[k] = _mm512_cvtepu8_epi16(_mm256_maskz_loadu_epi8(m, (const uint8_t *)rows[k] + j));
+                s[k] =
+                    _mm512_cvtepu8_epi16(_mm256_maskz_loadu_epi8(m, (const uint8_t *)rows[k] + j));
         }
-        const __m512i p01l = _mm512_unpacklo_epi16(s[0], s[1]), p01h = _mm512_unpackhi_epi16(s[0], s[1]);
-        const __m512i p23l = _mm512_unpacklo_epi16(s[2], s[3]), p23h = _mm512_unpackhi_epi16(s[2], s[3]);
+        const __m512i p01l = _mm512_unpacklo_epi16(s[0], s[1]),
+                      p01h = _mm512_unpackhi_epi16(s[0], s[1]);
+        const __m512i p23l = _mm512_unpacklo_epi16(s[2], s[3]),
+                      p23h = _mm512_unpackhi_epi16(s[2], s[3]);
         __m512i ll = DP(DP(add_lo, p01l, c_lo01), p23l, c_lo23);
         __m512i lh = DP(DP(add_lo, p01h, c_lo01), p23h, c_lo23);
         _mm512_storeu_si512(lo + j, _mm512_packs_epi32(sra_wrap16(ll, sh), sra_wrap16(lh, sh)));
@@ -131,7 +134,8 @@ ADM_INLINE void dwt0_vert(int16_t *lo, int16_t *hi, const void *const *rows, con
 ADM_INLINE __m256i horz0(const __m512i p01, const __m512i p23, const __m512i c01, const __m512i c23)
 {
     const __m512i sum = DP(_mm512_madd_epi16(p01, c01), p23, c23);
-    return _mm512_cvtepi32_epi16(_mm512_srai_epi32(_mm512_add_epi32(sum, _mm512_set1_epi32(32768)), 16));
+    return _mm512_cvtepi32_epi16(
+        _mm512_srai_epi32(_mm512_add_epi32(sum, _mm512_set1_epi32(32768)), 16));
 }
 
 static void dwt0_horz(int16_t *a, const AdmRow16 *hvd, const int16_t *lo, const int16_t *hi,
@@ -141,11 +145,13 @@ static void dwt0_horz(int16_t *a, const AdmRow16 *hvd, const int16_t *lo, const 
     const __m512i c_hi01 = pair16(ADM_HI0, ADM_HI1), c_hi23 = pair16(ADM_HI2, ADM_HI3);
     for (int j = 0; j < w; j += 16) {
         const __mmask16 m = mask16(w - j);
-        const __m512i l01 = _mm512_loadu_si512(lo + 2 * j - 1), l23 = _mm512_loadu_si512(lo + 2 * j + 1);
+        const __m512i l01 = _mm512_loadu_si512(lo + 2 * j - 1),
+                      l23 = _mm512_loadu_si512(lo + 2 * j + 1);
         _mm256_mask_storeu_epi16(a + j, m, horz0(l01, l23, c_lo01, c_lo23));
         if (!hvd)
             continue;
-        const __m512i h01 = _mm512_loadu_si512(hi + 2 * j - 1), h23 = _mm512_loadu_si512(hi + 2 * j + 1);
+        const __m512i h01 = _mm512_loadu_si512(hi + 2 * j - 1),
+                      h23 = _mm512_loadu_si512(hi + 2 * j + 1);
         _mm256_mask_storeu_epi16(hvd->b[1] + j, m, horz0(l01, l23, c_hi01, c_hi23));
         _mm256_mask_storeu_epi16(hvd->b[0] + j, m, horz0(h01, h23, c_lo01, c_lo23));
         _mm256_mask_storeu_epi16(hvd->b[2] + j, m, horz0(h01, h23, c_hi01, c_hi23));
@@ -179,8 +185,8 @@ void ADM_FN(ev_adm_dwt0_u16)(int16_t *a, const AdmRow16 *hvd, const void *const 
 /* Scales 1..3: int64 tap sums (vpmuldq on the even 32-bit lanes), (sum + add) >> shift, low
  * 32 bits kept (adm_dwt_round32). e0..e3: the taps' samples in the even lanes. */
 ADM_INLINE __m512i taps64(const __m512i e0, const __m512i e1, const __m512i e2, const __m512i e3,
-                          const int c0, const int c1, const int c2, const int c3,
-                          const __m512i add, const int shift)
+                          const int c0, const int c1, const int c2, const int c3, const __m512i add,
+                          const int shift)
 {
     __m512i s = _mm512_mul_epi32(e0, _mm512_set1_epi64(c0));
     s = _mm512_add_epi64(s, _mm512_mul_epi32(e1, _mm512_set1_epi64(c1)));
@@ -189,8 +195,10 @@ ADM_INLINE __m512i taps64(const __m512i e0, const __m512i e1, const __m512i e2, 
     return _mm512_srai_epi64(_mm512_add_epi64(s, add), (unsigned)shift);
 }
 
-#define TAPS_LO(e0, e1, e2, e3, add, sh) taps64(e0, e1, e2, e3, ADM_LO0, ADM_LO1, ADM_LO2, ADM_LO3, add, sh)
-#define TAPS_HI(e0, e1, e2, e3, add, sh) taps64(e0, e1, e2, e3, ADM_HI0, ADM_HI1, ADM_HI2, ADM_HI3, add, sh)
+#define TAPS_LO(e0, e1, e2, e3, add, sh)                                                           \
+    taps64(e0, e1, e2, e3, ADM_LO0, ADM_LO1, ADM_LO2, ADM_LO3, add, sh)
+#define TAPS_HI(e0, e1, e2, e3, add, sh)                                                           \
+    taps64(e0, e1, e2, e3, ADM_HI0, ADM_HI1, ADM_HI2, ADM_HI3, add, sh)
 
 /* 16 int32 results from the even (lanes of e) and odd (lanes of o) 64-bit halves. */
 ADM_INLINE __m512i join64(const __m512i e, const __m512i o)
@@ -211,7 +219,8 @@ ADM_INLINE void dwt123_vert(int32_t *lo, int32_t *hi, const void *const *rows, c
         const __mmask16 m = mask16(in_w - j);
         __m512i e[4], o[4];
         for (int k = 0; k < 4; k++) {
-            e[k] = in16 ? _mm512_cvtepi16_epi32(_mm256_maskz_loadu_epi16(m, (const int16_t *)rows[k] + j))
+            e[k] = in16 ? _mm512_cvtepi16_epi32(
+                              _mm256_maskz_loadu_epi16(m, (const int16_t *)rows[k] + j))
                         : _mm512_maskz_loadu_epi32(m, (const int32_t *)rows[k] + j);
             o[k] = _mm512_srli_epi64(e[k], 32);
         }
@@ -224,8 +233,8 @@ ADM_INLINE void dwt123_vert(int32_t *lo, int32_t *hi, const void *const *rows, c
 
 /* 8 outputs j0 .. j0 + 7 of one band: the taps 2j - 1 .. 2j + 2 are the even lanes of the loads
  * at 2 j0 - 1 .. 2 j0 + 2. */
-ADM_INLINE void dwt123_horz(int32_t *a, const AdmRow32 *hvd, const int32_t *lo,
-                            const int32_t *hi, const int w, const int64_t add_c, const int shift)
+ADM_INLINE void dwt123_horz(int32_t *a, const AdmRow32 *hvd, const int32_t *lo, const int32_t *hi,
+                            const int w, const int64_t add_c, const int shift)
 {
     const __m512i add = _mm512_set1_epi64(add_c);
     for (int j = 0; j < w; j += 8) {
@@ -235,21 +244,25 @@ ADM_INLINE void dwt123_horz(int32_t *a, const AdmRow32 *hvd, const int32_t *lo,
             l[k] = _mm512_loadu_si512(lo + 2 * j - 1 + k);
             h[k] = _mm512_loadu_si512(hi + 2 * j - 1 + k);
         }
-        _mm256_mask_storeu_epi32(a + j, m, _mm512_cvtepi64_epi32(TAPS_LO(l[0], l[1], l[2], l[3], add, shift)));
-        _mm256_mask_storeu_epi32(hvd->b[1] + j, m, _mm512_cvtepi64_epi32(TAPS_HI(l[0], l[1], l[2], l[3], add, shift)));
-        _mm256_mask_storeu_epi32(hvd->b[0] + j, m, _mm512_cvtepi64_epi32(TAPS_LO(h[0], h[1], h[2], h[3], add, shift)));
-        _mm256_mask_storeu_epi32(hvd->b[2] + j, m, _mm512_cvtepi64_epi32(TAPS_HI(h[0], h[1], h[2], h[3], add, shift)));
+        _mm256_mask_storeu_epi32(
+            a + j, m, _mm512_cvtepi64_epi32(TAPS_LO(l[0], l[1], l[2], l[3], add, shift)));
+        _mm256_mask_storeu_epi32(
+            hvd->b[1] + j, m, _mm512_cvtepi64_epi32(TAPS_HI(l[0], l[1], l[2], l[3], add, shift)));
+        _mm256_mask_storeu_epi32(
+            hvd->b[0] + j, m, _mm512_cvtepi64_epi32(TAPS_LO(h[0], h[1], h[2], h[3], add, shift)));
+        _mm256_mask_storeu_epi32(
+            hvd->b[2] + j, m, _mm512_cvtepi64_epi32(TAPS_HI(h[0], h[1], h[2], h[3], add, shift)));
     }
 }
 
-void ADM_FN(ev_adm_dwt123)(int32_t *a, const AdmRow32 *hvd, const void *const *rows,
-                           const int in_w, const int scale, void *tmp)
+void ADM_FN(ev_adm_dwt123)(int32_t *a, const AdmRow32 *hvd, const void *const *rows, const int in_w,
+                           const int scale, void *tmp)
 {
     const size_t n = dwt_row_len(in_w);
     int32_t *lo = (int32_t *)tmp + ADM_MARGIN, *hi = lo + n;
     const int sv = s123_vert_shift[scale - 1], sh = s123_horz_shift[scale - 1];
     /* the shifts are immediates: one instance per value */
-    if (sv == 0)   /* scale 1: int16 input */
+    if (sv == 0) /* scale 1: int16 input */
         dwt123_vert(lo, hi, rows, in_w, s123_vert_add[scale - 1], 0, 1);
     else
         dwt123_vert(lo, hi, rows, in_w, s123_vert_add[scale - 1], 16, 0);
@@ -267,7 +280,7 @@ void ADM_FN(ev_adm_dwt123)(int32_t *a, const AdmRow32 *hvd, const void *const *r
 ADM_INLINE __mmask8 angle8(const __m256 ot_f, const __m256 oo_f, const __m256 tt_f,
                            const double cos_sq)
 {
-    const __m512d q = _mm512_set1_pd(1.0 / 4096.0);   /* x / 4096.0: the same exact scaling */
+    const __m512d q = _mm512_set1_pd(1.0 / 4096.0); /* x / 4096.0: the same exact scaling */
     const __m512d ot = _mm512_mul_pd(_mm512_cvtps_pd(ot_f), q);
     const __m512d oo = _mm512_mul_pd(_mm512_cvtps_pd(oo_f), q);
     const __m512d tt = _mm512_mul_pd(_mm512_cvtps_pd(tt_f), q);
@@ -285,8 +298,8 @@ ADM_INLINE __m256i restore8(const __m256i rst, const __m256i t, const __mmask8 p
     const __m512d lim = _mm512_mul_pd(_mm512_cvtepi32_pd(rst), _mm512_set1_pd(egl));
     const __m512d td = _mm512_cvtepi32_pd(t);
     __m512d v = _mm512_cvtepi32_pd(rst);
-    v = _mm512_mask_min_pd(v, pos, lim, td);    /* lim < t ? lim : t */
-    v = _mm512_mask_max_pd(v, neg, lim, td);    /* lim > t ? lim : t */
+    v = _mm512_mask_min_pd(v, pos, lim, td); /* lim < t ? lim : t */
+    v = _mm512_mask_max_pd(v, neg, lim, td); /* lim > t ? lim : t */
     return _mm512_cvttpd_epi32(v);
 }
 
@@ -295,8 +308,9 @@ ADM_INLINE __m256i restore8(const __m256i rst, const __m256i t, const __mmask8 p
 ADM_INLINE __m256i k0_8(const __m256i o, const __m256i t)
 {
     const __m512d od = _mm512_cvtepi32_pd(o);
-    const __m512d q = _mm512_roundscale_pd(
-        _mm512_div_pd(_mm512_set1_pd(1073741824.0), _mm512_abs_pd(od)), _MM_FROUND_TO_ZERO | _MM_FROUND_NO_EXC);
+    const __m512d q =
+        _mm512_roundscale_pd(_mm512_div_pd(_mm512_set1_pd(1073741824.0), _mm512_abs_pd(od)),
+                             _MM_FROUND_TO_ZERO | _MM_FROUND_NO_EXC);
     __m512d num = _mm512_mul_pd(q, _mm512_cvtepi32_pd(t));
     num = _mm512_mask_sub_pd(num, _mm512_cmp_pd_mask(od, _mm512_setzero_pd(), _CMP_LT_OQ),
                              _mm512_setzero_pd(), num);
@@ -315,8 +329,8 @@ ADM_INLINE void coef0_8(__m256i *r, __m256i *a, const __m256i o, const __m256i t
 {
     const __m256i k = k0_8(o, t);
     /* |k o| <= 2^30: int32 */
-    const __m256i rst = _mm256_srai_epi32(_mm256_add_epi32(_mm256_mullo_epi32(k, o),
-                                                           _mm256_set1_epi32(16384)), 15);
+    const __m256i rst =
+        _mm256_srai_epi32(_mm256_add_epi32(_mm256_mullo_epi32(k, o), _mm256_set1_epi32(16384)), 15);
     const __mmask8 kpos = _mm256_cmpgt_epi32_mask(k, _mm256_setzero_si256());
     const __mmask8 pos = flag & kpos & _mm256_cmpgt_epi32_mask(o, _mm256_setzero_si256());
     const __mmask8 neg = flag & kpos & _mm256_cmplt_epi32_mask(o, _mm256_setzero_si256());
@@ -341,20 +355,26 @@ void ADM_FN(ev_adm_decouple0)(const AdmRow16 *r, const AdmRow16 *a, const AdmRow
             ob[b] = _mm512_cvtepi16_epi32(_mm256_maskz_loadu_epi16(m, o->b[b] + j));
             tb[b] = _mm512_cvtepi16_epi32(_mm256_maskz_loadu_epi16(m, t->b[b] + j));
         }
-        const __m512i ot = _mm512_add_epi32(_mm512_mullo_epi32(ob[0], tb[0]), _mm512_mullo_epi32(ob[1], tb[1]));
-        const __m512i oo = _mm512_add_epi32(_mm512_mullo_epi32(ob[0], ob[0]), _mm512_mullo_epi32(ob[1], ob[1]));
-        const __m512i tt = _mm512_add_epi32(_mm512_mullo_epi32(tb[0], tb[0]), _mm512_mullo_epi32(tb[1], tb[1]));
-        const __m512 otf = _mm512_cvtepi32_ps(ot), oof = _mm512_cvtepi32_ps(oo), ttf = _mm512_cvtepi32_ps(tt);
+        const __m512i ot =
+            _mm512_add_epi32(_mm512_mullo_epi32(ob[0], tb[0]), _mm512_mullo_epi32(ob[1], tb[1]));
+        const __m512i oo =
+            _mm512_add_epi32(_mm512_mullo_epi32(ob[0], ob[0]), _mm512_mullo_epi32(ob[1], ob[1]));
+        const __m512i tt =
+            _mm512_add_epi32(_mm512_mullo_epi32(tb[0], tb[0]), _mm512_mullo_epi32(tb[1], tb[1]));
+        const __m512 otf = _mm512_cvtepi32_ps(ot), oof = _mm512_cvtepi32_ps(oo),
+                     ttf = _mm512_cvtepi32_ps(tt);
         const __mmask8 f0 = angle8(_mm512_castps512_ps256(otf), _mm512_castps512_ps256(oof),
                                    _mm512_castps512_ps256(ttf), cos_sq);
-        const __mmask8 f1 = angle8(_mm256_castpd_ps(_mm512_extractf64x4_pd(_mm512_castps_pd(otf), 1)),
-                                   _mm256_castpd_ps(_mm512_extractf64x4_pd(_mm512_castps_pd(oof), 1)),
-                                   _mm256_castpd_ps(_mm512_extractf64x4_pd(_mm512_castps_pd(ttf), 1)),
-                                   cos_sq);
+        const __mmask8 f1 =
+            angle8(_mm256_castpd_ps(_mm512_extractf64x4_pd(_mm512_castps_pd(otf), 1)),
+                   _mm256_castpd_ps(_mm512_extractf64x4_pd(_mm512_castps_pd(oof), 1)),
+                   _mm256_castpd_ps(_mm512_extractf64x4_pd(_mm512_castps_pd(ttf), 1)), cos_sq);
         for (int b = 0; b < 3; b++) {
             __m256i r0, a0, r1, a1;
-            coef0_8(&r0, &a0, _mm512_castsi512_si256(ob[b]), _mm512_castsi512_si256(tb[b]), f0, p->egl);
-            coef0_8(&r1, &a1, _mm512_extracti64x4_epi64(ob[b], 1), _mm512_extracti64x4_epi64(tb[b], 1), f1, p->egl);
+            coef0_8(&r0, &a0, _mm512_castsi512_si256(ob[b]), _mm512_castsi512_si256(tb[b]), f0,
+                    p->egl);
+            coef0_8(&r1, &a1, _mm512_extracti64x4_epi64(ob[b], 1),
+                    _mm512_extracti64x4_epi64(tb[b], 1), f1, p->egl);
             const __m512i rv = _mm512_inserti64x4(_mm512_castsi256_si512(r0), r1, 1);
             const __m512i av = _mm512_inserti64x4(_mm512_castsi256_si512(a0), a1, 1);
             _mm256_mask_storeu_epi16(r->b[b] + j, m, _mm512_cvtepi32_epi16(rv));
@@ -370,20 +390,22 @@ ADM_INLINE __m512i k123_8(const __m512i o, const __m512i t)
     const __m512i mag = _mm512_and_si512(_mm512_abs_epi64(o), _mm512_set1_epi64(0xFFFFFFFF));
     /* |o| >= 2^15: rounded to its top 15 bits, shift = 17 - clz32 = 49 - clz64 */
     const __mmask8 big = _mm512_cmpge_epu64_mask(mag, _mm512_set1_epi64(32768));
-    const __m512i shift = _mm512_maskz_sub_epi64(big, _mm512_set1_epi64(49), _mm512_lzcnt_epi64(mag));
+    const __m512i shift =
+        _mm512_maskz_sub_epi64(big, _mm512_set1_epi64(49), _mm512_lzcnt_epi64(mag));
     const __m512i half = _mm512_maskz_sllv_epi64(big, _mm512_set1_epi64(1),
                                                  _mm512_sub_epi64(shift, _mm512_set1_epi64(1)));
     const __m512i idx = _mm512_srlv_epi64(_mm512_add_epi64(mag, half), shift);
-    const __m512d qd = _mm512_roundscale_pd(
-        _mm512_div_pd(_mm512_set1_pd(1073741824.0), _mm512_cvtepi64_pd(idx)),
-        _MM_FROUND_TO_ZERO | _MM_FROUND_NO_EXC);
+    const __m512d qd =
+        _mm512_roundscale_pd(_mm512_div_pd(_mm512_set1_pd(1073741824.0), _mm512_cvtepi64_pd(idx)),
+                             _MM_FROUND_TO_ZERO | _MM_FROUND_NO_EXC);
     const __m512i q = _mm512_cvttpd_epi64(qd);
     /* q t: |q| <= 2^30, |t| <= 2^31 */
     __m512i num = _mm512_mul_epi32(q, t);
     num = _mm512_mask_sub_epi64(num, _mm512_cmplt_epi64_mask(o, _mm512_setzero_si512()),
                                 _mm512_setzero_si512(), num);
     const __m512i s15 = _mm512_add_epi64(shift, _mm512_set1_epi64(15));
-    const __m512i rnd = _mm512_sllv_epi64(_mm512_set1_epi64(1), _mm512_sub_epi64(s15, _mm512_set1_epi64(1)));
+    const __m512i rnd =
+        _mm512_sllv_epi64(_mm512_set1_epi64(1), _mm512_sub_epi64(s15, _mm512_set1_epi64(1)));
     __m512i k = _mm512_srav_epi64(_mm512_add_epi64(num, rnd), s15);
     k = _mm512_min_epi64(_mm512_max_epi64(k, _mm512_setzero_si512()), _mm512_set1_epi64(32768));
     return _mm512_mask_blend_epi64(_mm512_cmpeq_epi64_mask(o, _mm512_setzero_si512()), k,
@@ -396,7 +418,8 @@ ADM_INLINE void coef123_8(__m256i *r, __m256i *a, const __m256i o32, const __m25
     const __m512i o = _mm512_cvtepi32_epi64(o32), t = _mm512_cvtepi32_epi64(t32);
     const __m512i k = k123_8(o, t);
     /* rst = (k o + 2^14) >> 15, |k o| <= 2^46; it fits int32 (|rst| <= |o| + 1) */
-    const __m512i rst = _mm512_srai_epi64(_mm512_add_epi64(_mm512_mul_epi32(k, o), _mm512_set1_epi64(16384)), 15);
+    const __m512i rst =
+        _mm512_srai_epi64(_mm512_add_epi64(_mm512_mul_epi32(k, o), _mm512_set1_epi64(16384)), 15);
     const __mmask8 kpos = _mm512_cmpgt_epi64_mask(k, _mm512_setzero_si512());
     const __mmask8 pos = flag & kpos & _mm512_cmpgt_epi64_mask(o, _mm512_setzero_si512());
     const __mmask8 neg = flag & kpos & _mm512_cmplt_epi64_mask(o, _mm512_setzero_si512());
@@ -406,8 +429,8 @@ ADM_INLINE void coef123_8(__m256i *r, __m256i *a, const __m256i o32, const __m25
     __m512d v = rd;
     v = _mm512_mask_min_pd(v, pos, lim, td);
     v = _mm512_mask_max_pd(v, neg, lim, td);
-    const __m512i vi = _mm512_cvttpd_epi64(v);   /* |v| <= 100 x 2^31: int64 */
-    *r = _mm512_cvtepi64_epi32(vi);              /* wrap32 */
+    const __m512i vi = _mm512_cvttpd_epi64(v); /* |v| <= 100 x 2^31: int64 */
+    *r = _mm512_cvtepi64_epi32(vi);            /* wrap32 */
     *a = _mm512_cvtepi64_epi32(_mm512_sub_epi64(t, vi));
 }
 
@@ -457,10 +480,11 @@ void ADM_FN(ev_adm_csf0)(const AdmRow16 *csf, const AdmRow16 *flt, const AdmRow1
             const __mmask16 m = mask16(x1 - j);
             const __m512i x = _mm512_cvtepi16_epi32(_mm256_maskz_loadu_epi16(m, src->b[b] + j));
             __m512i v = _mm512_sra_epi32(_mm512_add_epi32(_mm512_mullo_epi32(f, x), rnd), sh);
-            v = _mm512_srai_epi32(_mm512_slli_epi32(v, 16), 16);   /* wrap16 */
+            v = _mm512_srai_epi32(_mm512_slli_epi32(v, 16), 16); /* wrap16 */
             const __m512i fl = _mm512_srai_epi32(
                 _mm512_add_epi32(_mm512_mullo_epi32(_mm512_abs_epi32(v), _mm512_set1_epi32(4369)),
-                                 _mm512_set1_epi32(2048)), 12);
+                                 _mm512_set1_epi32(2048)),
+                12);
             _mm256_mask_storeu_epi16(csf->b[b] + j, m, _mm512_cvtepi32_epi16(v));
             _mm256_mask_storeu_epi16(flt->b[b] + j, m, _mm512_cvtepi32_epi16(fl));
         }
@@ -478,7 +502,8 @@ ADM_INLINE __m512i mul_q32(const __m512i e, const __m512i rf_s, const int rf_big
 /* adm_csf_coef123 of the even lanes: (rf x + 2^27) >> 28, low 32 bits. */
 ADM_INLINE __m512i csf123_even(const __m512i e, const __m512i rf_s, const int rf_big)
 {
-    return _mm512_srai_epi64(_mm512_add_epi64(mul_q32(e, rf_s, rf_big), _mm512_set1_epi64(1 << 27)), 28);
+    return _mm512_srai_epi64(_mm512_add_epi64(mul_q32(e, rf_s, rf_big), _mm512_set1_epi64(1 << 27)),
+                             28);
 }
 
 /* (c * |v| - 2^31) >> 32 of the even lanes, |v| as adm_abs32 (INT32_MIN stays). */
@@ -497,8 +522,8 @@ void ADM_FN(ev_adm_csf123)(const AdmRow32 *csf, const AdmRow32 *flt, const AdmRo
         for (int j = x0; j < x1; j += 16) {
             const __mmask16 m = mask16(x1 - j);
             const __m512i x = _mm512_maskz_loadu_epi32(m, src->b[b] + j);
-            const __m512i v = join64(csf123_even(x, rf_s, big),
-                                     csf123_even(_mm512_srli_epi64(x, 32), rf_s, big));
+            const __m512i v =
+                join64(csf123_even(x, rf_s, big), csf123_even(_mm512_srli_epi64(x, 32), rf_s, big));
             /* abs of the even lanes is taken in 32 bits by mulshift_abs_even's vpabsd */
             const __m512i fl = join64(mulshift_abs_even(v, 143165577),
                                       mulshift_abs_even(_mm512_srli_epi64(v, 32), 143165577));
@@ -517,10 +542,12 @@ void ADM_FN(ev_adm_den0)(uint64_t sums[3], const AdmRow16 *o, const int x0, cons
         for (int j = x0; j < x1; j += 16) {
             const __mmask16 m = mask16(x1 - j);
             /* |x| <= 32768 (vpabsw of -32768 is 32768 as uint16), x^2 <= 2^30 */
-            const __m512i v = _mm512_cvtepu16_epi32(_mm256_abs_epi16(_mm256_maskz_loadu_epi16(m, o->b[b] + j)));
+            const __m512i v =
+                _mm512_cvtepu16_epi32(_mm256_abs_epi16(_mm256_maskz_loadu_epi16(m, o->b[b] + j)));
             const __m512i sq = _mm512_mullo_epi32(v, v);
             acc = _mm512_add_epi64(acc, _mm512_mul_epu32(sq, v));
-            acc = _mm512_add_epi64(acc, _mm512_mul_epu32(_mm512_srli_epi64(sq, 32), _mm512_srli_epi64(v, 32)));
+            acc = _mm512_add_epi64(
+                acc, _mm512_mul_epu32(_mm512_srli_epi64(sq, 32), _mm512_srli_epi64(v, 32)));
         }
         sums[b] = ev_hsum64_512(acc);
     }
@@ -531,7 +558,10 @@ ADM_INLINE __m512i den123_even(const __m512i m, const __m128i q, const __m512i q
                                const __m512i add, const __m128i cub)
 {
     const __m512i sq = _mm512_srl_epi64(_mm512_add_epi64(_mm512_mul_epu32(m, m), qadd), q);
-    return _mm512_srl_epi64(_mm512_add_epi64(_mm512_mullo_epi64(sq, _mm512_and_si512(m, _mm512_set1_epi64(0xFFFFFFFF))), add), cub);
+    return _mm512_srl_epi64(
+        _mm512_add_epi64(_mm512_mullo_epi64(sq, _mm512_and_si512(m, _mm512_set1_epi64(0xFFFFFFFF))),
+                         add),
+        cub);
 }
 
 void ADM_FN(ev_adm_den123)(uint64_t sums[3], const AdmRow32 *o, const int x0, const int x1,
@@ -565,14 +595,20 @@ static void cm0_prepare(uint32_t *col, uint32_t *centre, const AdmRow16 *csf,
         const __mmask16 m = mask16(j1 - j);
         __m512i c = _mm512_setzero_si512(), e = c;
         for (int b = 0; b < 3; b++) {
-            const __m512i mid = _mm512_cvtepi16_epi32(_mm256_maskz_loadu_epi16(m, flt[1]->b[b] + j));
-            c = _mm512_add_epi32(c, _mm512_cvtepi16_epi32(_mm256_maskz_loadu_epi16(m, flt[0]->b[b] + j)));
+            const __m512i mid =
+                _mm512_cvtepi16_epi32(_mm256_maskz_loadu_epi16(m, flt[1]->b[b] + j));
+            c = _mm512_add_epi32(
+                c, _mm512_cvtepi16_epi32(_mm256_maskz_loadu_epi16(m, flt[0]->b[b] + j)));
             c = _mm512_add_epi32(c, mid);
-            c = _mm512_add_epi32(c, _mm512_cvtepi16_epi32(_mm256_maskz_loadu_epi16(m, flt[2]->b[b] + j)));
-            const __m512i x = _mm512_abs_epi32(_mm512_cvtepi16_epi32(_mm256_maskz_loadu_epi16(m, csf->b[b] + j)));
-            __m512i ctr = _mm512_srai_epi32(_mm512_add_epi32(_mm512_mullo_epi32(x, _mm512_set1_epi32(8738)),
-                                                             _mm512_set1_epi32(2048)), 12);
-            ctr = _mm512_srai_epi32(_mm512_slli_epi32(ctr, 16), 16);   /* adm_cm_centre0: wrap16 */
+            c = _mm512_add_epi32(
+                c, _mm512_cvtepi16_epi32(_mm256_maskz_loadu_epi16(m, flt[2]->b[b] + j)));
+            const __m512i x =
+                _mm512_abs_epi32(_mm512_cvtepi16_epi32(_mm256_maskz_loadu_epi16(m, csf->b[b] + j)));
+            __m512i ctr =
+                _mm512_srai_epi32(_mm512_add_epi32(_mm512_mullo_epi32(x, _mm512_set1_epi32(8738)),
+                                                   _mm512_set1_epi32(2048)),
+                                  12);
+            ctr = _mm512_srai_epi32(_mm512_slli_epi32(ctr, 16), 16); /* adm_cm_centre0: wrap16 */
             e = _mm512_add_epi32(e, _mm512_sub_epi32(ctr, mid));
         }
         _mm512_mask_storeu_epi32(col + j, m, c);
@@ -695,8 +731,8 @@ void ADM_FN(ev_adm_cm123)(int64_t sums[3], const AdmRow32 *src, const AdmRow32 *
             const __m512i rf_s = _mm512_set1_epi64((int32_t)irf[b]);
             const int big = irf[b] >= 0x80000000u;
             const __m512i s = _mm512_maskz_loadu_epi32(m, src->b[b] + j);
-            const __m512i v = join64(csf123_even(s, rf_s, big),
-                                     csf123_even(_mm512_srli_epi64(s, 32), rf_s, big));
+            const __m512i v =
+                join64(csf123_even(s, rf_s, big), csf123_even(_mm512_srli_epi64(s, 32), rf_s, big));
             /* wrap32(|v| - thr) in int32 arithmetic, then clamped at 0 */
             const __m512i x = _mm512_max_epi32(_mm512_sub_epi32(_mm512_abs_epi32(v), thr),
                                                _mm512_setzero_si512());
@@ -715,7 +751,7 @@ void ADM_FN(ev_adm_cm123)(int64_t sums[3], const AdmRow32 *src, const AdmRow32 *
         const int jl = j ? w - 2 : 1, jr = j ? w - 1 : 1;
         const int32_t thr = adm_wrap32((int64_t)col[jl] + col[j] + col[jr] + centre[j]);
         for (int b = 0; b < 3; b++)
-            sums[b] = adm_add64(sums[b], adm_cm_cube123(src->b[b][j], irf[b], thr,
-                                                        p->cub_add[b], p->cub[b]));
+            sums[b] = adm_add64(
+                sums[b], adm_cm_cube123(src->b[b][j], irf[b], thr, p->cub_add[b], p->cub[b]));
     }
 }

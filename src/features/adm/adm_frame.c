@@ -54,7 +54,7 @@ size_t adm_member_layout(const AdmState *s, void *base, AdmWork *w, const AdmWor
     const size_t n1 = (size_t)s->geom[1].w * s->geom[1].h;
     const size_t row = shared->row_len;
     size_t off = 0;
-    *w = *shared;   /* the reference's low bands and DWT rows, and the kernels' scratch */
+    *w = *shared; /* the reference's low bands and DWT rows, and the kernels' scratch */
     w->low0[1] = carve(base, &off, n0, sizeof(int16_t));
     w->low[1] = carve(base, &off, n1, sizeof(int32_t));
     w->t = carve(base, &off, 3 * row, sizeof(int32_t));
@@ -194,7 +194,7 @@ typedef struct ScaleRun {
     const AdmState *s;
     AdmWork *wk;
     int scale;
-    const EvPic *pic[2];        /* scale 0 */
+    const EvPic *pic[2]; /* scale 0 */
     AdmScaleShifts x;
     AdmScaleSums sum;
 } ScaleRun;
@@ -216,7 +216,8 @@ static void dwt_row(ScaleRun *run, const int i, const int pics)
             const EvPic *pic = run->pic[p];
             const void *rows[4];
             for (int k = 0; k < 4; k++)
-                rows[k] = (const uint8_t *)pic->data[0] + (ptrdiff_t)g->ind_y[k][i] * pic->stride[0];
+                rows[k] =
+                    (const uint8_t *)pic->data[0] + (ptrdiff_t)g->ind_y[k][i] * pic->stride[0];
             const AdmRow16 hvd = rows16(bands[p], wk->row_len, 0);
             const AdmDwt0Fn fn = pic->bpc > 8 ? s->dsp.dwt0_u16 : s->dsp.dwt0_u8;
             fn(wk->low0[p] + (size_t)i * g->w, s->opts.skip_scale0 ? NULL : &hvd, rows, g->in_w,
@@ -330,10 +331,12 @@ static void cm_row(ScaleRun *run, const int k)
     }
 }
 
-static AdmScaleScore score_scale(const AdmState *s, AdmWork *wk, const int scale,
-                                 const EvPic *ref, const EvPic *dis)
+static AdmScaleScore score_scale(const AdmState *s, AdmWork *wk, const int scale, const EvPic *ref,
+                                 const EvPic *dis)
 {
-    ScaleRun run = { s, wk, scale, { ref, dis }, adm_scale_shifts(s, scale), { { 0 }, { 0 }, { 0 } } };
+    ScaleRun run = {
+        s, wk, scale, { ref, dis }, adm_scale_shifts(s, scale), { { 0 }, { 0 }, { 0 } }
+    };
     const int h = s->geom[scale].h;
     if (scale == 0 && s->opts.skip_scale0) {
         /* only the low band, to feed scale 1; the reference's den of 1e-10 avoids 0/0 */
@@ -366,12 +369,13 @@ static void score_scale_multi(const AdmState *s, AdmWork *wk, const unsigned n, 
 {
     ScaleRun run[ADM_MAX_MEMBERS];
     for (unsigned k = 0; k < n; k++)
-        run[k] = (ScaleRun){ s, &wk[k], scale, { ref, dis[k] }, adm_scale_shifts(s, scale),
-                             { { 0 }, { 0 }, { 0 } } };
+        run[k] = (ScaleRun){
+            s, &wk[k], scale, { ref, dis[k] }, adm_scale_shifts(s, scale), { { 0 }, { 0 }, { 0 } }
+        };
     const int h = s->geom[scale].h;
     const int skip = scale == 0 && s->opts.skip_scale0;
     for (int i = 0; i < h; i++) {
-        dwt_row(&run[0], i, PIC_REF);     /* into the buffers every member's work shares */
+        dwt_row(&run[0], i, PIC_REF); /* into the buffers every member's work shares */
         if (!skip)
             den_row(&run[0], i);
         for (unsigned k = 0; k < n; k++) {

@@ -44,7 +44,7 @@ typedef struct AdmRect {
  * a CM rectangle [lo, hi): the rectangle kept one line inside the band, plus the first/last line
  * when the rectangle reaches it (bands under 15 lines only), visited first/last. */
 typedef struct AdmSpan {
-    int first, start, end, last;    /* first = 0 / last = n-1 when visited, else -1 */
+    int first, start, end, last; /* first = 0 / last = n-1 when visited, else -1 */
 } AdmSpan;
 
 EV_HD AdmSpan adm_span(const int lo, const int hi, const int n)
@@ -79,8 +79,8 @@ typedef struct AdmState {
     AdmOpts opts;
     unsigned width, height, bpc;
     AdmScaleGeom geom[4];
-    int *indices;               /* storage of every ind_y */
-    int32_t *div_lookup;        /* 65537 entries, centred at 32768 */
+    int *indices;        /* storage of every ind_y */
+    int32_t *div_lookup; /* 65537 entries, centred at 32768 */
     float cos_1deg_sq;
     float rfactor[4][3];        /* CSF factor per scale and band h, v, d */
     double rfactor_cubed[4][3]; /* pow(rfactor, 3), the denominator's scaling */
@@ -92,12 +92,12 @@ typedef struct AdmState {
 
 /* One worker's buffers, carved from its scratch (adm_work_layout). */
 typedef struct AdmWork {
-    int16_t *low0[2];           /* band a of scale 0, ref and dis (w0 x h0) */
-    int32_t *low[2];            /* band a of scales 1..3, in place (w1 x h1) */
-    int32_t *o, *t;             /* the DWT's h, v, d rows of ref and dis (3 rows each) */
-    int32_t *ring[3];           /* per band row: r, a, csf(a), flt(a), csf(r), flt(r) x 3 */
-    size_t row_len;             /* elements per row buffer */
-    void *tmp;                  /* the kernels' scratch */
+    int16_t *low0[2]; /* band a of scale 0, ref and dis (w0 x h0) */
+    int32_t *low[2];  /* band a of scales 1..3, in place (w1 x h1) */
+    int32_t *o, *t;   /* the DWT's h, v, d rows of ref and dis (3 rows each) */
+    int32_t *ring[3]; /* per band row: r, a, csf(a), flt(a), csf(r), flt(r) x 3 */
+    size_t row_len;   /* elements per row buffer */
+    void *tmp;        /* the kernels' scratch */
 } AdmWork;
 
 /* num, den and aim numerator per scale, as the reference's floats. */
@@ -119,11 +119,11 @@ typedef struct AdmScaleShifts {
     AdmRect csf, cm;
     AdmSpan rows;
     AdmCmCols cols;
-    unsigned den_shift;         /* scale 0: per-row shift of the den sums; s123: sr */
+    unsigned den_shift; /* scale 0: per-row shift of the den sums; s123: sr */
     uint64_t den_add;
-    unsigned den_q, den_cub;    /* s123 */
+    unsigned den_q, den_cub; /* s123 */
     uint64_t den_cub_add;
-    unsigned cm_sr;             /* per-row fold of the CM sums */
+    unsigned cm_sr; /* per-row fold of the CM sums */
     AdmCmParams cmp;
 } AdmScaleShifts;
 

@@ -15,7 +15,7 @@
 #include <stdint.h>
 
 typedef struct AdmRow16 {
-    int16_t *b[3];              /* h, v, d */
+    int16_t *b[3]; /* h, v, d */
 } AdmRow16;
 
 typedef struct AdmRow32 {
@@ -24,9 +24,9 @@ typedef struct AdmRow32 {
 
 /* What decoupling needs besides the bands. */
 typedef struct AdmDecoupleParams {
-    double egl;                 /* adm_enhn_gain_limit */
+    double egl; /* adm_enhn_gain_limit */
     float cos_1deg_sq;
-    const int32_t *div_lookup;  /* 65537 entries centred at 32768 (adm_div_entry) */
+    const int32_t *div_lookup; /* 65537 entries centred at 32768 (adm_div_entry) */
 } AdmDecoupleParams;
 
 /* Contrast masking of one row: the masked cubes of src at the row's columns, the threshold
@@ -38,10 +38,10 @@ typedef struct AdmCmCols {
 } AdmCmCols;
 
 typedef struct AdmCmParams {
-    unsigned sub[3], sq[3], cub[3];     /* scale 0: threshold shift, square and cube shifts */
+    unsigned sub[3], sq[3], cub[3]; /* scale 0: threshold shift, square and cube shifts */
     int64_t cub_add[3];
-    const uint16_t *irf0;               /* scale 0 CSF factors (Q21 h, v; Q23 d) */
-    const uint32_t *irf;                /* scales 1..3 (Q32) */
+    const uint16_t *irf0; /* scale 0 CSF factors (Q21 h, v; Q23 d) */
+    const uint32_t *irf;  /* scales 1..3 (Q32) */
 } AdmCmParams;
 
 /* Scale 0 DWT of one output row from the four input rows rows[0..3] (adm_dwt_index rows) of
@@ -50,8 +50,8 @@ typedef void (*AdmDwt0Fn)(int16_t *a, const AdmRow16 *hvd, const void *const *ro
                           unsigned bpc, void *tmp);
 /* Scales 1..3: rows of the previous scale's band a: int16 for scale 1 (scale 0's band a),
  * int32 above. */
-typedef void (*AdmDwt123Fn)(int32_t *a, const AdmRow32 *hvd, const void *const *rows,
-                            int in_w, int scale, void *tmp);
+typedef void (*AdmDwt123Fn)(int32_t *a, const AdmRow32 *hvd, const void *const *rows, int in_w,
+                            int scale, void *tmp);
 /* Decoupling of the distorted bands t against the reference bands o at columns [x0, x1):
  * restored r and additive a. */
 typedef void (*AdmDecouple0Fn)(const AdmRow16 *r, const AdmRow16 *a, const AdmRow16 *o,
@@ -59,10 +59,10 @@ typedef void (*AdmDecouple0Fn)(const AdmRow16 *r, const AdmRow16 *a, const AdmRo
 typedef void (*AdmDecouple123Fn)(const AdmRow32 *r, const AdmRow32 *a, const AdmRow32 *o,
                                  const AdmRow32 *t, int x0, int x1, const AdmDecoupleParams *p);
 /* CSF of src and its masking values at [x0, x1); rf: scale 0 factors / this scale's Q32. */
-typedef void (*AdmCsf0Fn)(const AdmRow16 *csf, const AdmRow16 *flt, const AdmRow16 *src,
-                          int x0, int x1, const uint16_t *rf);
-typedef void (*AdmCsf123Fn)(const AdmRow32 *csf, const AdmRow32 *flt, const AdmRow32 *src,
-                            int x0, int x1, const uint32_t *rf);
+typedef void (*AdmCsf0Fn)(const AdmRow16 *csf, const AdmRow16 *flt, const AdmRow16 *src, int x0,
+                          int x1, const uint16_t *rf);
+typedef void (*AdmCsf123Fn)(const AdmRow32 *csf, const AdmRow32 *flt, const AdmRow32 *src, int x0,
+                            int x1, const uint32_t *rf);
 /* Per-band sums of the denominator's cubes of o at [x0, x1) (scale 0: |x|^3; scales 1..3:
  * adm_den_cube123 with q, cub_add, cub). */
 typedef void (*AdmDen0Fn)(uint64_t sums[3], const AdmRow16 *o, int x0, int x1);
@@ -71,8 +71,8 @@ typedef void (*AdmDen123Fn)(uint64_t sums[3], const AdmRow32 *o, int x0, int x1,
 /* Per-band sums of the masked cubes of one row (adm_cm_cube0 / adm_cm_cube123), flt[0..2] the
  * rows above, at and below. tmp: 2 * (w + 64) uint32. */
 typedef void (*AdmCm0Fn)(int64_t sums[3], const AdmRow16 *src, const AdmRow16 *csf,
-                         const AdmRow16 *const *flt, const AdmCmCols *cols,
-                         const AdmCmParams *p, void *tmp);
+                         const AdmRow16 *const *flt, const AdmCmCols *cols, const AdmCmParams *p,
+                         void *tmp);
 typedef void (*AdmCm123Fn)(int64_t sums[3], const AdmRow32 *src, const AdmRow32 *csf,
                            const AdmRow32 *const *flt, const AdmCmCols *cols, int scale,
                            const AdmCmParams *p, void *tmp);
@@ -90,58 +90,55 @@ typedef struct AdmDsp {
     AdmCm123Fn cm123;
 } AdmDsp;
 
-
 /* C reference (adm_rows.c) */
-void adm_dwt0_u8_c(int16_t *a, const AdmRow16 *hvd, const void *const *rows, int in_w,
-                   unsigned bpc, void *tmp);
+void adm_dwt0_u8_c(int16_t *a, const AdmRow16 *hvd, const void *const *rows, int in_w, unsigned bpc,
+                   void *tmp);
 void adm_dwt0_u16_c(int16_t *a, const AdmRow16 *hvd, const void *const *rows, int in_w,
                     unsigned bpc, void *tmp);
-void adm_dwt123_c(int32_t *a, const AdmRow32 *hvd, const void *const *rows, int in_w,
-                  int scale, void *tmp);
+void adm_dwt123_c(int32_t *a, const AdmRow32 *hvd, const void *const *rows, int in_w, int scale,
+                  void *tmp);
 void adm_decouple0_c(const AdmRow16 *r, const AdmRow16 *a, const AdmRow16 *o, const AdmRow16 *t,
                      int x0, int x1, const AdmDecoupleParams *p);
-void adm_decouple123_c(const AdmRow32 *r, const AdmRow32 *a, const AdmRow32 *o,
-                       const AdmRow32 *t, int x0, int x1, const AdmDecoupleParams *p);
+void adm_decouple123_c(const AdmRow32 *r, const AdmRow32 *a, const AdmRow32 *o, const AdmRow32 *t,
+                       int x0, int x1, const AdmDecoupleParams *p);
 void adm_csf0_c(const AdmRow16 *csf, const AdmRow16 *flt, const AdmRow16 *src, int x0, int x1,
                 const uint16_t *rf);
 void adm_csf123_c(const AdmRow32 *csf, const AdmRow32 *flt, const AdmRow32 *src, int x0, int x1,
                   const uint32_t *rf);
 void adm_den0_c(uint64_t sums[3], const AdmRow16 *o, int x0, int x1);
-void adm_den123_c(uint64_t sums[3], const AdmRow32 *o, int x0, int x1, unsigned q,
-                  uint64_t cub_add, unsigned cub);
+void adm_den123_c(uint64_t sums[3], const AdmRow32 *o, int x0, int x1, unsigned q, uint64_t cub_add,
+                  unsigned cub);
 void adm_cm0_c(int64_t sums[3], const AdmRow16 *src, const AdmRow16 *csf,
-               const AdmRow16 *const *flt, const AdmCmCols *cols, const AdmCmParams *p,
-               void *tmp);
+               const AdmRow16 *const *flt, const AdmCmCols *cols, const AdmCmParams *p, void *tmp);
 void adm_cm123_c(int64_t sums[3], const AdmRow32 *src, const AdmRow32 *csf,
-                 const AdmRow32 *const *flt, const AdmCmCols *cols, int scale,
-                 const AdmCmParams *p, void *tmp);
+                 const AdmRow32 *const *flt, const AdmCmCols *cols, int scale, const AdmCmParams *p,
+                 void *tmp);
 size_t adm_rows_tmp_size_c(int max_in_w);
 
-#define EV_ADM_DECLARE_ISA(isa)                                                                \
-    void ev_adm_dwt0_u8_##isa(int16_t *a, const AdmRow16 *hvd, const void *const *rows,        \
-                              int in_w, unsigned bpc, void *tmp);                              \
-    void ev_adm_dwt0_u16_##isa(int16_t *a, const AdmRow16 *hvd, const void *const *rows,       \
-                               int in_w, unsigned bpc, void *tmp);                             \
-    void ev_adm_dwt123_##isa(int32_t *a, const AdmRow32 *hvd, const void *const *rows,         \
-                             int in_w, int scale, void *tmp);                                  \
-    void ev_adm_decouple0_##isa(const AdmRow16 *r, const AdmRow16 *a, const AdmRow16 *o,       \
-                                const AdmRow16 *t, int x0, int x1, const AdmDecoupleParams *p); \
-    void ev_adm_decouple123_##isa(const AdmRow32 *r, const AdmRow32 *a, const AdmRow32 *o,     \
-                                  const AdmRow32 *t, int x0, int x1,                           \
-                                  const AdmDecoupleParams *p);                                 \
-    void ev_adm_csf0_##isa(const AdmRow16 *csf, const AdmRow16 *flt, const AdmRow16 *src,      \
-                           int x0, int x1, const uint16_t *rf);                                \
-    void ev_adm_csf123_##isa(const AdmRow32 *csf, const AdmRow32 *flt, const AdmRow32 *src,    \
-                             int x0, int x1, const uint32_t *rf);                              \
-    void ev_adm_den0_##isa(uint64_t sums[3], const AdmRow16 *o, int x0, int x1);               \
-    void ev_adm_den123_##isa(uint64_t sums[3], const AdmRow32 *o, int x0, int x1, unsigned q,  \
-                             uint64_t cub_add, unsigned cub);                                  \
-    void ev_adm_cm0_##isa(int64_t sums[3], const AdmRow16 *src, const AdmRow16 *csf,           \
-                          const AdmRow16 *const *flt, const AdmCmCols *cols,                   \
-                          const AdmCmParams *p, void *tmp);                                    \
-    void ev_adm_cm123_##isa(int64_t sums[3], const AdmRow32 *src, const AdmRow32 *csf,         \
-                            const AdmRow32 *const *flt, const AdmCmCols *cols, int scale,      \
-                            const AdmCmParams *p, void *tmp);                                  \
+#define EV_ADM_DECLARE_ISA(isa)                                                                    \
+    void ev_adm_dwt0_u8_##isa(int16_t *a, const AdmRow16 *hvd, const void *const *rows, int in_w,  \
+                              unsigned bpc, void *tmp);                                            \
+    void ev_adm_dwt0_u16_##isa(int16_t *a, const AdmRow16 *hvd, const void *const *rows, int in_w, \
+                               unsigned bpc, void *tmp);                                           \
+    void ev_adm_dwt123_##isa(int32_t *a, const AdmRow32 *hvd, const void *const *rows, int in_w,   \
+                             int scale, void *tmp);                                                \
+    void ev_adm_decouple0_##isa(const AdmRow16 *r, const AdmRow16 *a, const AdmRow16 *o,           \
+                                const AdmRow16 *t, int x0, int x1, const AdmDecoupleParams *p);    \
+    void ev_adm_decouple123_##isa(const AdmRow32 *r, const AdmRow32 *a, const AdmRow32 *o,         \
+                                  const AdmRow32 *t, int x0, int x1, const AdmDecoupleParams *p);  \
+    void ev_adm_csf0_##isa(const AdmRow16 *csf, const AdmRow16 *flt, const AdmRow16 *src, int x0,  \
+                           int x1, const uint16_t *rf);                                            \
+    void ev_adm_csf123_##isa(const AdmRow32 *csf, const AdmRow32 *flt, const AdmRow32 *src,        \
+                             int x0, int x1, const uint32_t *rf);                                  \
+    void ev_adm_den0_##isa(uint64_t sums[3], const AdmRow16 *o, int x0, int x1);                   \
+    void ev_adm_den123_##isa(uint64_t sums[3], const AdmRow32 *o, int x0, int x1, unsigned q,      \
+                             uint64_t cub_add, unsigned cub);                                      \
+    void ev_adm_cm0_##isa(int64_t sums[3], const AdmRow16 *src, const AdmRow16 *csf,               \
+                          const AdmRow16 *const *flt, const AdmCmCols *cols, const AdmCmParams *p, \
+                          void *tmp);                                                              \
+    void ev_adm_cm123_##isa(int64_t sums[3], const AdmRow32 *src, const AdmRow32 *csf,             \
+                            const AdmRow32 *const *flt, const AdmCmCols *cols, int scale,          \
+                            const AdmCmParams *p, void *tmp);                                      \
     size_t ev_adm_rows_tmp_size_##isa(int max_in_w);
 
 EV_ADM_DECLARE_ISA(avx2)

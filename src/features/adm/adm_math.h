@@ -184,7 +184,7 @@ EV_HD int32_t adm_k123(const int32_t o, const int32_t t, const int32_t *div_look
     uint32_t idx = mag;
     if (mag >= 32768) {
         shift = 17 - adm_clz32(mag);
-        idx = (mag + (1u << (shift - 1))) >> shift;     /* at most 32768 */
+        idx = (mag + (1u << (shift - 1))) >> shift; /* at most 32768 */
     }
     const int64_t sign = o < 0 ? -1 : 1;
     const int64_t num = (int64_t)div_lookup[idx + 32768] * t * sign;
@@ -219,9 +219,8 @@ EV_HD void adm_decouple_coef0(const int16_t o, const int16_t t, const int flag, 
 }
 
 /* The same at scales 1..3 (int32). */
-EV_HD void adm_decouple_coef123(const int32_t o, const int32_t t, const int flag,
-                                const double egl, const int32_t *div_lookup, int32_t *r,
-                                int32_t *a)
+EV_HD void adm_decouple_coef123(const int32_t o, const int32_t t, const int flag, const double egl,
+                                const int32_t *div_lookup, int32_t *r, int32_t *a)
 {
     const int32_t rst = adm_wrap32(adm_restore(adm_k123(o, t, div_lookup), o, t, flag, egl));
     *r = rst;

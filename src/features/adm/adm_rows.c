@@ -22,7 +22,7 @@ static void pad_row(int32_t *row, const int n)
 }
 
 typedef struct DwtRows {
-    int32_t *lo, *hi;   /* in_w + 3 each, [-1] valid */
+    int32_t *lo, *hi; /* in_w + 3 each, [-1] valid */
 } DwtRows;
 
 static DwtRows dwt_rows(void *tmp, const int in_w)
@@ -137,14 +137,13 @@ void adm_decouple0_c(const AdmRow16 *r, const AdmRow16 *a, const AdmRow16 *o, co
         const int64_t t_mag_sq = (int64_t)th * th + (int64_t)tv * tv;
         const int flag = adm_angle_flag(ot_dp, o_mag_sq, t_mag_sq, p->cos_1deg_sq);
         for (int b = 0; b < 3; b++)
-            adm_decouple_coef0(o->b[b][j], t->b[b][j], flag, p->egl, p->div_lookup,
-                               &r->b[b][j], &a->b[b][j]);
+            adm_decouple_coef0(o->b[b][j], t->b[b][j], flag, p->egl, p->div_lookup, &r->b[b][j],
+                               &a->b[b][j]);
     }
 }
 
-void adm_decouple123_c(const AdmRow32 *r, const AdmRow32 *a, const AdmRow32 *o,
-                       const AdmRow32 *t, const int x0, const int x1,
-                       const AdmDecoupleParams *p)
+void adm_decouple123_c(const AdmRow32 *r, const AdmRow32 *a, const AdmRow32 *o, const AdmRow32 *t,
+                       const int x0, const int x1, const AdmDecoupleParams *p)
 {
     for (int j = x0; j < x1; j++) {
         const int32_t oh = o->b[0][j], ov = o->b[1][j], th = t->b[0][j], tv = t->b[1][j];
@@ -153,8 +152,8 @@ void adm_decouple123_c(const AdmRow32 *r, const AdmRow32 *a, const AdmRow32 *o,
         const int64_t t_mag_sq = (int64_t)th * th + (int64_t)tv * tv;
         const int flag = adm_angle_flag(ot_dp, o_mag_sq, t_mag_sq, p->cos_1deg_sq);
         for (int b = 0; b < 3; b++)
-            adm_decouple_coef123(o->b[b][j], t->b[b][j], flag, p->egl, p->div_lookup,
-                                 &r->b[b][j], &a->b[b][j]);
+            adm_decouple_coef123(o->b[b][j], t->b[b][j], flag, p->egl, p->div_lookup, &r->b[b][j],
+                                 &a->b[b][j]);
     }
 }
 
@@ -194,8 +193,8 @@ void adm_den0_c(uint64_t sums[3], const AdmRow16 *o, const int x0, const int x1)
     }
 }
 
-void adm_den123_c(uint64_t sums[3], const AdmRow32 *o, const int x0, const int x1,
-                  const unsigned q, const uint64_t cub_add, const unsigned cub)
+void adm_den123_c(uint64_t sums[3], const AdmRow32 *o, const int x0, const int x1, const unsigned q,
+                  const uint64_t cub_add, const unsigned cub)
 {
     for (int b = 0; b < 3; b++) {
         uint64_t inner = 0;
@@ -240,8 +239,7 @@ static void cm0_cubes(int64_t sums[3], const AdmRow16 *src, const int j, const i
 }
 
 void adm_cm0_c(int64_t sums[3], const AdmRow16 *src, const AdmRow16 *csf,
-               const AdmRow16 *const *flt, const AdmCmCols *cols, const AdmCmParams *p,
-               void *tmp)
+               const AdmRow16 *const *flt, const AdmCmCols *cols, const AdmCmParams *p, void *tmp)
 {
     uint32_t *col = tmp, *centre = col + cols->w + 64;
     const AdmRow16 *u = flt[0], *m = flt[1], *d = flt[2];
@@ -268,8 +266,8 @@ static void cm123_cubes(int64_t sums[3], const AdmRow32 *src, const int j, const
                         const uint32_t *irf, const AdmCmParams *p)
 {
     for (int b = 0; b < 3; b++)
-        sums[b] = adm_add64(sums[b], adm_cm_cube123(src->b[b][j], irf[b], thr, p->cub_add[b],
-                                                    p->cub[b]));
+        sums[b] =
+            adm_add64(sums[b], adm_cm_cube123(src->b[b][j], irf[b], thr, p->cub_add[b], p->cub[b]));
 }
 
 void adm_cm123_c(int64_t sums[3], const AdmRow32 *src, const AdmRow32 *csf,

@@ -29,13 +29,13 @@
 typedef struct AdmTwinScale {
     int scale, w, h, in_w, in_h;
     AdmRect csf, cm;
-    AdmSpan rows, cols;         /* the CM spans (AdmSpan of the CM rectangle) */
+    AdmSpan rows, cols; /* the CM spans (AdmSpan of the CM rectangle) */
     unsigned den_shift, den_q, den_cub, cm_sr;
     uint64_t den_add, den_cub_add;
     unsigned sub[3], sq[3], cub[3];
     int64_t cub_add[3];
-    uint16_t irf0[3];           /* scale 0 CSF factors */
-    uint32_t irf[3];            /* this scale's (1..3) */
+    uint16_t irf0[3]; /* scale 0 CSF factors */
+    uint32_t irf[3];  /* this scale's (1..3) */
     double egl;
     float cos_1deg_sq;
     int skip_aim;
@@ -93,9 +93,8 @@ EV_HD int adm_twin_visits(const AdmSpan *sp, const int i)
 
 /* Scale 0 at band position (i, j) of a luma of in_w x in_h bpc-bit samples (uint8_t rows for
  * 8 bits, else uint16_t), rows stride bytes apart: out[0] = a, out[1..3] = h, v, d. */
-EV_HD void adm_twin_dwt0(const void *luma, const ptrdiff_t stride, const int in_w,
-                         const int in_h, const unsigned bpc, const int i, const int j,
-                         int32_t out[4])
+EV_HD void adm_twin_dwt0(const void *luma, const ptrdiff_t stride, const int in_w, const int in_h,
+                         const unsigned bpc, const int i, const int j, int32_t out[4])
 {
     const char *row[4];
     for (int k = 0; k < 4; k++)
@@ -227,8 +226,8 @@ EV_HD int32_t adm_twin_thr(const AdmTwinScale *p, const uint32_t win[9], const i
     for (int q = 0; q < 9; q++)
         sum += q == 4 ? 0u : win[q];
     for (int b = 0; b < 3; b++)
-        sum += (uint32_t)(p->scale == 0 ? adm_cm_centre0((int16_t)csf[b])
-                                        : adm_cm_centre123(csf[b]));
+        sum +=
+            (uint32_t)(p->scale == 0 ? adm_cm_centre0((int16_t)csf[b]) : adm_cm_centre123(csf[b]));
     return adm_wrap32((int64_t)sum);
 }
 

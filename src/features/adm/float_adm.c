@@ -13,30 +13,35 @@
 const EvExtractorClass ev_fex_float_adm;
 
 static const EvOption float_adm_options[] = {
-    { "debug", NULL, "debug mode: enable additional output", EV_OPT_BOOL,
-      offsetof(FadmOpts, debug), 0, 0, 1, 0 },
+    { "debug", NULL, "debug mode: enable additional output", EV_OPT_BOOL, offsetof(FadmOpts, debug),
+      0, 0, 1, 0 },
     { "adm_enhn_gain_limit", "egl", "enhancement gain limit, >= 1; 1 disables the gain",
-      EV_OPT_DOUBLE, offsetof(FadmOpts, enhn_gain_limit), 100.0, 1.0, 100.0,
-      EV_OPT_FEATURE_PARAM },
+      EV_OPT_DOUBLE, offsetof(FadmOpts, enhn_gain_limit), 100.0, 1.0, 100.0, EV_OPT_FEATURE_PARAM },
     /* exactvmaf's own: Netflix's float_adm takes rcpss from the CPU it runs on (adm_rcp.h) */
     { "rcp_estimate", NULL,
       "whose rcpss reciprocal estimate: 0 AMD (the golden; Netflix on AMD), 1 Intel (Netflix on "
-      "Intel)", EV_OPT_INT, offsetof(FadmOpts, rcp_estimate), 0, 0, 1, 0 },
+      "Intel)",
+      EV_OPT_INT, offsetof(FadmOpts, rcp_estimate), 0, 0, 1, 0 },
     { 0 },
 };
 
 enum { N_MAIN = 7, N_ALL = 18 };
 static const char *const float_adm_base_names[N_ALL] = {
-    "adm2", "aim", "adm3", "adm_scale0", "adm_scale1", "adm_scale2", "adm_scale3",
-    "adm", "adm_num", "adm_den", "adm_num_scale0", "adm_den_scale0", "adm_num_scale1",
-    "adm_den_scale1", "adm_num_scale2", "adm_den_scale2", "adm_num_scale3", "adm_den_scale3",
+    "adm2",           "aim",
+    "adm3",           "adm_scale0",
+    "adm_scale1",     "adm_scale2",
+    "adm_scale3",     "adm",
+    "adm_num",        "adm_den",
+    "adm_num_scale0", "adm_den_scale0",
+    "adm_num_scale1", "adm_den_scale1",
+    "adm_num_scale2", "adm_den_scale2",
+    "adm_num_scale3", "adm_den_scale3",
 };
 
 /* Every band needs 2 lines (the 3x3 window), so every scale's DWT input 3: 17x17 frames. */
 enum { FADM_MIN_DWT_INPUT = 3, FADM_MIN_SIZE = 17 };
 
-static int float_adm_init(void *state, const void *opts, const EvPicInfo *info,
-                          const EvLog *log)
+static int float_adm_init(void *state, const void *opts, const EvPicInfo *info, const EvLog *log)
 {
     FadmState *s = state;
     s->opts = *(const FadmOpts *)opts;
@@ -44,8 +49,7 @@ static int float_adm_init(void *state, const void *opts, const EvPicInfo *info,
     s->height = info->height;
     s->bpc = info->bpc;
     s->scaler = sample_scaler(info->bpc);
-    const int err = adm_set_geometry(s->geom, s->width, s->height, FADM_MIN_DWT_INPUT,
-                                     &s->indices);
+    const int err = adm_set_geometry(s->geom, s->width, s->height, FADM_MIN_DWT_INPUT, &s->indices);
     if (err == -EINVAL)
         ev_log(log, EV_LOG_ERROR, "float_adm: frame %ux%u is too small (minimum %dx%d)",
                info->width, info->height, FADM_MIN_SIZE, FADM_MIN_SIZE);
@@ -71,8 +75,7 @@ static size_t float_adm_scratch_size(const void *state)
 }
 
 /* Totals in double; aim is its own ratio clipped at 1 (unlike the integer ADM). */
-int fadm_emit(const FadmState *s, const AdmScaleScore sc[4], const unsigned frame,
-                          EvSink *sink)
+int fadm_emit(const FadmState *s, const AdmScaleScore sc[4], const unsigned frame, EvSink *sink)
 {
     double num = 0, den = 0, aim_num = 0, aim_den = 0;
     for (int k = 0; k < 4; k++) {
@@ -90,11 +93,24 @@ int fadm_emit(const FadmState *s, const AdmScaleScore sc[4], const unsigned fram
     const double aim = den == 0.0 ? 0.0 : (aim_ratio < 1.0f ? aim_ratio : 1.0f);
     const double adm3 = adm2 * 0.5 + (1 - aim) * (1 - 0.5);
     const double value[N_ALL] = {
-        adm2, aim, adm3 > 0.0 ? adm3 : 0.0,
-        (double)sc[0].num / sc[0].den, (double)sc[1].num / sc[1].den,
-        (double)sc[2].num / sc[2].den, (double)sc[3].num / sc[3].den,
-        adm2, num, den,
-        sc[0].num, sc[0].den, sc[1].num, sc[1].den, sc[2].num, sc[2].den, sc[3].num, sc[3].den,
+        adm2,
+        aim,
+        adm3 > 0.0 ? adm3 : 0.0,
+        (double)sc[0].num / sc[0].den,
+        (double)sc[1].num / sc[1].den,
+        (double)sc[2].num / sc[2].den,
+        (double)sc[3].num / sc[3].den,
+        adm2,
+        num,
+        den,
+        sc[0].num,
+        sc[0].den,
+        sc[1].num,
+        sc[1].den,
+        sc[2].num,
+        sc[2].den,
+        sc[3].num,
+        sc[3].den,
     };
     const int n = s->opts.debug ? N_ALL : N_MAIN;
     int err = 0;
@@ -103,8 +119,8 @@ int fadm_emit(const FadmState *s, const AdmScaleScore sc[4], const unsigned fram
     return err;
 }
 
-static int float_adm_extract(const void *state, void *scratch, const EvPic *ref,
-                             const EvPic *dis, const unsigned frame, EvSink *sink)
+static int float_adm_extract(const void *state, void *scratch, const EvPic *ref, const EvPic *dis,
+                             const unsigned frame, EvSink *sink)
 {
     const FadmState *s = state;
     FadmWork wk;
@@ -120,17 +136,21 @@ static void float_adm_close(void *state)
     free(s->indices);
 }
 
-#define FLOAT_ADM_CLASS \
-    EV_CLASS_COMMON("float_adm", FadmState), EV_CLASS_OPTIONS(float_adm_options, FadmOpts), \
-    .init = float_adm_init, .close = float_adm_close
+#define FLOAT_ADM_CLASS                                                                            \
+    EV_CLASS_COMMON("float_adm", FadmState), EV_CLASS_OPTIONS(float_adm_options, FadmOpts),        \
+        .init = float_adm_init, .close = float_adm_close
 const EvExtractorClass ev_fex_float_adm = {
-    FLOAT_ADM_CLASS, .scratch_size = float_adm_scratch_size, .extract = float_adm_extract,
+    FLOAT_ADM_CLASS,
+    .scratch_size = float_adm_scratch_size,
+    .extract = float_adm_extract
 };
 
 #ifdef EV_HAVE_CUDA
 /* The CUDA twin: the same options, init and outputs; the scales on the device (float_adm.cu). */
 const EvExtractorClass ev_cuda_float_adm = {
-    FLOAT_ADM_CLASS, .flags = EV_FEX_CUDA | EV_FEX_CUDA_LUMA,
-    .launch = ev_float_adm_launch_cuda, .extract = ev_float_adm_extract_cuda,
+    FLOAT_ADM_CLASS,
+    .flags = EV_FEX_CUDA | EV_FEX_CUDA_LUMA,
+    .launch = ev_float_adm_launch_cuda,
+    .extract = ev_float_adm_extract_cuda
 };
 #endif

@@ -20,7 +20,8 @@
 #include "features/adm/float_adm_math.h"
 #include "features/common/sample_math.h"
 
-namespace {
+namespace
+{
 
 constexpr int THREADS = 256;
 enum { Q_DEN, Q_NUM, Q_AIM };
@@ -32,7 +33,7 @@ struct Luma {
 };
 
 struct Bands {
-    float *b[3];    // h, v, d
+    float *b[3]; // h, v, d
 };
 
 __device__ __forceinline__ float luma_at(const Luma &l, int y, int x, float scaler)
@@ -43,8 +44,8 @@ __device__ __forceinline__ float luma_at(const Luma &l, int y, int x, float scal
     return sample_to_float(v, scaler, -128);
 }
 
-#define GRID_STRIDE(k, n)                                                                       \
-    for (long long k = blockIdx.x * (long long)blockDim.x + threadIdx.x; k < (n);              \
+#define GRID_STRIDE(k, n)                                                                          \
+    for (long long k = blockIdx.x * (long long)blockDim.x + threadIdx.x; k < (n);                  \
          k += (long long)gridDim.x * blockDim.x)
 
 // The DWT of picture blockIdx.y: scale 0 from the luma (in == nullptr), else from the float
@@ -74,8 +75,8 @@ __global__ void dwt_kernel(Luma l0, Luma l1, const float *in0, const float *in1,
 }
 
 // Decoupling over the CSF rectangle (fadm_decouple).
-__global__ void decouple_kernel(Bands o, Bands t, int w, AdmRect rc, float cos_1deg_sq,
-                                double egl, int vendor, Bands r, Bands a)
+__global__ void decouple_kernel(Bands o, Bands t, int w, AdmRect rc, float cos_1deg_sq, double egl,
+                                int vendor, Bands r, Bands a)
 {
     const int rw = rc.right - rc.left;
     const uint16_t *const rcp = adm_rcp_vendor_table(vendor);
@@ -89,8 +90,8 @@ __global__ void decouple_kernel(Bands o, Bands t, int w, AdmRect rc, float cos_1
 }
 
 // CSF weighting and masking values over the CSF rectangle (fadm_csf).
-__global__ void csf_kernel(Bands src, float rf0, float rf1, float rf2, int w, AdmRect rc,
-                           Bands csf, Bands flt)
+__global__ void csf_kernel(Bands src, float rf0, float rf1, float rf2, int w, AdmRect rc, Bands csf,
+                           Bands flt)
 {
     const int rw = rc.right - rc.left;
     const float rf[3] = { rf0, rf1, rf2 };
@@ -106,8 +107,8 @@ __global__ void csf_kernel(Bands src, float rf0, float rf1, float rf2, int w, Ad
 }
 
 // The masked energies of every visited coefficient (fadm_cm_row's terms) into term.
-__global__ void cm_terms_kernel(Bands src, Bands csf, Bands flt, float rf0, float rf1,
-                                float rf2, int w, int h, AdmSpan rows, AdmSpan cols, Bands term)
+__global__ void cm_terms_kernel(Bands src, Bands csf, Bands flt, float rf0, float rf1, float rf2,
+                                int w, int h, AdmSpan rows, AdmSpan cols, Bands term)
 {
     const float rf[3] = { rf0, rf1, rf2 };
     GRID_STRIDE(k, (long long)w * h)
@@ -153,7 +154,7 @@ struct Bufs {
     float *low[2][2];
     Bands o, t, r, a, csf, flt, term;
     float *partial, *sums_dev;
-    float *host;    // [scale][Q_DEN, Q_NUM, Q_AIM][band]
+    float *host; // [scale][Q_DEN, Q_NUM, Q_AIM][band]
 };
 
 void lay_out(const FadmState *s, char *dev, char *host, Bufs &b, size_t &dev_bytes,
@@ -219,35 +220,38 @@ extern "C" EV_LAUNCH_FN(ev_float_adm_launch_cuda)
 {
     (void)scratch;
     (void)frame;
-    return ev_kept_launch<FadmState, Bufs>(state, ref, ref, lay_out, [&](const FadmState *s, Bufs &b, cudaStream_t stream) {
-    const Luma r = { ref->dev[0], ref->stride[0], ref->bpc == 8 };
-    const Luma d = { dis->dev[0], dis->stride[0], dis->bpc == 8 };
-    for (int scale = 0; scale < 4; scale++) {
-        const AdmScaleGeom &g = s->geom[scale];
-        const int in_q = (scale + 1) & 1, out_q = scale & 1;
-        dwt_kernel<<<dim3(grid_of((long long)g.w * g.h), 2), THREADS, 0, stream>>>(
-            r, d, scale ? b.low[0][in_q] : nullptr, scale ? b.low[1][in_q] : nullptr, s->scaler,
-            g.in_w, g.in_h, g.w, g.h, b.low[0][out_q], b.low[1][out_q], b.o, b.t);
-        launch_scale(s, b, scale, stream);
-    }
-    cudaMemcpyAsync(b.host, b.sums_dev, 36 * sizeof(float), cudaMemcpyDeviceToHost, stream);
-    return 0;
-    });
+    return ev_kept_launch<FadmState, Bufs>(
+        state, ref, ref, lay_out, [&](const FadmState *s, Bufs &b, cudaStream_t stream) {
+            const Luma r = { ref->dev[0], ref->stride[0], ref->bpc == 8 };
+            const Luma d = { dis->dev[0], dis->stride[0], dis->bpc == 8 };
+            for (int scale = 0; scale < 4; scale++) {
+                const AdmScaleGeom &g = s->geom[scale];
+                const int in_q = (scale + 1) & 1, out_q = scale & 1;
+                dwt_kernel<<<dim3(grid_of((long long)g.w * g.h), 2), THREADS, 0, stream>>>(
+                    r, d, scale ? b.low[0][in_q] : nullptr, scale ? b.low[1][in_q] : nullptr,
+                    s->scaler, g.in_w, g.in_h, g.w, g.h, b.low[0][out_q], b.low[1][out_q], b.o,
+                    b.t);
+                launch_scale(s, b, scale, stream);
+            }
+            cudaMemcpyAsync(b.host, b.sums_dev, 36 * sizeof(float), cudaMemcpyDeviceToHost, stream);
+            return 0;
+        });
 }
 
 extern "C" EV_EXTRACT_FN(ev_float_adm_extract_cuda)
 {
     (void)scratch;
     (void)dis;
-    return ev_kept_extract<FadmState, Bufs>(state, ref, "float_adm", lay_out, [&](const FadmState *s, Bufs &b) {
-    AdmScaleScore sc[4];
-    for (int scale = 0; scale < 4; scale++) {
-        const AdmRect cm = adm_rect_cm(s->geom[scale].w, s->geom[scale].h);
-        const float *q = b.host + 9 * scale;
-        sc[scale].den = fadm_sum_bands(q + 3 * Q_DEN, &cm, s->noise_weight);
-        sc[scale].num = fadm_sum_bands(q + 3 * Q_NUM, &cm, s->noise_weight);
-        sc[scale].aim = fadm_sum_bands(q + 3 * Q_AIM, &cm, 0.0);
-    }
-    return fadm_emit(s, sc, frame, sink);
-    });
+    return ev_kept_extract<FadmState, Bufs>(
+        state, ref, "float_adm", lay_out, [&](const FadmState *s, Bufs &b) {
+            AdmScaleScore sc[4];
+            for (int scale = 0; scale < 4; scale++) {
+                const AdmRect cm = adm_rect_cm(s->geom[scale].w, s->geom[scale].h);
+                const float *q = b.host + 9 * scale;
+                sc[scale].den = fadm_sum_bands(q + 3 * Q_DEN, &cm, s->noise_weight);
+                sc[scale].num = fadm_sum_bands(q + 3 * Q_NUM, &cm, s->noise_weight);
+                sc[scale].aim = fadm_sum_bands(q + 3 * Q_AIM, &cm, 0.0);
+            }
+            return fadm_emit(s, sc, frame, sink);
+        });
 }

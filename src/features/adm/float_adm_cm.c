@@ -56,8 +56,8 @@ static float fadm_den(const FadmState *s, const int scale, const FadmBands *ref,
 }
 
 /* Threshold at (mid + j): the h, v and d shares added into one float. */
-static float fadm_thr(const FadmBands *csf, const FadmBands *flt, const size_t up,
-                      const size_t mid, const size_t dn, const int jl, const int j, const int jr)
+static float fadm_thr(const FadmBands *csf, const FadmBands *flt, const size_t up, const size_t mid,
+                      const size_t dn, const int jl, const int j, const int jr)
 {
     const float *const a[3] = { csf->h, csf->v, csf->d };
     const float *const f[3] = { flt->h, flt->v, flt->d };
@@ -74,8 +74,7 @@ static void fadm_cm_row(const FadmState *s, const int scale, const FadmBands *sr
     for (int j = cols->first == 0 ? 0 : cols->start; j < w; j++) {
         if (!adm_span_visits(cols, j))
             continue;
-        const float thr = fadm_thr(csf, flt, up, mid, dn, adm_cm_prev(j), j,
-                                   adm_cm_next(j, w));
+        const float thr = fadm_thr(csf, flt, up, mid, dn, adm_cm_prev(j), j, adm_cm_next(j, w));
         for (int b = 0; b < 3; b++)
             inner[b] += fadm_cm_cube(x[b][mid + j], s->rfactor[scale][b], thr);
     }
@@ -131,10 +130,9 @@ size_t fadm_work_layout(const FadmState *s, void *base, FadmWork *w)
     const size_t n = (size_t)s->geom[0].w * s->geom[0].h;
     const size_t plane = (n * sizeof(float) + 63) & ~(size_t)63;
     const size_t row = ((s->width + 3) * sizeof(float) + 63) & ~(size_t)63;
-    float **p[20] = { &w->ref_a, &w->dis_a, &w->ref.h, &w->ref.v, &w->ref.d, &w->dis.h,
-                      &w->dis.v, &w->dis.d, &w->r.h, &w->r.v, &w->r.d, &w->a.h, &w->a.v,
-                      &w->a.d, &w->csf.h, &w->csf.v, &w->csf.d, &w->flt.h, &w->flt.v,
-                      &w->flt.d };
+    float **p[20] = { &w->ref_a, &w->dis_a, &w->ref.h, &w->ref.v, &w->ref.d, &w->dis.h, &w->dis.v,
+                      &w->dis.d, &w->r.h,   &w->r.v,   &w->r.d,   &w->a.h,   &w->a.v,   &w->a.d,
+                      &w->csf.h, &w->csf.v, &w->csf.d, &w->flt.h, &w->flt.v, &w->flt.d };
     for (int k = 0; k < 20; k++)
         *p[k] = base ? (float *)((char *)base + k * plane) : NULL;
     /* DWT rows: the input width plus the border positions -1, n, n+1 */

@@ -15,17 +15,17 @@ extern "C" {
 typedef struct FadmOpts {
     int debug;
     double enhn_gain_limit;
-    int rcp_estimate;           /* ADM_RCP_AMD (default) or ADM_RCP_INTEL: whose rcpss */
+    int rcp_estimate; /* ADM_RCP_AMD (default) or ADM_RCP_INTEL: whose rcpss */
 } FadmOpts;
 
 typedef struct FadmState {
     FadmOpts opts;
     unsigned width, height, bpc;
-    float scaler;               /* libvmaf's float conversion of samples, offset -128 */
+    float scaler; /* libvmaf's float conversion of samples, offset -128 */
     AdmScaleGeom geom[4];
     int *indices;
     float cos_1deg_sq;
-    float rfactor[4][3];        /* Watson factors per scale, bands h, v, d */
+    float rfactor[4][3]; /* Watson factors per scale, bands h, v, d */
     double noise_weight;
     char names[18][160];
 } FadmState;
@@ -35,8 +35,8 @@ typedef struct FadmBands {
 } FadmBands;
 
 typedef struct FadmWork {
-    float *ref_a, *dis_a;                   /* low band, all scales, in place */
-    FadmBands ref, dis, r, a, csf, flt;     /* sized for scale 0, reused by every scale */
+    float *ref_a, *dis_a;               /* low band, all scales, in place */
+    FadmBands ref, dis, r, a, csf, flt; /* sized for scale 0, reused by every scale */
     float *row_lo, *row_hi;
 } FadmWork;
 
@@ -44,8 +44,7 @@ size_t fadm_work_layout(const FadmState *s, void *base, FadmWork *w);
 
 void fadm_dwt_scale0(const FadmState *s, FadmWork *wk, const EvPic *pic, float *a,
                      const FadmBands *hvd);
-void fadm_dwt_scale123(const FadmState *s, FadmWork *wk, int scale, float *a,
-                       const FadmBands *hvd);
+void fadm_dwt_scale123(const FadmState *s, FadmWork *wk, int scale, float *a, const FadmBands *hvd);
 void fadm_decouple(const FadmState *s, const FadmWork *wk, int w, int h);
 
 /* A scale's total from its three bands' float sums e[] (h, v, d): powf(e, 1/3) plus the noise

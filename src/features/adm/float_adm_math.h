@@ -122,8 +122,7 @@ EV_HD float fadm_thr_band(const float ul, const float u, const float ur, const f
  * h, v and d shares (csf[b], flt[b]: the band's CSF-weighted values and masking values) added
  * into one float in band order. */
 EV_HD float fadm_thr_at(const float *const csf[3], const float *const flt[3], const size_t up,
-                        const size_t mid, const size_t dn, const int jl, const int j,
-                        const int jr)
+                        const size_t mid, const size_t dn, const int jl, const int j, const int jr)
 {
     float thr = 0.0f;
     for (int b = 0; b < 3; b++) {

@@ -16,15 +16,19 @@
 #include "base/hd.h"
 
 /* The kernels, as libvmaf writes them (double quotients rounded to float). */
-#define ANSNR_REF_KERNEL                                                                      \
-    { 1.0 / 16.0, 2.0 / 16.0, 1.0 / 16.0, 2.0 / 16.0, 4.0 / 16.0, 2.0 / 16.0, 1.0 / 16.0,  \
-      2.0 / 16.0, 1.0 / 16.0 }
-#define ANSNR_DIS_KERNEL                                                                      \
-    { 2.0 / 571.0,  7.0 / 571.0,  12.0 / 571.0,  7.0 / 571.0,  2.0 / 571.0,               \
-      7.0 / 571.0,  31.0 / 571.0, 52.0 / 571.0,  31.0 / 571.0, 7.0 / 571.0,               \
-      12.0 / 571.0, 52.0 / 571.0, 127.0 / 571.0, 52.0 / 571.0, 12.0 / 571.0,              \
-      7.0 / 571.0,  31.0 / 571.0, 52.0 / 571.0,  31.0 / 571.0, 7.0 / 571.0,               \
-      2.0 / 571.0,  7.0 / 571.0,  12.0 / 571.0,  7.0 / 571.0,  2.0 / 571.0 }
+#define ANSNR_REF_KERNEL                                                                           \
+    {                                                                                              \
+        1.0 / 16.0, 2.0 / 16.0, 1.0 / 16.0, 2.0 / 16.0, 4.0 / 16.0, 2.0 / 16.0, 1.0 / 16.0,        \
+            2.0 / 16.0, 1.0 / 16.0                                                                 \
+    }
+#define ANSNR_DIS_KERNEL                                                                           \
+    {                                                                                              \
+        2.0 / 571.0, 7.0 / 571.0, 12.0 / 571.0, 7.0 / 571.0, 2.0 / 571.0, 7.0 / 571.0,             \
+            31.0 / 571.0, 52.0 / 571.0, 31.0 / 571.0, 7.0 / 571.0, 12.0 / 571.0, 52.0 / 571.0,     \
+            127.0 / 571.0, 52.0 / 571.0, 12.0 / 571.0, 7.0 / 571.0, 31.0 / 571.0, 52.0 / 571.0,    \
+            31.0 / 571.0, 7.0 / 571.0, 2.0 / 571.0, 7.0 / 571.0, 12.0 / 571.0, 7.0 / 571.0,        \
+            2.0 / 571.0                                                                            \
+    }
 #define ANSNR_REF_WIDTH 3
 #define ANSNR_DIS_WIDTH 5
 
@@ -39,9 +43,8 @@ EV_HD int ansnr_mirror(const int idx, const int n)
 }
 
 /* One filter output at (i, j) of a w x h float image (stride in floats), any position. */
-EV_HD float ansnr_filter_at(const float *k, const int fw, const float *src,
-                            const ptrdiff_t stride, const int w, const int h, const int i,
-                            const int j)
+EV_HD float ansnr_filter_at(const float *k, const int fw, const float *src, const ptrdiff_t stride,
+                            const int w, const int h, const int i, const int j)
 {
     float acc = 0;
     for (int fi = 0; fi < fw; fi++) {

@@ -76,8 +76,8 @@ static void luma_to_float(const AnsnrState *s, const EvPic *pic, float *dst)
 /* Row i of a w x h float image filtered with a fw x fw kernel, into out: the window-inside
  * outputs in one loop over j (fw is a constant at each call, so it vectorises across j; each
  * output keeps its own sum order), the border outputs through the mirror. */
-static inline void filter_row(const float *k, const int fw, const float *src, int w, int h,
-                              int i, float *restrict out)
+static inline void filter_row(const float *k, const int fw, const float *src, int w, int h, int i,
+                              float *restrict out)
 {
     const int r = fw / 2;
     int j = 0, inside_end = 0;
@@ -140,14 +140,18 @@ int ev_ansnr_emit(const AnsnrState *s, const float sig, const float noise, const
 
 #define ANSNR_CLASS EV_CLASS_COMMON("float_ansnr", AnsnrState), .init = ansnr_init
 const EvExtractorClass ev_fex_float_ansnr = {
-    ANSNR_CLASS, .scratch_size = ansnr_scratch_size, .extract = ansnr_extract,
+    ANSNR_CLASS,
+    .scratch_size = ansnr_scratch_size,
+    .extract = ansnr_extract
 };
 
 #ifdef EV_HAVE_CUDA
 /* The CUDA twin: the same init and outputs; filters and float sums on the device
  * (float_ansnr.cu), log10 on the host. */
 const EvExtractorClass ev_cuda_float_ansnr = {
-    ANSNR_CLASS, .flags = EV_FEX_CUDA | EV_FEX_CUDA_LUMA,
-    .launch = ev_ansnr_launch_cuda, .extract = ev_ansnr_extract_cuda,
+    ANSNR_CLASS,
+    .flags = EV_FEX_CUDA | EV_FEX_CUDA_LUMA,
+    .launch = ev_ansnr_launch_cuda,
+    .extract = ev_ansnr_extract_cuda
 };
 #endif

@@ -17,7 +17,8 @@
 #include "features/ansnr/float_ansnr.h"
 #include "features/common/sample_math.h"
 
-namespace {
+namespace
+{
 
 constexpr int THREADS = 256;
 __constant__ float ref_kernel[ANSNR_REF_WIDTH * ANSNR_REF_WIDTH] = ANSNR_REF_KERNEL;
@@ -29,8 +30,8 @@ unsigned grid_of(long long n)
     return (unsigned)(b < 65535 ? (b > 0 ? b : 1) : 65535);
 }
 
-#define GRID_STRIDE(k, n)                                                                       \
-    for (long long k = blockIdx.x * (long long)blockDim.x + threadIdx.x; k < (n);              \
+#define GRID_STRIDE(k, n)                                                                          \
+    for (long long k = blockIdx.x * (long long)blockDim.x + threadIdx.x; k < (n);                  \
          k += (long long)gridDim.x * blockDim.x)
 
 // Both lumas as floats (sample / scaler - 128): blockIdx.y picks the picture.
@@ -67,7 +68,7 @@ __global__ void terms_kernel(const float *ref, const float *dis, int w, int h, f
 
 struct Bufs {
     float *ref, *dis, *terms, *rows, *totals_dev;
-    float *host;    // signal, noise
+    float *host; // signal, noise
 };
 
 void lay_out(const AnsnrState *s, char *dev, char *host, Bufs &b, size_t &dev_bytes,
@@ -89,28 +90,31 @@ extern "C" EV_LAUNCH_FN(ev_ansnr_launch_cuda)
 {
     (void)scratch;
     (void)frame;
-    return ev_kept_launch<AnsnrState, Bufs>(state, ref, ref, lay_out, [&](const AnsnrState *s, Bufs &b, cudaStream_t stream) {
-    const long long n = (long long)s->w * s->h;
-    load_kernel<<<dim3(grid_of(n), 2), THREADS, 0, stream>>>(
-        static_cast<const char *>(ref->dev[0]), ref->stride[0],
-        static_cast<const char *>(dis->dev[0]), dis->stride[0], ref->bpc == 8, s->w, s->h,
-        s->scaler, b.ref, b.dis);
-    terms_kernel<<<grid_of(n), THREADS, 0, stream>>>(b.ref, b.dis, s->w, s->h, b.terms);
-    for (int q = 0; q < 2; q++)
-        ev_float_row_sums(stream, EvPlaneTerm{ b.terms + q * n, s->w }, 0, s->h, s->w,
-                          ev_span_range(0, s->w), b.rows + q * s->h);
-    ev_float_rows_total_kernel<<<1, 32, 0, stream>>>(b.rows, s->h, s->h, ev_span_range(0, s->h),
-                                                     2, b.totals_dev);
-    cudaMemcpyAsync(b.host, b.totals_dev, 2 * sizeof(float), cudaMemcpyDeviceToHost, stream);
-    return 0;
-    });
+    return ev_kept_launch<AnsnrState, Bufs>(
+        state, ref, ref, lay_out, [&](const AnsnrState *s, Bufs &b, cudaStream_t stream) {
+            const long long n = (long long)s->w * s->h;
+            load_kernel<<<dim3(grid_of(n), 2), THREADS, 0, stream>>>(
+                static_cast<const char *>(ref->dev[0]), ref->stride[0],
+                static_cast<const char *>(dis->dev[0]), dis->stride[0], ref->bpc == 8, s->w, s->h,
+                s->scaler, b.ref, b.dis);
+            terms_kernel<<<grid_of(n), THREADS, 0, stream>>>(b.ref, b.dis, s->w, s->h, b.terms);
+            for (int q = 0; q < 2; q++)
+                ev_float_row_sums(stream, EvPlaneTerm{ b.terms + q * n, s->w }, 0, s->h, s->w,
+                                  ev_span_range(0, s->w), b.rows + q * s->h);
+            ev_float_rows_total_kernel<<<1, 32, 0, stream>>>(
+                b.rows, s->h, s->h, ev_span_range(0, s->h), 2, b.totals_dev);
+            cudaMemcpyAsync(b.host, b.totals_dev, 2 * sizeof(float), cudaMemcpyDeviceToHost,
+                            stream);
+            return 0;
+        });
 }
 
 extern "C" EV_EXTRACT_FN(ev_ansnr_extract_cuda)
 {
     (void)scratch;
     (void)dis;
-    return ev_kept_extract<AnsnrState, Bufs>(state, ref, "float_ansnr", lay_out, [&](const AnsnrState *s, Bufs &b) {
-        return ev_ansnr_emit(s, b.host[0], b.host[1], frame, sink);
-    });
+    return ev_kept_extract<AnsnrState, Bufs>(
+        state, ref, "float_ansnr", lay_out, [&](const AnsnrState *s, Bufs &b) {
+            return ev_ansnr_emit(s, b.host[0], b.host[1], frame, sink);
+        });
 }

@@ -11,8 +11,8 @@ extern "C" {
 typedef struct AnsnrState {
     int w, h;
     float scaler;
-    double peak;        /* 255, 255.75, 255.9375, 255.99609375 for 8, 10, 12, 16 bits */
-    double psnr_max;    /* 60, 72, 84, 108 */
+    double peak;     /* 255, 255.75, 255.9375, 255.99609375 for 8, 10, 12, 16 bits */
+    double psnr_max; /* 60, 72, 84, 108 */
 } AnsnrState;
 
 /* The frame's outputs from the float signal and noise totals (log10 here, on the host). */

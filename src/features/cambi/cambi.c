@@ -11,29 +11,46 @@
 
 #define DEFAULT_TOPK 0.6
 
-#define OPT(name, alias, type, field, def, min, max, flags, help)                                     \
-    { name, alias, help, type, offsetof(CambiOpts, field), def, min, max, flags }
+#define OPT(name, alias, type, field, def, min, max, flags, help)                                  \
+    {                                                                                              \
+        name, alias, help, type, offsetof(CambiOpts, field), def, min, max, flags                  \
+    }
 #define FP EV_OPT_FEATURE_PARAM
 
 static const EvOption cambi_options[] = {
-    OPT("cambi_max_val", "cmxv", EV_OPT_DOUBLE, cambi_max_val, 1000.0, 0.0, 1000.0, FP, "largest CAMBI score; larger ones are clipped"),
-    OPT("enc_width", "encw", EV_OPT_INT, enc_width, 0, 180, 7680, FP, "width the video was encoded at (0: the input's)"),
-    OPT("enc_height", "ench", EV_OPT_INT, enc_height, 0, 150, 7680, FP, "height the video was encoded at (0: the input's)"),
-    OPT("enc_bitdepth", "encbd", EV_OPT_INT, enc_bitdepth, 0, 6, 16, FP, "bit depth the video was encoded at (0: the input's)"),
-    OPT("src_width", "srcw", EV_OPT_INT, src_width, 0, 320, 7680, FP, "source width for full_ref (0: the input's)"),
-    OPT("src_height", "srch", EV_OPT_INT, src_height, 0, 200, 4320, FP, "source height for full_ref (0: the input's)"),
-    OPT("window_size", "ws", EV_OPT_INT, window_size, 65, 15, 127, FP, "window size at 4K (scaled with the frame size)"),
-    OPT("topk", NULL, EV_OPT_DOUBLE, topk, DEFAULT_TOPK, 0.0001, 1.0, FP, "fraction of the worst pixels pooled"),
-    OPT("cambi_topk", "ctpk", EV_OPT_DOUBLE, cambi_topk, DEFAULT_TOPK, 0.0001, 1.0, FP, "fraction of the worst pixels pooled (overrides topk)"),
-    OPT("tvi_threshold", "tvit", EV_OPT_DOUBLE, tvi_threshold, 0.019, 0.0001, 1.0, FP, "visibility threshold of luminance steps"),
-    OPT("cambi_vis_lum_threshold", "vlt", EV_OPT_DOUBLE, cambi_vis_lum_threshold, 0.0, 0.0,
-        300.0, FP, "luminance (nits) below which banding is not counted"),
-    OPT("max_log_contrast", "mlc", EV_OPT_INT, max_log_contrast, 2, 0, 5, FP, "largest contrast, as a power of two, searched"),
-    OPT("heatmaps_path", NULL, EV_OPT_STRING, heatmaps_path, 0, 0, 0, 0, "folder to write per-scale 16-bit heatmaps to (none: no heatmaps)"),
-    OPT("full_ref", NULL, EV_OPT_BOOL, full_ref, 0, 0, 1, 0, "also score the reference and output their difference"),
+    OPT("cambi_max_val", "cmxv", EV_OPT_DOUBLE, cambi_max_val, 1000.0, 0.0, 1000.0, FP,
+        "largest CAMBI score; larger ones are clipped"),
+    OPT("enc_width", "encw", EV_OPT_INT, enc_width, 0, 180, 7680, FP,
+        "width the video was encoded at (0: the input's)"),
+    OPT("enc_height", "ench", EV_OPT_INT, enc_height, 0, 150, 7680, FP,
+        "height the video was encoded at (0: the input's)"),
+    OPT("enc_bitdepth", "encbd", EV_OPT_INT, enc_bitdepth, 0, 6, 16, FP,
+        "bit depth the video was encoded at (0: the input's)"),
+    OPT("src_width", "srcw", EV_OPT_INT, src_width, 0, 320, 7680, FP,
+        "source width for full_ref (0: the input's)"),
+    OPT("src_height", "srch", EV_OPT_INT, src_height, 0, 200, 4320, FP,
+        "source height for full_ref (0: the input's)"),
+    OPT("window_size", "ws", EV_OPT_INT, window_size, 65, 15, 127, FP,
+        "window size at 4K (scaled with the frame size)"),
+    OPT("topk", NULL, EV_OPT_DOUBLE, topk, DEFAULT_TOPK, 0.0001, 1.0, FP,
+        "fraction of the worst pixels pooled"),
+    OPT("cambi_topk", "ctpk", EV_OPT_DOUBLE, cambi_topk, DEFAULT_TOPK, 0.0001, 1.0, FP,
+        "fraction of the worst pixels pooled (overrides topk)"),
+    OPT("tvi_threshold", "tvit", EV_OPT_DOUBLE, tvi_threshold, 0.019, 0.0001, 1.0, FP,
+        "visibility threshold of luminance steps"),
+    OPT("cambi_vis_lum_threshold", "vlt", EV_OPT_DOUBLE, cambi_vis_lum_threshold, 0.0, 0.0, 300.0,
+        FP, "luminance (nits) below which banding is not counted"),
+    OPT("max_log_contrast", "mlc", EV_OPT_INT, max_log_contrast, 2, 0, 5, FP,
+        "largest contrast, as a power of two, searched"),
+    OPT("heatmaps_path", NULL, EV_OPT_STRING, heatmaps_path, 0, 0, 0, 0,
+        "folder to write per-scale 16-bit heatmaps to (none: no heatmaps)"),
+    OPT("full_ref", NULL, EV_OPT_BOOL, full_ref, 0, 0, 1, 0,
+        "also score the reference and output their difference"),
     OPT("eotf", NULL, EV_OPT_STRING, eotf, 1, 0, 0, FP, "transfer function: bt1886 or pq"),
-    OPT("cambi_eotf", "ceot", EV_OPT_STRING, cambi_eotf, 1, 0, 0, FP, "transfer function: bt1886 or pq (overrides eotf)"),
-    OPT("cambi_high_res_speedup", "hrs", EV_OPT_INT, cambi_high_res_speedup, 0, 0, 2160, FP, "from this resolution (1080, 1440, 2160) up, score at half size"),
+    OPT("cambi_eotf", "ceot", EV_OPT_STRING, cambi_eotf, 1, 0, 0, FP,
+        "transfer function: bt1886 or pq (overrides eotf)"),
+    OPT("cambi_high_res_speedup", "hrs", EV_OPT_INT, cambi_high_res_speedup, 0, 0, 2160, FP,
+        "from this resolution (1080, 1440, 2160) up, score at half size"),
     { 0 },
 };
 
@@ -54,8 +71,8 @@ static int speedup_applies(const int lines, const unsigned w, const unsigned h)
     }
 }
 
-static int geometry_init(CambiGeometry *g, const unsigned w, const unsigned h,
-                         const unsigned in_w, const unsigned in_h, const unsigned window)
+static int geometry_init(CambiGeometry *g, const unsigned w, const unsigned h, const unsigned in_w,
+                         const unsigned in_h, const unsigned window)
 {
     g->w = w;
     g->h = h;
@@ -82,7 +99,8 @@ static int check_scales(const CambiGeometry *g, const int speedup, const char *w
             h = (h + 1) >> 1;
         }
         if (w <= pad || h <= pad) {
-            ev_log(log, EV_LOG_ERROR, "cambi: %s %ux%u is too small for its %u-pixel window: "
+            ev_log(log, EV_LOG_ERROR,
+                   "cambi: %s %ux%u is too small for its %u-pixel window: "
                    "scale %u is %ux%u, and each scale needs more than %u columns and rows",
                    what, g->w, g->h, g->window, s, w, h, pad);
             return -EINVAL;
@@ -112,8 +130,7 @@ static int make_dirs(const char *path)
 static int open_heatmaps(CambiState *s, const EvLog *log)
 {
     if (make_dirs(s->opts.heatmaps_path)) {
-        ev_log(log, EV_LOG_ERROR, "cambi: cannot create heatmaps_path %s",
-               s->opts.heatmaps_path);
+        ev_log(log, EV_LOG_ERROR, "cambi: cannot create heatmaps_path %s", s->opts.heatmaps_path);
         return -EINVAL;
     }
     /* named by the encode size, halved per scale (also under the speed-up, as libvmaf) */
@@ -152,20 +169,25 @@ static int resolve_sizes(CambiState *s, const EvPicInfo *info, const EvLog *log)
         o->enc_height = (int)info->height;
     }
     if (o->enc_width < CAMBI_MIN_DIM && o->enc_height < CAMBI_MIN_DIM) {
-        ev_log(log, EV_LOG_ERROR, "cambi: encode size %dx%d is too small: width or height "
-               "must be at least %d", o->enc_width, o->enc_height, CAMBI_MIN_DIM);
+        ev_log(log, EV_LOG_ERROR,
+               "cambi: encode size %dx%d is too small: width or height "
+               "must be at least %d",
+               o->enc_width, o->enc_height, CAMBI_MIN_DIM);
         return -EINVAL;
     }
     if (o->src_width < CAMBI_MIN_DIM && o->src_height < CAMBI_MIN_DIM) {
-        ev_log(log, EV_LOG_ERROR, "cambi: source size %dx%d is too small: width or height "
-               "must be at least %d", o->src_width, o->src_height, CAMBI_MIN_DIM);
+        ev_log(log, EV_LOG_ERROR,
+               "cambi: source size %dx%d is too small: width or height "
+               "must be at least %d",
+               o->src_width, o->src_height, CAMBI_MIN_DIM);
         return -EINVAL;
     }
     if ((o->src_width > o->enc_width && o->src_height < o->enc_height) ||
         (o->src_width < o->enc_width && o->src_height > o->enc_height)) {
-        ev_log(log, EV_LOG_ERROR, "cambi: source size %dx%d and encode size %dx%d are not "
-               "scaled the same way in both directions", o->src_width, o->src_height,
-               o->enc_width, o->enc_height);
+        ev_log(log, EV_LOG_ERROR,
+               "cambi: source size %dx%d and encode size %dx%d are not "
+               "scaled the same way in both directions",
+               o->src_width, o->src_height, o->enc_width, o->enc_height);
         return -EINVAL;
     }
     return 0;
@@ -203,19 +225,22 @@ static int cambi_setup(CambiState *s, const void *opts, const EvPicInfo *info, c
     if (!s->tables)
         return -ENOMEM;
     if (cambi_tables_init(s->tables, o, eotf)) {
-        ev_log(log, EV_LOG_ERROR, "cambi: no visibility threshold for tvi_threshold %g and "
-               "cambi_vis_lum_threshold %g", o->tvi_threshold, o->cambi_vis_lum_threshold);
+        ev_log(log, EV_LOG_ERROR,
+               "cambi: no visibility threshold for tvi_threshold %g and "
+               "cambi_vis_lum_threshold %g",
+               o->tvi_threshold, o->cambi_vis_lum_threshold);
         return -EINVAL;
     }
 
-    const unsigned window = cambi_adjust_window((unsigned)o->window_size, enc_w, enc_h,
-                                                s->speedup);
-    const unsigned src_window = cambi_adjust_window((unsigned)o->window_size, src_w, src_h,
-                                                    s->speedup);
+    const unsigned window = cambi_adjust_window((unsigned)o->window_size, enc_w, enc_h, s->speedup);
+    const unsigned src_window =
+        cambi_adjust_window((unsigned)o->window_size, src_w, src_h, s->speedup);
     const unsigned max_window = window > src_window ? window : src_window;
     if (max_window * max_window >= CAMBI_RECIP_SIZE) {
-        ev_log(log, EV_LOG_ERROR, "cambi: window_size %u too large for reciprocal LUT "
-               "(the adjusted window must be at most 65)", max_window);
+        ev_log(log, EV_LOG_ERROR,
+               "cambi: window_size %u too large for reciprocal LUT "
+               "(the adjusted window must be at most 65)",
+               max_window);
         return -EINVAL;
     }
     err = geometry_init(&s->dis, enc_w, enc_h, info->width, info->height, window);
@@ -231,7 +256,8 @@ static int cambi_setup(CambiState *s, const void *opts, const EvPicInfo *info, c
     if (o->full_ref && info->bpc == 10 && enc_w == info->width && enc_h == info->height &&
         ((src_w + 31) & ~31u) > ((info->width + 31) & ~31u)) {
         /* libvmaf copies such a frame with the source's (wider) row stride: undefined */
-        ev_log(log, EV_LOG_ERROR, "cambi: full_ref with a 10-bit %ux%u frame and a wider source "
+        ev_log(log, EV_LOG_ERROR,
+               "cambi: full_ref with a 10-bit %ux%u frame and a wider source "
                "(src_width %u) is not supported (libvmaf reads it with the wrong row stride)",
                info->width, info->height, src_w);
         return -EINVAL;
@@ -265,14 +291,15 @@ static size_t scratch_walk(const CambiState *s, char *base, CambiScratch *sc)
     const size_t w = s->alloc_w, px = w * s->alloc_h;
     const size_t hist_rows = s->tables->band_n + CAMBI_MAX_DIFFS + 1;
     const size_t sizes[] = {
-        px * sizeof(uint16_t), px, px * sizeof(uint16_t), hist_rows * w * sizeof(uint16_t), 3 * w * sizeof(uint16_t),
-        (w + CAMBI_MASK_FILTER) * sizeof(uint32_t), px * sizeof(float),
-        2 * 65536 * sizeof(uint32_t),
+        px * sizeof(uint16_t),    px,
+        px * sizeof(uint16_t),    hist_rows * w * sizeof(uint16_t),
+        3 * w * sizeof(uint16_t), (w + CAMBI_MASK_FILTER) * sizeof(uint32_t),
+        px * sizeof(float),       2 * 65536 * sizeof(uint32_t),
     };
     void **parts[] = {
-        (void **)&sc->image, (void **)&sc->mask, (void **)&sc->codes, (void **)&sc->hist, (void **)&sc->mode_rows,
-        (void **)&sc->col_count, (void **)&sc->c_values,
-        (void **)&sc->radix,
+        (void **)&sc->image,    (void **)&sc->mask,      (void **)&sc->codes,
+        (void **)&sc->hist,     (void **)&sc->mode_rows, (void **)&sc->col_count,
+        (void **)&sc->c_values, (void **)&sc->radix,
     };
     size_t at = 0;
     for (size_t i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
@@ -326,8 +353,7 @@ static int cambi_extract(const void *state, void *scratch, const EvPic *ref, con
     cambi_scratch_carve(s, scratch, &sc);
     double dis_score, src_score = 0;
     int err = cambi_picture_score(s, &s->dis, s->mask_threshold_dis, dis, &sc,
-                                  s->heatmap_fd[0] >= 0 ? s->heatmap_fd : NULL, frame,
-                                  &dis_score);
+                                  s->heatmap_fd[0] >= 0 ? s->heatmap_fd : NULL, frame, &dis_score);
     if (!err && s->opts.full_ref)
         err = cambi_picture_score(s, &s->src, s->mask_threshold_src, ref, &sc, NULL, frame,
                                   &src_score);
@@ -352,11 +378,13 @@ static void cambi_close(void *state)
     s->tables = NULL;
 }
 
-#define CAMBI_CLASS \
-    EV_CLASS_COMMON("cambi", CambiState), EV_CLASS_OPTIONS(cambi_options, CambiOpts), \
-    .str_defaults = cambi_str_defaults, .init = cambi_init, .close = cambi_close
+#define CAMBI_CLASS                                                                                \
+    EV_CLASS_COMMON("cambi", CambiState), EV_CLASS_OPTIONS(cambi_options, CambiOpts),              \
+        .str_defaults = cambi_str_defaults, .init = cambi_init, .close = cambi_close
 const EvExtractorClass ev_fex_cambi = {
-    CAMBI_CLASS, .scratch_size = cambi_scratch_bytes, .extract = cambi_extract,
+    CAMBI_CLASS,
+    .scratch_size = cambi_scratch_bytes,
+    .extract = cambi_extract
 };
 
 static const EvExtractorClass *cambi_class(void)
@@ -387,8 +415,10 @@ static size_t cambi_twin_scratch_bytes(const void *state)
 /* The CUDA twin: the same options, init and outputs; the five scales on the device
  * (cambi.cu). */
 const EvExtractorClass ev_cuda_cambi = {
-    CAMBI_CLASS, .flags = EV_FEX_CUDA | EV_FEX_CUDA_LUMA,
+    CAMBI_CLASS,
+    .flags = EV_FEX_CUDA | EV_FEX_CUDA_LUMA,
     .scratch_size = cambi_twin_scratch_bytes,
-    .launch = ev_cambi_launch_cuda, .extract = ev_cambi_extract_cuda,
+    .launch = ev_cambi_launch_cuda,
+    .extract = ev_cambi_extract_cuda
 };
 #endif

@@ -26,38 +26,39 @@
 extern "C" int ev_cambi_twin_emit(const CambiState *s, unsigned frame, double dis_score,
                                   double src_score, EvSink *sink);
 
-namespace {
+namespace
+{
 
 constexpr int NS = CAMBI_NUM_SCALES;
-constexpr int TW = 128;               // c_kernel: output columns (and threads) of a block
-constexpr int TH = 32;                // c_kernel: output rows of a block
-constexpr int V_BYTES = 40 * 1024;    // c_kernel: the window counts' shared memory
-constexpr unsigned BIN_A0 = 0x3F00u;  // the high 16 bits of 0.5f
+constexpr int TW = 128;                       // c_kernel: output columns (and threads) of a block
+constexpr int TH = 32;                        // c_kernel: output rows of a block
+constexpr int V_BYTES = 40 * 1024;            // c_kernel: the window counts' shared memory
+constexpr unsigned BIN_A0 = 0x3F00u;          // the high 16 bits of 0.5f
 constexpr unsigned BINS_A = 0x4680u - BIN_A0; // ... up to those of 16384.0f (exclusive)
 constexpr int POOL_THREADS = 256;
-constexpr int POOL_BLOCKS = 64;       // per scale
+constexpr int POOL_BLOCKS = 64; // per scale
 constexpr unsigned NO_BIN = 0xffffffffu;
 
 // ---- what one picture's work leaves on the device ----------------------------------------------
 
 struct ScaleTotals {
-    unsigned long long units;        // sum of the values' units (2^-24)
+    unsigned long long units; // sum of the values' units (2^-24)
     unsigned nonzero, irregular;
-    unsigned long long above_units;  // of the values above the k-th largest
-    unsigned above, kth;             // their count; the k-th largest value's bits
-    unsigned sel, left;              // the selection's prefix bits so far, and k left in them
+    unsigned long long above_units; // of the values above the k-th largest
+    unsigned above, kth;            // their count; the k-th largest value's bits
+    unsigned sel, left;             // the selection's prefix bits so far, and k left in them
 };
 
 struct PicResult {
     ScaleTotals s[NS];
-    unsigned long long range_key;    // ~(index << 16 | sample) of the first sample out of range
+    unsigned long long range_key; // ~(index << 16 | sample) of the first sample out of range
 };
 
 struct ScaleHist {
     unsigned a[BINS_A], b[256], c[256];
 };
 
-struct PicPool {                     // zeroed before each picture
+struct PicPool { // zeroed before each picture
     PicResult r;
     ScaleHist h[NS];
 };
@@ -139,8 +140,8 @@ __global__ void flat_kernel(const uint16_t *x, unsigned w, unsigned h, uint8_t *
 
 // The mask at scale 0's grid (every step-th row and column of the full-size one): more than
 // threshold flags in the 7x7 around (the frame's outside counts nothing).
-__global__ void mask_kernel(const uint8_t *flat, unsigned w, unsigned h, unsigned step,
-                            unsigned w0, unsigned h0, unsigned threshold, uint8_t *mask)
+__global__ void mask_kernel(const uint8_t *flat, unsigned w, unsigned h, unsigned step, unsigned w0,
+                            unsigned h0, unsigned threshold, uint8_t *mask)
 {
     const unsigned j0 = blockIdx.x * blockDim.x + threadIdx.x;
     const unsigned i0 = blockIdx.y * blockDim.y + threadIdx.y;
@@ -160,9 +161,8 @@ __global__ void mask_kernel(const uint8_t *flat, unsigned w, unsigned h, unsigne
 }
 
 // One scale's filtered image and band codes (its mask: scale 0's at every mask_step-th).
-__global__ void mode_kernel(CambiScaleIn in, const uint8_t *mask0, unsigned w0,
-                            unsigned mask_step, unsigned band_lo, unsigned band_n,
-                            uint16_t *filtered, uint16_t *codes)
+__global__ void mode_kernel(CambiScaleIn in, const uint8_t *mask0, unsigned w0, unsigned mask_step,
+                            unsigned band_lo, unsigned band_n, uint16_t *filtered, uint16_t *codes)
 {
     const unsigned c = blockIdx.x * blockDim.x + threadIdx.x;
     const unsigned r = blockIdx.y * blockDim.y + threadIdx.y;
@@ -186,8 +186,8 @@ struct CScale {
 struct CArgs {
     CScale s[NS];
     const CambiTables *t;
-    ScaleTotals *tot;                // per scale
-    int pad, span, cap;              // window radius; counts' row length and codes held
+    ScaleTotals *tot;   // per scale
+    int pad, span, cap; // window radius; counts' row length and codes held
 };
 
 __device__ __forceinline__ void block_min_max(unsigned &lo, unsigned &hi)
@@ -226,7 +226,8 @@ __device__ void add_totals(ScaleTotals *tot, unsigned long long units, unsigned 
 // counts of the codes held in shared memory, slid down row by row, a pixel's window counts
 // summed from them; box counts, the reference's hist). The phases between the barriers are
 // cambi_twin.h's; the host runs the same loop in tests/unit/cambi_twin_test.c. ND: num_diffs.
-template <int ND> __global__ void __launch_bounds__(TW) c_kernel(CArgs a)
+template <int ND>
+__global__ void __launch_bounds__(TW) c_kernel(CArgs a)
 {
     extern __shared__ __align__(16) uint8_t vcount[];
     int sc = 0;
@@ -411,17 +412,17 @@ struct PicBufs {
     float *c[NS];
     unsigned *col_src, *row_src;
     PicPool *pool;
-    PicResult *result;             // pinned host
+    PicResult *result; // pinned host
 };
 
 struct Bufs {
-    PicBufs pic[2];                // distorted, source (full_ref)
+    PicBufs pic[2]; // distorted, source (full_ref)
     CambiTables *tables;
-    unsigned *uploaded;            // pinned host: the tables and indices are on the device
+    unsigned *uploaded; // pinned host: the tables and indices are on the device
 };
 
-void lay_out_pic(const CambiState *s, const CambiGeometry *g, char *dev, char *host,
-                 PicBufs &p, size_t &dev_bytes, size_t &host_bytes)
+void lay_out_pic(const CambiState *s, const CambiGeometry *g, char *dev, char *host, PicBufs &p,
+                 size_t &dev_bytes, size_t &host_bytes)
 {
     Scale sz[NS];
     scale_sizes(g, s->speedup, sz);
@@ -529,8 +530,8 @@ void launch_picture(const CambiState *s, const CambiGeometry *g, unsigned mask_t
         in.w = sz[k].w;
         in.h = sz[k].h;
         mode_kernel<<<grid2(sz[k].w, sz[k].h, blk), blk, 0, stream>>>(
-            in, p.mask, sz[0].w, 1u << k, s->tables->band_lo, s->tables->band_n,
-            p.filtered[k], p.codes[k]);
+            in, p.mask, sz[0].w, 1u << k, s->tables->band_lo, s->tables->band_n, p.filtered[k],
+            p.codes[k]);
     }
     launch_c(s, g, p, tables, sz, stream);
     launch_pool(s, p, sz, stream);
@@ -547,9 +548,9 @@ int cuda_error(const CambiState *s, cudaError_t e, const char *what)
 
 // A picture's score from its results: the CPU's pooling decision per scale (a copy of the
 // values and the CPU's selection where it reproduces libvmaf's order), heatmaps when fds.
-int picture_score(const CambiState *s, const CambiGeometry *g, const EvPic *pic,
-                  const PicBufs &p, float *c_host, const int *heatmap_fd, unsigned frame,
-                  cudaStream_t stream, double *score)
+int picture_score(const CambiState *s, const CambiGeometry *g, const EvPic *pic, const PicBufs &p,
+                  float *c_host, const int *heatmap_fd, unsigned frame, cudaStream_t stream,
+                  double *score)
 {
     const PicResult &r = *p.result;
     if (r.range_key) {
@@ -566,18 +567,18 @@ int picture_score(const CambiState *s, const CambiGeometry *g, const EvPic *pic,
         const int topk = cambi_topk_count(s->topk, (int)n);
         const ScaleTotals &t = r.s[k];
         const CambiTotals tot = { t.units, t.nonzero, (int)t.irregular };
-        const int exact = !cambi_topk_exact(&tot, (unsigned)topk, t.kth, t.above, t.above_units,
-                                            &scores[k]);
+        const int exact =
+            !cambi_topk_exact(&tot, (unsigned)topk, t.kth, t.above, t.above_units, &scores[k]);
         if (exact && !heatmap_fd)
             continue;
-        int err = cuda_error(s, cudaMemcpyAsync(c_host, p.c[k], n * sizeof(float),
-                                                cudaMemcpyDeviceToHost, stream),
-                             "copy contrast values");
+        int err = cuda_error(
+            s, cudaMemcpyAsync(c_host, p.c[k], n * sizeof(float), cudaMemcpyDeviceToHost, stream),
+            "copy contrast values");
         if (!err)
             err = cuda_error(s, cudaStreamSynchronize(stream), "copy contrast values");
         if (!err && heatmap_fd)
-            err = cambi_write_heatmap(heatmap_fd[k], s->tables, c_host, sz[k].w, sz[k].h,
-                                      g->window, frame, reinterpret_cast<uint16_t *>(c_host + n));
+            err = cambi_write_heatmap(heatmap_fd[k], s->tables, c_host, sz[k].w, sz[k].h, g->window,
+                                      frame, reinterpret_cast<uint16_t *>(c_host + n));
         if (err)
             return err;
         if (!exact)
@@ -593,39 +594,41 @@ extern "C" EV_LAUNCH_FN(ev_cambi_launch_cuda)
 {
     (void)scratch;
     (void)frame;
-    return ev_kept_launch<CambiState, Bufs>(state, ref, dis, lay_out, [&](const CambiState *s, Bufs &b, cudaStream_t stream) {
-    const CambiGeometry *geo[2] = { &s->dis, &s->src };
-    const int pictures = s->opts.full_ref ? 2 : 1;
-    if (!*b.uploaded) {
-        cudaMemcpyAsync(b.tables, s->tables, sizeof(CambiTables), cudaMemcpyHostToDevice,
-                        stream);
-        for (int k = 0; k < pictures; k++) {
-            cudaMemcpyAsync(b.pic[k].col_src, geo[k]->col_src, geo[k]->w * sizeof(unsigned),
-                            cudaMemcpyHostToDevice, stream);
-            cudaMemcpyAsync(b.pic[k].row_src, geo[k]->row_src, geo[k]->h * sizeof(unsigned),
-                            cudaMemcpyHostToDevice, stream);
-        }
-        *b.uploaded = 1;
-    }
-    launch_picture(s, &s->dis, s->mask_threshold_dis, dis, b.pic[0], b.tables, stream);
-    if (s->opts.full_ref)
-        launch_picture(s, &s->src, s->mask_threshold_src, ref, b.pic[1], b.tables, stream);
-    return cuda_error(s, cudaGetLastError(), "queue the kernels");
-    });
+    return ev_kept_launch<CambiState, Bufs>(
+        state, ref, dis, lay_out, [&](const CambiState *s, Bufs &b, cudaStream_t stream) {
+            const CambiGeometry *geo[2] = { &s->dis, &s->src };
+            const int pictures = s->opts.full_ref ? 2 : 1;
+            if (!*b.uploaded) {
+                cudaMemcpyAsync(b.tables, s->tables, sizeof(CambiTables), cudaMemcpyHostToDevice,
+                                stream);
+                for (int k = 0; k < pictures; k++) {
+                    cudaMemcpyAsync(b.pic[k].col_src, geo[k]->col_src, geo[k]->w * sizeof(unsigned),
+                                    cudaMemcpyHostToDevice, stream);
+                    cudaMemcpyAsync(b.pic[k].row_src, geo[k]->row_src, geo[k]->h * sizeof(unsigned),
+                                    cudaMemcpyHostToDevice, stream);
+                }
+                *b.uploaded = 1;
+            }
+            launch_picture(s, &s->dis, s->mask_threshold_dis, dis, b.pic[0], b.tables, stream);
+            if (s->opts.full_ref)
+                launch_picture(s, &s->src, s->mask_threshold_src, ref, b.pic[1], b.tables, stream);
+            return cuda_error(s, cudaGetLastError(), "queue the kernels");
+        });
 }
 
 extern "C" EV_EXTRACT_FN(ev_cambi_extract_cuda)
 {
-    return ev_kept_extract<CambiState, Bufs>(state, dis, "cambi", lay_out, [&](const CambiState *s, Bufs &b) {
-    const cudaStream_t stream = static_cast<cudaStream_t>(ev_cuda_stream(dis->gpu));
-    float *c_host = static_cast<float *>(scratch);
-    double dis_score = 0, src_score = 0;
-    int err = picture_score(s, &s->dis, dis, b.pic[0], c_host,
-                        s->heatmap_fd[0] >= 0 ? s->heatmap_fd : nullptr, frame, stream,
-                        &dis_score);
-    if (!err && s->opts.full_ref)
-        err = picture_score(s, &s->src, ref, b.pic[1], c_host, nullptr, frame, stream,
-                            &src_score);
-    return err ? err : ev_cambi_twin_emit(s, frame, dis_score, src_score, sink);
-    });
+    return ev_kept_extract<CambiState, Bufs>(
+        state, dis, "cambi", lay_out, [&](const CambiState *s, Bufs &b) {
+            const cudaStream_t stream = static_cast<cudaStream_t>(ev_cuda_stream(dis->gpu));
+            float *c_host = static_cast<float *>(scratch);
+            double dis_score = 0, src_score = 0;
+            int err = picture_score(s, &s->dis, dis, b.pic[0], c_host,
+                                    s->heatmap_fd[0] >= 0 ? s->heatmap_fd : nullptr, frame, stream,
+                                    &dis_score);
+            if (!err && s->opts.full_ref)
+                err = picture_score(s, &s->src, ref, b.pic[1], c_host, nullptr, frame, stream,
+                                    &src_score);
+            return err ? err : ev_cambi_twin_emit(s, frame, dis_score, src_score, sink);
+        });
 }

@@ -12,8 +12,10 @@
 int cambi_range_error(const CambiState *s, const unsigned frame, const unsigned value,
                       const unsigned x, const unsigned y, const unsigned bpc)
 {
-    ev_log(s->log, EV_LOG_ERROR, "cambi: frame %u: luma sample %u at (%u, %u) exceeds the "
-           "%u-bit maximum %u", frame, value, x, y, bpc, (1u << bpc) - 1);
+    ev_log(s->log, EV_LOG_ERROR,
+           "cambi: frame %u: luma sample %u at (%u, %u) exceeds the "
+           "%u-bit maximum %u",
+           frame, value, x, y, bpc, (1u << bpc) - 1);
     return -EINVAL;
 }
 
@@ -150,13 +152,13 @@ static void mode_filter(uint16_t *x, const unsigned w, const unsigned h, uint16_
 #define NOT_COUNTED CAMBI_NOT_COUNTED
 
 typedef struct Window {
-    uint16_t *hist;           /* hist[code * w + col]: pixels of band code `code` around col */
+    uint16_t *hist; /* hist[code * w + col]: pixels of band code `code` around col */
     unsigned w, pad;
 } Window;
 
 /* Band codes of a scale (cambi_band_code). */
-static void band_codes(const uint16_t *x, const uint8_t *mask, const size_t n,
-                       const CambiTables *t, uint16_t *codes)
+static void band_codes(const uint16_t *x, const uint8_t *mask, const size_t n, const CambiTables *t,
+                       uint16_t *codes)
 {
     for (size_t k = 0; k < n; k++)
         codes[k] = cambi_band_code(x[k], mask[k], t->band_lo, t->band_n);
@@ -264,8 +266,8 @@ static void c_values(const CambiTables *t, const uint16_t *codes, const unsigned
 /* libvmaf's dump_c_values: each value scaled to 16 bits by 65535 / (max weight * window^2 / 4),
  * native-endian uint16, frame after frame. */
 int cambi_write_heatmap(const int fd, const CambiTables *t, const float *c, const unsigned w,
-                         const unsigned h, const unsigned window, const unsigned frame,
-                         uint16_t *row_buf)
+                        const unsigned h, const unsigned window, const unsigned frame,
+                        uint16_t *row_buf)
 {
     int max_weight = t->weight[0];
     for (int d = 0; d < t->num_diffs; d++)
@@ -314,7 +316,7 @@ int cambi_picture_score(const CambiState *s, const CambiGeometry *g, const unsig
                  &tot);
         if (heatmap_fd) {
             const int err = cambi_write_heatmap(heatmap_fd[scale], s->tables, sc->c_values, w, h,
-                                          g->window, frame, sc->mode_rows);
+                                                g->window, frame, sc->mode_rows);
             if (err)
                 return err;
         }

@@ -34,37 +34,36 @@ typedef struct CambiOpts {
 
 /* What one picture (distorted, or the reference in full_ref mode) is scored at. */
 typedef struct CambiGeometry {
-    unsigned w, h;              /* the size it is resampled to (encode or source size) */
-    unsigned window;            /* the adjusted window, odd */
+    unsigned w, h;               /* the size it is resampled to (encode or source size) */
+    unsigned window;             /* the adjusted window, odd */
     unsigned *col_src, *row_src; /* nearest-neighbour source column/row of each output one */
 } CambiGeometry;
 
-
 typedef struct CambiState {
     CambiOpts opts;
-    char name[256];                  /* "cambi" and its option suffixes */
-    unsigned in_w, in_h, bpc;        /* the input pictures */
+    char name[256];           /* "cambi" and its option suffixes */
+    unsigned in_w, in_h, bpc; /* the input pictures */
     unsigned enc_bitdepth;
-    int speedup;                     /* the high-resolution speed-up applies */
+    int speedup; /* the high-resolution speed-up applies */
     double topk;
     unsigned mask_threshold_dis, mask_threshold_src;
-    CambiGeometry dis, src;          /* src: only with full_ref */
-    unsigned alloc_w, alloc_h;       /* the largest picture scored */
+    CambiGeometry dis, src;    /* src: only with full_ref */
+    unsigned alloc_w, alloc_h; /* the largest picture scored */
     CambiTables *tables;
     int heatmap_fd[CAMBI_NUM_SCALES]; /* -1 when no heatmaps are written */
-    const EvLog *log;                /* the context's, for per-frame refusals */
+    const EvLog *log;                 /* the context's, for per-frame refusals */
 } CambiState;
 
 /* Per-worker buffers, carved from the scratch block (cambi_scratch_layout). */
 typedef struct CambiScratch {
-    uint16_t *image;         /* alloc_w x alloc_h, row stride alloc_w */
-    uint8_t *mask;           /* alloc_w x alloc_h */
-    uint16_t *codes;         /* alloc_w x alloc_h: band code of each counted pixel */
-    uint16_t *hist;          /* band_n x alloc_w window counts */
-    uint16_t *mode_rows;     /* 3 x alloc_w */
-    uint32_t *col_count;     /* alloc_w + 6: the mask's vertical flat-pixel counts, padded */
-    float *c_values;         /* alloc_w x alloc_h */
-    uint32_t *radix;         /* 2 x 65536 counts of the pooling's selection */
+    uint16_t *image;     /* alloc_w x alloc_h, row stride alloc_w */
+    uint8_t *mask;       /* alloc_w x alloc_h */
+    uint16_t *codes;     /* alloc_w x alloc_h: band code of each counted pixel */
+    uint16_t *hist;      /* band_n x alloc_w window counts */
+    uint16_t *mode_rows; /* 3 x alloc_w */
+    uint32_t *col_count; /* alloc_w + 6: the mask's vertical flat-pixel counts, padded */
+    float *c_values;     /* alloc_w x alloc_h */
+    uint32_t *radix;     /* 2 x 65536 counts of the pooling's selection */
 } CambiScratch;
 
 size_t cambi_scratch_size(const CambiState *s);
@@ -73,12 +72,12 @@ void cambi_scratch_carve(const CambiState *s, void *block, CambiScratch *out);
 /* Score one picture: resample to g, preprocess, mask, five scales (heatmaps when fds given).
  * Returns 0, or -EINVAL for a sample above the bit depth's maximum (logged through s->log). */
 int cambi_picture_score(const CambiState *s, const CambiGeometry *g, unsigned mask_threshold,
-                        const EvPic *pic, CambiScratch *sc, const int *heatmap_fd,
-                        unsigned frame, double *score);
+                        const EvPic *pic, CambiScratch *sc, const int *heatmap_fd, unsigned frame,
+                        double *score);
 
 /* Log the reference's refusal of a luma sample above the depth's maximum; -EINVAL. */
-int cambi_range_error(const CambiState *s, unsigned frame, unsigned value, unsigned x,
-                      unsigned y, unsigned bpc);
+int cambi_range_error(const CambiState *s, unsigned frame, unsigned value, unsigned x, unsigned y,
+                      unsigned bpc);
 /* libvmaf's dump_c_values of one scale's c[] (w x h) into fd at frame's place. */
 int cambi_write_heatmap(int fd, const CambiTables *t, const float *c, unsigned w, unsigned h,
                         unsigned window, unsigned frame, uint16_t *row_buf);
@@ -125,8 +124,8 @@ double cambi_topk_mean_select(float *c, unsigned n, int topk_count);
 /* Tables (cambi_tvi.c). */
 int cambi_eotf_parse(const char *name, CambiEotf *out);
 double cambi_luminance(int code, CambiEotf eotf);
-int cambi_tvi_for_diff(int diff, double tvi, CambiEotf eotf);  /* -1: not found */
-int cambi_vlt_luma(double threshold, CambiEotf eotf);           /* -1: not found */
+int cambi_tvi_for_diff(int diff, double tvi, CambiEotf eotf); /* -1: not found */
+int cambi_vlt_luma(double threshold, CambiEotf eotf);         /* -1: not found */
 void cambi_recip_table(float recip[CAMBI_RECIP_SIZE]);
 int cambi_tables_init(CambiTables *t, const CambiOpts *o, CambiEotf eotf);
 

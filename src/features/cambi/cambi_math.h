@@ -32,19 +32,19 @@
 #include "base/hd.h"
 
 #define CAMBI_NUM_SCALES 5
-#define CAMBI_MASK_FILTER 7             /* the zero-derivative count window, 7x7 */
-#define CAMBI_MIN_DIM 216               /* libvmaf refuses when width and height are below */
-#define CAMBI_RECIP_SIZE 4226           /* libvmaf's reciprocal table: window^2 must be below */
-#define CAMBI_MAX_DIFFS 32              /* 1 << max_log_contrast, max_log_contrast <= 5 */
+#define CAMBI_MASK_FILTER 7   /* the zero-derivative count window, 7x7 */
+#define CAMBI_MIN_DIM 216     /* libvmaf refuses when width and height are below */
+#define CAMBI_RECIP_SIZE 4226 /* libvmaf's reciprocal table: window^2 must be below */
+#define CAMBI_MAX_DIFFS 32    /* 1 << max_log_contrast, max_log_contrast <= 5 */
 
 /* Per-pixel contrast tables, the same for every frame (a twin keeps a device copy). */
 typedef struct CambiTables {
-    int num_diffs;                   /* 1 << max_log_contrast */
-    int weight[CAMBI_MAX_DIFFS];     /* contrast weight of step d + 1 */
-    int tvi[CAMBI_MAX_DIFFS];        /* the largest 10-bit code where step d + 1 counts */
-    int vlt;                         /* codes + step must exceed this (0: no threshold) */
-    unsigned band_lo, band_n;        /* codes band_lo .. band_lo + band_n - 1 are counted */
-    float recip[CAMBI_RECIP_SIZE];   /* libvmaf's reciprocal table (cambi_recip_table) */
+    int num_diffs;                 /* 1 << max_log_contrast */
+    int weight[CAMBI_MAX_DIFFS];   /* contrast weight of step d + 1 */
+    int tvi[CAMBI_MAX_DIFFS];      /* the largest 10-bit code where step d + 1 counts */
+    int vlt;                       /* codes + step must exceed this (0: no threshold) */
+    unsigned band_lo, band_n;      /* codes band_lo .. band_lo + band_n - 1 are counted */
+    float recip[CAMBI_RECIP_SIZE]; /* libvmaf's reciprocal table (cambi_recip_table) */
 } CambiTables;
 
 /* Suprathreshold contrast response: the weight of contrast step d + 1. */
@@ -95,8 +95,8 @@ EV_HD unsigned cambi_ceil_log2(const uint32_t n)
 EV_HD unsigned cambi_mask_threshold(const unsigned w, const unsigned h)
 {
     const uint32_t blocks = (uint32_t)(w >> 6) * (h >> 6);
-    const int t = (CAMBI_MASK_FILTER * CAMBI_MASK_FILTER + 3 * ((int)cambi_ceil_log2(blocks) - 11)
-                   - 1) >> 1;
+    const int t =
+        (CAMBI_MASK_FILTER * CAMBI_MASK_FILTER + 3 * ((int)cambi_ceil_log2(blocks) - 11) - 1) >> 1;
     return (uint16_t)t;
 }
 
@@ -184,8 +184,8 @@ EV_HD int cambi_step_counts(const CambiTables *t, const int d, const int v)
 /* The pixel's value after step d: the larger of best and the step's value, from p0 (pixels of
  * its code in the window), up and down (of the codes d + 1 above and below; 0 outside the
  * band). */
-EV_HD float cambi_step_best(const float best, const CambiTables *t, const int d,
-                            const uint32_t p0, const uint32_t up, const uint32_t down)
+EV_HD float cambi_step_best(const float best, const CambiTables *t, const int d, const uint32_t p0,
+                            const uint32_t up, const uint32_t down)
 {
     const uint32_t p = up > down ? up : down;
     const float val = cambi_step_value(t->weight[d], p0, p, t->recip[p0 + p]);

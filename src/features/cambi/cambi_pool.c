@@ -69,8 +69,8 @@ int cambi_topk_exact(const CambiTotals *tot, const unsigned k, const uint32_t kt
     return 0;
 }
 
-double cambi_topk_mean(float *c, const unsigned n, const int topk_count,
-                       const CambiTotals *tot, uint32_t *radix)
+double cambi_topk_mean(float *c, const unsigned n, const int topk_count, const CambiTotals *tot,
+                       uint32_t *radix)
 {
     const unsigned k = (unsigned)topk_count;
     uint32_t kth = 0;

@@ -9,7 +9,7 @@
 
 #include "features/cambi/cambi_internal.h"
 
-#define LUMA_FOOT 64  /* 10-bit limited range: 16 << 2 .. 235 << 2 */
+#define LUMA_FOOT 64 /* 10-bit limited range: 16 << 2 .. 235 << 2 */
 #define LUMA_HEAD 940
 
 static double bt1886_eotf(const double v)

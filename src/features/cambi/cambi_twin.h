@@ -114,11 +114,11 @@ EV_HD uint64_t cambi_value_units(const float v)
  * codes from lo + q (cap - 2 nd), and a pixel is done in the first pass that holds every code
  * it reads. */
 typedef struct CambiTile {
-    const uint16_t *codes;      /* the scale's band codes, w x h */
-    float *c;                   /* its contrast values */
+    const uint16_t *codes; /* the scale's band codes, w x h */
+    float *c;              /* its contrast values */
     int w, h;
     int j0, i0, i_end, threads;
-    int pad, span, cap;         /* window radius; v's row length (a multiple of 16); codes held */
+    int pad, span, cap; /* window radius; v's row length (a multiple of 16); codes held */
 } CambiTile;
 
 typedef struct CambiTileSums {
@@ -263,8 +263,10 @@ EV_HD void cambi_tile_query(const CambiTile *b, const uint8_t *v, const CambiTab
     EV_UNROLL
     for (int d = 0; d < nd; d++) {
         const int ku = (int)code + d + 1, kd = (int)code - d - 1;
-        up[d] = ku <= need_hi ? cambi_row_sum(v + (size_t)(ku - base) * b->span, t, 2 * b->pad + 1) : 0;
-        down[d] = kd >= need_lo ? cambi_row_sum(v + (size_t)(kd - base) * b->span, t, 2 * b->pad + 1) : 0;
+        up[d] =
+            ku <= need_hi ? cambi_row_sum(v + (size_t)(ku - base) * b->span, t, 2 * b->pad + 1) : 0;
+        down[d] =
+            kd >= need_lo ? cambi_row_sum(v + (size_t)(kd - base) * b->span, t, 2 * b->pad + 1) : 0;
     }
     const uint32_t p0 = cambi_row_sum(v + (size_t)((int)code - base) * b->span, t, 2 * b->pad + 1);
     const float val = cambi_c_value_of(tab, nd, code, p0, up, down);

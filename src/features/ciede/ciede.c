@@ -23,10 +23,10 @@ typedef struct CiedeState {
     unsigned w, h, bpc;
     EvPixelLayout layout;
     unsigned chroma_w, chroma_h;
-    unsigned nf_stride;     /* libvmaf's chroma stride in samples: chroma_w rounded up to 32 */
+    unsigned nf_stride; /* libvmaf's chroma stride in samples: chroma_w rounded up to 32 */
     CiedeRange range;
-    int reference_only;     /* run frame_sum_reference (C level of --cpumask) */
-    const EvLog *log;       /* the CUDA twin's, for its per-frame errors */
+    int reference_only; /* run frame_sum_reference (C level of --cpumask) */
+    const EvLog *log;   /* the CUDA twin's, for its per-frame errors */
 } CiedeState;
 
 /* One remembered conversion; key 0 is empty (a stored key has bit 48 set). */
@@ -58,8 +58,7 @@ static size_t chroma_offset(const CiedeState *s, unsigned i, unsigned j)
 CiedeGeom ciede_geom(const void *state)
 {
     const CiedeState *s = state;
-    const CiedeGeom g = { s->w, s->h, s->bpc, (int)s->layout, s->chroma_w, s->nf_stride,
-                          s->range };
+    const CiedeGeom g = { s->w, s->h, s->bpc, (int)s->layout, s->chroma_w, s->nf_stride, s->range };
     return g;
 }
 
@@ -99,8 +98,7 @@ static int ciede_init(void *state, const void *opts, const EvPicInfo *info, cons
         ev_log(log, EV_LOG_ERROR,
                "ciede: frame %ux%u %s is unsupported: libvmaf's chroma upsampling reads past "
                "its %ux%u chroma planes, into memory it never wrote",
-               s->w, s->h, s->layout == EV_PIX_420 ? "4:2:0" : "4:2:2", s->chroma_w,
-               s->chroma_h);
+               s->w, s->h, s->layout == EV_PIX_420 ? "4:2:0" : "4:2:2", s->chroma_w, s->chroma_h);
         return -EINVAL;
     }
     return 0;
@@ -122,8 +120,7 @@ static CiedeScratch carve(const CiedeState *s, void *scratch)
 }
 
 /* Row i of the luma-sized chroma of pic, as libvmaf's upsampled picture holds it. */
-static void chroma_rows(const CiedeState *s, const EvPic *pic, unsigned i, uint16_t *u,
-                        uint16_t *v)
+static void chroma_rows(const CiedeState *s, const EvPic *pic, unsigned i, uint16_t *u, uint16_t *v)
 {
     const CiedeGeom g = ciede_geom(s);
     const CiedePlane pu = { pic->data[1], pic->stride[1] }, pv = { pic->data[2], pic->stride[2] };
@@ -203,8 +200,8 @@ static int ciede_extract(const void *state, void *scratch, const EvPic *ref, con
 {
     const CiedeState *s = state;
     const CiedeScratch b = carve(s, scratch);
-    const double de00_sum = s->reference_only ? frame_sum_reference(s, &b, ref, dis)
-                                              : frame_sum_memo(s, &b, ref, dis);
+    const double de00_sum =
+        s->reference_only ? frame_sum_reference(s, &b, ref, dis) : frame_sum_memo(s, &b, ref, dis);
     /* libvmaf divides by the unsigned product w * h */
     const double score = ciede_score(de00_sum, (double)(s->w * s->h));
     return ev_sink_put(sink, "ciede2000", frame, score);
@@ -213,13 +210,15 @@ static int ciede_extract(const void *state, void *scratch, const EvPic *ref, con
 /* The twin has its own init (below), so only the name and the state are common. */
 #define CIEDE_CLASS EV_CLASS_COMMON("ciede", CiedeState)
 const EvExtractorClass ev_fex_ciede = {
-    CIEDE_CLASS, .init = ciede_init, .scratch_size = ciede_scratch_size, .extract = ciede_extract,
+    CIEDE_CLASS,
+    .init = ciede_init,
+    .scratch_size = ciede_scratch_size,
+    .extract = ciede_extract
 };
 
 #ifdef EV_HAVE_CUDA
 /* The twin: the CPU's init, then glibc's tables (glibc_ibm_tables.c) for the device libm. */
-static int ciede_cuda_init(void *state, const void *opts, const EvPicInfo *info,
-                           const EvLog *log)
+static int ciede_cuda_init(void *state, const void *opts, const EvPicInfo *info, const EvLog *log)
 {
     const int err = ciede_init(state, opts, info, log);
     ((CiedeState *)state)->log = log;
@@ -227,7 +226,10 @@ static int ciede_cuda_init(void *state, const void *opts, const EvPicInfo *info,
 }
 
 const EvExtractorClass ev_cuda_ciede = {
-    CIEDE_CLASS, .flags = EV_FEX_CUDA, .init = ciede_cuda_init,
-    .launch = ev_ciede_launch_cuda, .extract = ev_ciede_extract_cuda,
+    CIEDE_CLASS,
+    .flags = EV_FEX_CUDA,
+    .init = ciede_cuda_init,
+    .launch = ev_ciede_launch_cuda,
+    .extract = ev_ciede_extract_cuda
 };
 #endif

@@ -18,7 +18,8 @@
 #include "libm/glibc_exp_pow.h"
 #include "features/ciede/ciede_twin.h"
 
-namespace {
+namespace
+{
 
 constexpr int THREADS = 128;
 
@@ -80,12 +81,12 @@ int tables_to_device(cudaStream_t stream)
         return 0;
     if (!tables_read)
         return -EINVAL;
-    cudaError_t e = cudaMemcpyToSymbolAsync(libm_sincos_table_dev, tables.sincos,
-                                            sizeof(tables.sincos), 0, cudaMemcpyHostToDevice,
-                                            stream);
+    cudaError_t e =
+        cudaMemcpyToSymbolAsync(libm_sincos_table_dev, tables.sincos, sizeof(tables.sincos), 0,
+                                cudaMemcpyHostToDevice, stream);
     if (e == cudaSuccess)
-        e = cudaMemcpyToSymbolAsync(libm_atan2_table_dev, tables.atan2, sizeof(tables.atan2),
-                                    0, cudaMemcpyHostToDevice, stream);
+        e = cudaMemcpyToSymbolAsync(libm_atan2_table_dev, tables.atan2, sizeof(tables.atan2), 0,
+                                    cudaMemcpyHostToDevice, stream);
     if (e == cudaSuccess)
         e = cudaStreamSynchronize(stream);
     if (e != cudaSuccess)
@@ -137,9 +138,9 @@ extern "C" EV_LAUNCH_FN(ev_ciede_launch_cuda)
     de00_kernel<<<dim3(ev_blocks((int)g.w, THREADS), g.h), THREADS, 0, stream>>>(g, p, b.de_dev);
     err = cuda_fail(state, cudaGetLastError(), "dE00 kernel");
     if (!err)
-        err = cuda_fail(state, cudaMemcpyAsync(b.de_host, b.de_dev,
-                                               (size_t)g.w * g.h * sizeof(float),
-                                               cudaMemcpyDeviceToHost, stream),
+        err = cuda_fail(state,
+                        cudaMemcpyAsync(b.de_host, b.de_dev, (size_t)g.w * g.h * sizeof(float),
+                                        cudaMemcpyDeviceToHost, stream),
                         "dE00 copy");
     return err;
 }

@@ -75,8 +75,8 @@
 #endif
 
 #define CIEDE_PI 3.14159265358979323846
-#define CIEDE_25_POW_7 6103515625.0     /* pow(25, 7), exact in double */
-#define CIEDE_25_POW_7F 6103515648.0f   /* powf(25, 7): 25^7 rounded to float */
+#define CIEDE_25_POW_7 6103515625.0   /* pow(25, 7), exact in double */
+#define CIEDE_25_POW_7F 6103515648.0f /* powf(25, 7): 25^7 rounded to float */
 
 typedef struct CiedeLab {
     float l, a, b;
@@ -212,8 +212,8 @@ EV_HD float ciede2000(const CiedeLab p, const CiedeLab q)
     const float lightness = delta_l / (0.65f * s_l);
     const float chroma = delta_c / (1.0f * s_c);
     const float hue = delta_big_h / (4.0f * s_h);
-    const double sum = (double)lightness * lightness + (double)chroma * chroma +
-                       (double)hue * hue + (double)(r_t * chroma * hue);
+    const double sum = (double)lightness * lightness + (double)chroma * chroma + (double)hue * hue +
+                       (double)(r_t * chroma * hue);
     return (float)sqrt(sum);
 }
 

@@ -16,9 +16,9 @@
 
 typedef struct CiedeGeom {
     unsigned w, h, bpc;
-    int layout;             /* EvPixelLayout */
+    int layout; /* EvPixelLayout */
     unsigned chroma_w;
-    unsigned nf_stride;     /* libvmaf's chroma stride in samples: chroma_w rounded up to 32 */
+    unsigned nf_stride; /* libvmaf's chroma stride in samples: chroma_w rounded up to 32 */
     CiedeRange range;
 } CiedeGeom;
 

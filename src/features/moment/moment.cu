@@ -6,7 +6,8 @@
 #include "features/moment/moment.h"
 #include "features/moment/moment_math.h"
 
-namespace {
+namespace
+{
 
 // Both sums of one sample (a single-picture term: the second argument is not read).
 struct MomentUnits {

@@ -13,18 +13,17 @@
 
 #define OPT(field) offsetof(FloatMotionOpts, field)
 static const EvOption float_motion_options[] = {
-    { "debug", NULL, "debug mode: enable additional output", EV_OPT_BOOL, OPT(debug), 1, 0, 1,
-      0 },
-    { "motion_force_zero", "force_0", "forcing motion score to zero", EV_OPT_BOOL,
-      OPT(force_zero), 0, 0, 1, EV_OPT_FEATURE_PARAM },
+    { "debug", NULL, "debug mode: enable additional output", EV_OPT_BOOL, OPT(debug), 1, 0, 1, 0 },
+    { "motion_force_zero", "force_0", "forcing motion score to zero", EV_OPT_BOOL, OPT(force_zero),
+      0, 0, 1, EV_OPT_FEATURE_PARAM },
     { "motion_fps_weight", "mfw", "fps-aware multiplicative weight/correction", EV_OPT_DOUBLE,
       OPT(fps_weight), 1.0, 0.0, 5.0, EV_OPT_FEATURE_PARAM },
     { "motion_blend_factor", "mbf", "blend motion score given an offset", EV_OPT_DOUBLE,
       OPT(blend_factor), 1.0, 0.0, 1.0, EV_OPT_FEATURE_PARAM },
-    { "motion_blend_offset", "mbo", "blend motion score starting from this offset",
-      EV_OPT_DOUBLE, OPT(blend_offset), 40.0, 0.0, 1000.0, EV_OPT_FEATURE_PARAM },
-    { "motion_add_scale1", "mdc", "add motion score from scale1", EV_OPT_BOOL, OPT(add_scale1),
-      0, 0, 1, EV_OPT_FEATURE_PARAM },
+    { "motion_blend_offset", "mbo", "blend motion score starting from this offset", EV_OPT_DOUBLE,
+      OPT(blend_offset), 40.0, 0.0, 1000.0, EV_OPT_FEATURE_PARAM },
+    { "motion_add_scale1", "mdc", "add motion score from scale1", EV_OPT_BOOL, OPT(add_scale1), 0,
+      0, 1, EV_OPT_FEATURE_PARAM },
     { "motion_filter_size", "mfs", "filtering size (3; 1 = no-op; else 5)", EV_OPT_INT,
       OPT(filter_size), 5, 0, 9, EV_OPT_FEATURE_PARAM },
     { "motion_add_uv", "mau", "include U and V terms", EV_OPT_BOOL, OPT(add_uv), 0, 0, 1,
@@ -61,14 +60,17 @@ static int check_geometry(const FloatMotionState *s, const EvPicInfo *info, cons
         }
     }
     if (s->opts.add_scale1 && (int)(info->width * 0.5 + 0.5) > HALF_MAX_WIDTH) {
-        ev_log(log, EV_LOG_ERROR, "float_motion: motion_add_scale1 needs a width of at most %d, "
-               "not %u", 2 * HALF_MAX_WIDTH, info->width);
+        ev_log(log, EV_LOG_ERROR,
+               "float_motion: motion_add_scale1 needs a width of at most %d, "
+               "not %u",
+               2 * HALF_MAX_WIDTH, info->width);
         return -EINVAL;
     }
     /* libvmaf scales chroma with a stride computed from the chroma width while its buffers
      * have the luma's: it reads uninitialised memory, so there is no value to reproduce */
     if (s->opts.add_scale1 && s->opts.add_uv && info->layout != EV_PIX_444) {
-        ev_log(log, EV_LOG_ERROR, "float_motion: motion_add_uv with motion_add_scale1 needs "
+        ev_log(log, EV_LOG_ERROR,
+               "float_motion: motion_add_uv with motion_add_scale1 needs "
                "4:4:4 input (libvmaf's result is undefined for subsampled chroma)");
         return -EINVAL;
     }
@@ -124,8 +126,7 @@ int ev_float_motion_init_common(FloatMotionState *s, const void *opts, const EvP
     return 0;
 }
 
-static int float_motion_init(void *state, const void *opts, const EvPicInfo *info,
-                             const EvLog *log)
+static int float_motion_init(void *state, const void *opts, const EvPicInfo *info, const EvLog *log)
 {
     FloatMotionState *s = state;
     int err = ev_float_motion_init_common(s, opts, info, log);
@@ -168,8 +169,7 @@ static inline void vblur_row(const float *taps, const int n, const float *const 
     }
 }
 
-static inline float hblur_mirrored(const float *taps, const int n, const float *in, int w,
-                                   int j)
+static inline float hblur_mirrored(const float *taps, const int n, const float *in, int w, int j)
 {
     float v[5];
     for (int k = 0; k < n; k++)
@@ -310,11 +310,13 @@ static int float_motion_extract(const void *state, void *scratch, const EvPic *r
     const double before = s->score;
     s->score = score;
     if (err || frame == 1)
-        return err ? err : ev_sink_put(sink, s->name[NAME_MOTION3], 0, ev_float_motion_blended(s, score));
+        return err ? err
+                   : ev_sink_put(sink, s->name[NAME_MOTION3], 0, ev_float_motion_blended(s, score));
     const double score2 = before < score ? before : score;
     err = ev_sink_put(sink, s->name[NAME_MOTION2], frame - 1, ev_float_motion_weighted(s, score2));
     if (!err)
-        err = ev_sink_put(sink, s->name[NAME_MOTION3], frame - 1, ev_float_motion_blended(s, score2));
+        err =
+            ev_sink_put(sink, s->name[NAME_MOTION3], frame - 1, ev_float_motion_blended(s, score2));
     return err;
 }
 
@@ -327,9 +329,11 @@ static int float_motion_flush(void *state, unsigned n_frames, EvSink *sink)
         return 0;
     if (s->index == 0)
         return ev_sink_put(sink, s->name[NAME_MOTION3], 0, 0.);
-    int err = ev_sink_put(sink, s->name[NAME_MOTION2], s->index, ev_float_motion_weighted(s, s->score));
+    int err =
+        ev_sink_put(sink, s->name[NAME_MOTION2], s->index, ev_float_motion_weighted(s, s->score));
     if (!err)
-        err = ev_sink_put(sink, s->name[NAME_MOTION3], s->index, ev_float_motion_blended(s, s->score));
+        err = ev_sink_put(sink, s->name[NAME_MOTION3], s->index,
+                          ev_float_motion_blended(s, s->score));
     return err;
 }
 
@@ -350,20 +354,20 @@ static void float_motion_close(void *state)
     free(s->tmp);
 }
 
-#define FLOAT_MOTION_CLASS \
-    EV_CLASS_COMMON("float_motion", FloatMotionState), \
-    EV_CLASS_OPTIONS(float_motion_options, FloatMotionOpts)
+#define FLOAT_MOTION_CLASS                                                                         \
+    EV_CLASS_COMMON("float_motion", FloatMotionState),                                             \
+        EV_CLASS_OPTIONS(float_motion_options, FloatMotionOpts)
 const EvExtractorClass ev_fex_float_motion = {
-    FLOAT_MOTION_CLASS, .flags = EV_FEX_SEQUENTIAL | EV_FEX_NO_SUBSAMPLE,
-    .init = float_motion_init, .extract = float_motion_extract, .flush = float_motion_flush,
-    .close = float_motion_close,
+    FLOAT_MOTION_CLASS,          .flags = EV_FEX_SEQUENTIAL | EV_FEX_NO_SUBSAMPLE,
+    .init = float_motion_init,   .extract = float_motion_extract,
+    .flush = float_motion_flush, .close = float_motion_close
 };
 
 /* Frame i's motion2 and motion3 from the SAD scores sad[0..n-1] (sad[0] unused): frame 0
  * gets motion2 0 and motion3 blended(sad[1]) (0 alone); frame i in 1..n-2 uses
  * min(sad[i], sad[i + 1]); the last frame its own score. */
-int ev_float_motion_put_motion23(const FloatMotionState *s, const double *sad,
-                                 const unsigned n, EvSink *sink)
+int ev_float_motion_put_motion23(const FloatMotionState *s, const double *sad, const unsigned n,
+                                 EvSink *sink)
 {
     int err = ev_sink_put(sink, s->name[NAME_MOTION2], 0, 0.);
     if (!err)
@@ -410,9 +414,12 @@ static void float_motion_cuda_close(void *state)
 }
 
 const EvExtractorClass ev_cuda_float_motion = {
-    FLOAT_MOTION_CLASS, .flags = EV_FEX_NO_SUBSAMPLE | EV_FEX_CUDA,
-    .init = float_motion_cuda_init, .launch = ev_float_motion_launch_cuda,
-    .extract = ev_float_motion_extract_cuda, .flush = float_motion_cuda_flush,
-    .close = float_motion_cuda_close,
+    FLOAT_MOTION_CLASS,
+    .flags = EV_FEX_NO_SUBSAMPLE | EV_FEX_CUDA,
+    .init = float_motion_cuda_init,
+    .launch = ev_float_motion_launch_cuda,
+    .extract = ev_float_motion_extract_cuda,
+    .flush = float_motion_cuda_flush,
+    .close = float_motion_cuda_close
 };
 #endif

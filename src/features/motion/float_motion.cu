@@ -28,11 +28,12 @@
 #include "features/motion/float_motion.h"
 #include "features/motion/motion_math.h"
 
-namespace {
+namespace
+{
 
 constexpr int RING = EvFrameRing::SLOTS; // total slots
 constexpr int THREADS = 256;
-constexpr int SLOT = 6;              // per frame: plane p's totals at scale 0 and 1
+constexpr int SLOT = 6; // per frame: plane p's totals at scale 0 and 1
 
 struct Taps {
     float t[5];
@@ -44,17 +45,18 @@ struct FloatMotionCuda {
     explicit FloatMotionCuda(const EvLog *l) : order("float_motion", l), log(l) {}
     EvFrameRing order;
     const EvLog *log;
-    cudaStream_t stream = nullptr;   // the ring's, once made
+    cudaStream_t stream = nullptr; // the ring's, once made
     float *blur[2][3] = {}, *half[2][3] = {};
     float *vtmp = nullptr, *rows = nullptr;
-    float *total_dev = nullptr, *total_host = nullptr;   // RING slots of SLOT floats
-    EvFrameScores scores;            // by frame, for the flush
+    float *total_dev = nullptr, *total_host = nullptr; // RING slots of SLOT floats
+    EvFrameScores scores;                              // by frame, for the flush
 };
 
-namespace {
+namespace
+{
 
-#define GRID_STRIDE(k, n)                                                                       \
-    for (long long k = blockIdx.x * (long long)blockDim.x + threadIdx.x; k < (n);              \
+#define GRID_STRIDE(k, n)                                                                          \
+    for (long long k = blockIdx.x * (long long)blockDim.x + threadIdx.x; k < (n);                  \
          k += (long long)gridDim.x * blockDim.x)
 
 unsigned grid_of(long long n)
@@ -151,8 +153,7 @@ int make_buffers(const FloatMotionState *s, FloatMotionCuda *m, cudaStream_t str
 }
 
 // The SAD total of two w x h planes into *total (on the twin's stream).
-void queue_sad(FloatMotionCuda *m, const float *prev, const float *cur, int w, int h,
-               float *total)
+void queue_sad(FloatMotionCuda *m, const float *prev, const float *cur, int w, int h, float *total)
 {
     ev_float_row_sums(m->stream, AbsDiffTerm{ prev, cur, w }, 0, h, w, ev_span_range(0, w),
                       m->rows);
@@ -161,8 +162,7 @@ void queue_sad(FloatMotionCuda *m, const float *prev, const float *cur, int w, i
 }
 
 // Frame n's work on the ring's stream (its upload already waited for).
-int queue_frame(const FloatMotionState *s, FloatMotionCuda *m, const EvPic *ref, long long n,
-                int e)
+int queue_frame(const FloatMotionState *s, FloatMotionCuda *m, const EvPic *ref, long long n, int e)
 {
     const int cur = (int)(n & 1), prev = cur ^ 1;
     Taps taps;
@@ -173,8 +173,8 @@ int queue_frame(const FloatMotionState *s, FloatMotionCuda *m, const EvPic *ref,
         const FmPlane &pl = s->plane[p];
         const long long np = (long long)pl.w * pl.h;
         vblur_kernel<<<grid_of(np), THREADS, 0, m->stream>>>(
-            static_cast<const char *>(ref->dev[p]), ref->stride[p], ref->bpc == 8, pl.w, pl.h,
-            taps, s->n_taps, s->scaler, m->vtmp);
+            static_cast<const char *>(ref->dev[p]), ref->stride[p], ref->bpc == 8, pl.w, pl.h, taps,
+            s->n_taps, s->scaler, m->vtmp);
         hblur_kernel<<<grid_of(np), THREADS, 0, m->stream>>>(m->vtmp, pl.w, pl.h, taps, s->n_taps,
                                                              m->blur[cur][p]);
         if (s->opts.add_scale1)
@@ -189,10 +189,10 @@ int queue_frame(const FloatMotionState *s, FloatMotionCuda *m, const EvPic *ref,
         err = m->order.check(cudaGetLastError(), "blur and SAD kernels");
     }
     if (!err && n >= 1)
-        err = m->order.check(cudaMemcpyAsync(m->total_host + e * SLOT, m->total_dev + e * SLOT,
-                                             SLOT * sizeof(float), cudaMemcpyDeviceToHost,
-                                             m->stream),
-                             "read the totals");
+        err =
+            m->order.check(cudaMemcpyAsync(m->total_host + e * SLOT, m->total_dev + e * SLOT,
+                                           SLOT * sizeof(float), cudaMemcpyDeviceToHost, m->stream),
+                           "read the totals");
     return err;
 }
 

@@ -25,9 +25,9 @@ typedef struct FloatMotionOpts {
 
 /* One plane's buffers: blurred frame k in blur[k & 1]; its half-size copy in half[k & 1]. */
 typedef struct FmPlane {
-    int w, h, hw, hh;       /* size, and half size (motion_add_scale1) */
+    int w, h, hw, hh; /* size, and half size (motion_add_scale1) */
     float *blur[2], *half[2];
-    int *x_lo, *x_hi;       /* bilinear columns of the half-size copy */
+    int *x_lo, *x_hi; /* bilinear columns of the half-size copy */
     float *x_dx;
 } FmPlane;
 
@@ -38,12 +38,12 @@ typedef struct FloatMotionState {
     float taps[5];
     int n_taps;
     float scaler;
-    unsigned n_planes;      /* 1, or 3 with motion_add_uv */
+    unsigned n_planes; /* 1, or 3 with motion_add_uv */
     FmPlane plane[3];
-    float *conv;            /* the plane being blurred, as libvmaf's floats */
-    float *tmp;             /* one row of the vertical pass */
-    double score;           /* the latest frame's motion (SAD of it and the frame before) */
-    unsigned index;         /* the latest frame */
+    float *conv;    /* the plane being blurred, as libvmaf's floats */
+    float *tmp;     /* one row of the vertical pass */
+    double score;   /* the latest frame's motion (SAD of it and the frame before) */
+    unsigned index; /* the latest frame */
     char name[N_NAMES][160];
     struct FloatMotionCuda *cuda; /* the twin: its stream, blurred frames, scores */
 } FloatMotionState;

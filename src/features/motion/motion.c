@@ -15,12 +15,12 @@
 
 #define OPT(field) offsetof(MotionOpts, field)
 static const EvOption motion_options[] = {
-    { "motion_force_zero", "force_0", "forcing motion score to zero", EV_OPT_BOOL,
-      OPT(force_zero), 0, 0, 1, EV_OPT_FEATURE_PARAM },
+    { "motion_force_zero", "force_0", "forcing motion score to zero", EV_OPT_BOOL, OPT(force_zero),
+      0, 0, 1, EV_OPT_FEATURE_PARAM },
     { "motion_blend_factor", "mbf", "blend motion score given an offset", EV_OPT_DOUBLE,
       OPT(blend_factor), 1.0, 0.0, 1.0, EV_OPT_FEATURE_PARAM },
-    { "motion_blend_offset", "mbo", "blend motion score starting from this offset",
-      EV_OPT_DOUBLE, OPT(blend_offset), 40.0, 0.0, 1000.0, EV_OPT_FEATURE_PARAM },
+    { "motion_blend_offset", "mbo", "blend motion score starting from this offset", EV_OPT_DOUBLE,
+      OPT(blend_offset), 40.0, 0.0, 1000.0, EV_OPT_FEATURE_PARAM },
     { "motion_fps_weight", "mfw", "fps-aware multiplicative weight/correction", EV_OPT_DOUBLE,
       OPT(fps_weight), 1.0, 0.0, 5.0, EV_OPT_FEATURE_PARAM },
     { "motion_max_val", "mmxv",
@@ -30,8 +30,7 @@ static const EvOption motion_options[] = {
       OPT(five_frame_window), 0, 0, 1, EV_OPT_FEATURE_PARAM },
     { "motion_moving_average", "mma", "use moving average for motion scores after first frame",
       EV_OPT_BOOL, OPT(moving_average), 0, 0, 1, EV_OPT_FEATURE_PARAM },
-    { "debug", NULL, "debug mode: enable additional output", EV_OPT_BOOL, OPT(debug), 0, 0, 1,
-      0 },
+    { "debug", NULL, "debug mode: enable additional output", EV_OPT_BOOL, OPT(debug), 0, 0, 1, 0 },
     { 0 },
 };
 #undef OPT
@@ -41,11 +40,10 @@ extern const EvExtractorClass ev_fex_motion;
 static void motion_names(MotionState *s)
 {
     static const char *const base[MOTION_N_NAMES] = { "VMAF_integer_feature_motion_sad_score",
-                                               "integer_motion", "integer_motion2",
-                                               "integer_motion3" };
+                                                      "integer_motion", "integer_motion2",
+                                                      "integer_motion3" };
     for (unsigned i = 0; i < MOTION_N_NAMES; i++)
-        ev_options_feature_name(s->name[i], sizeof(s->name[i]), base[i], &ev_fex_motion,
-                                &s->opts);
+        ev_options_feature_name(s->name[i], sizeof(s->name[i]), base[i], &ev_fex_motion, &s->opts);
 }
 
 /* What both executors set up: options, geometry, names. */
@@ -93,8 +91,7 @@ static size_t motion_scratch_size(const void *state)
     return motion_dsp_tmp_size((int)s->w);
 }
 
-static uint64_t frame_sad(const MotionState *s, const uint8_t *prev, const EvPic *cur,
-                          void *tmp)
+static uint64_t frame_sad(const MotionState *s, const uint8_t *prev, const EvPic *cur, void *tmp)
 {
     const size_t bytes = s->bpc > 8 ? 2 : 1;
     uint64_t sad = 0;
@@ -215,8 +212,8 @@ static int motion_flush(void *state, unsigned n_frames, EvSink *sink)
         const double m2 = motion2_at(s, i, min_idx);
         double m3 = stamp;
         if (i >= min_idx) {
-            const double p = motion_clip(motion_blend(m2, o->blend_factor, o->blend_offset),
-                                         o->max_val);
+            const double p =
+                motion_clip(motion_blend(m2, o->blend_factor, o->blend_offset), o->max_val);
             m3 = o->moving_average ? (p + prev) / 2.0 : p;
             prev = p;
         } else {
@@ -237,19 +234,22 @@ static void motion_close(void *state)
     free(s->score);
 }
 
-#define MOTION_CLASS \
+#define MOTION_CLASS                                                                               \
     EV_CLASS_COMMON("motion", MotionState), EV_CLASS_OPTIONS(motion_options, MotionOpts)
 const EvExtractorClass ev_fex_motion = {
-    MOTION_CLASS, .flags = EV_FEX_SEQUENTIAL | EV_FEX_NO_SUBSAMPLE,
-    .init = motion_init, .scratch_size = motion_scratch_size, .extract = motion_extract,
-    .flush = motion_flush, .close = motion_close,
+    MOTION_CLASS,
+    .flags = EV_FEX_SEQUENTIAL | EV_FEX_NO_SUBSAMPLE,
+    .init = motion_init,
+    .scratch_size = motion_scratch_size,
+    .extract = motion_extract,
+    .flush = motion_flush,
+    .close = motion_close
 };
 
 #ifdef EV_HAVE_CUDA
 /* The CUDA twin: the same options and outputs; frames run in parallel on the workers, their
  * SAD scores gathered by frame number (motion.cu), motion2/motion3 at flush as above. */
-static int motion_cuda_init(void *state, const void *opts, const EvPicInfo *info,
-                            const EvLog *log)
+static int motion_cuda_init(void *state, const void *opts, const EvPicInfo *info, const EvLog *log)
 {
     MotionState *s = state;
     const int err = motion_init_common(s, opts, info, log);
@@ -271,8 +271,12 @@ static void motion_cuda_close(void *state)
 }
 
 const EvExtractorClass ev_cuda_motion = {
-    MOTION_CLASS, .flags = EV_FEX_NO_SUBSAMPLE | EV_FEX_CUDA | EV_FEX_CUDA_LUMA,
-    .init = motion_cuda_init, .launch = ev_motion_launch_cuda, .extract = ev_motion_extract_cuda,
-    .flush = motion_cuda_flush, .close = motion_cuda_close,
+    MOTION_CLASS,
+    .flags = EV_FEX_NO_SUBSAMPLE | EV_FEX_CUDA | EV_FEX_CUDA_LUMA,
+    .init = motion_cuda_init,
+    .launch = ev_motion_launch_cuda,
+    .extract = ev_motion_extract_cuda,
+    .flush = motion_cuda_flush,
+    .close = motion_cuda_close
 };
 #endif

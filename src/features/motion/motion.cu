@@ -24,10 +24,11 @@
 #include "features/motion/motion.h"
 #include "features/motion/motion_math.h"
 
-namespace {
+namespace
+{
 
 constexpr int RING = EvFrameRing::SLOTS; // lumas and totals kept
-constexpr int TILE = EV_SUM_THREADS; // outputs of a row per pass of the block
+constexpr int TILE = EV_SUM_THREADS;     // outputs of a row per pass of the block
 
 } // namespace
 
@@ -35,12 +36,13 @@ struct MotionCuda {
     explicit MotionCuda(const EvLog *l) : order("motion", l), log(l) {}
     EvFrameRing order;
     const EvLog *log;
-    char *ring = nullptr;            // RING lumas, packed rows
-    unsigned long long *total_dev = nullptr, *total_host = nullptr;   // RING totals
-    EvFrameScores scores;            // by frame, for the flush
+    char *ring = nullptr;                                           // RING lumas, packed rows
+    unsigned long long *total_dev = nullptr, *total_host = nullptr; // RING totals
+    EvFrameScores scores;                                           // by frame, for the flush
 };
 
-namespace {
+namespace
+{
 
 // One block per luma row i: the vertical pass of prev - cur at the columns a tile of outputs
 // reads (mirrored), then the horizontal pass and |.| per output; the row's sum, truncated to
@@ -85,17 +87,16 @@ int queue_frame(const MotionState *s, MotionCuda *m, const EvPic *ref, long long
     const long long depth = s->depth;
     char *luma = m->ring + (size_t)e * s->luma_bytes;
     const size_t row = s->luma_bytes / s->h;
-    int err = m->order.check(cudaMemcpy2DAsync(luma, row, ref->dev[0], (size_t)ref->stride[0],
-                                               row, s->h, cudaMemcpyDeviceToDevice, stream),
+    int err = m->order.check(cudaMemcpy2DAsync(luma, row, ref->dev[0], (size_t)ref->stride[0], row,
+                                               s->h, cudaMemcpyDeviceToDevice, stream),
                              "keep the luma");
     if (!err && n >= depth) {
         const char *prev = m->ring + (size_t)((n - depth) % RING) * s->luma_bytes;
         err = m->order.check(cudaMemsetAsync(m->total_dev + e, 0, sizeof(*m->total_dev), stream),
                              "clear the total");
         if (!err) {
-            sad_kernel<<<s->h, EV_SUM_THREADS, 0, stream>>>(prev, luma, (ptrdiff_t)row,
-                                                            (int)s->w, (int)s->h, s->bpc,
-                                                            m->total_dev + e);
+            sad_kernel<<<s->h, EV_SUM_THREADS, 0, stream>>>(prev, luma, (ptrdiff_t)row, (int)s->w,
+                                                            (int)s->h, s->bpc, m->total_dev + e);
             err = m->order.check(cudaGetLastError(), "SAD kernel");
         }
         if (!err)
@@ -130,7 +131,7 @@ extern "C" EV_LAUNCH_FN(ev_motion_launch_cuda)
     const MotionState *s = static_cast<const MotionState *>(state);
     MotionCuda *m = s->cuda;
     if (s->opts.force_zero)
-        return 0;   // nothing on the ring
+        return 0; // nothing on the ring
     return m->order.launch(
         ref, frame, [&](cudaStream_t) { return make_buffers(s, m); },
         [&](int e, cudaStream_t stream) { return queue_frame(s, m, ref, frame, e, stream); });
@@ -157,8 +158,7 @@ extern "C" EV_EXTRACT_FN(ev_motion_extract_cuda)
     return ev_motion_put_frame(s, frame, score, sink);
 }
 
-extern "C" int ev_motion_cuda_scores(MotionState *s, unsigned n_frames, double **score,
-                                     unsigned *n)
+extern "C" int ev_motion_cuda_scores(MotionState *s, unsigned n_frames, double **score, unsigned *n)
 {
     double *v = nullptr;
     const int err = s->cuda->scores.take(n_frames, &v, "motion", s->cuda->log);

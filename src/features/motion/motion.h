@@ -23,16 +23,21 @@ typedef struct MotionOpts {
     int debug;
 } MotionOpts;
 
-enum { MOTION_NAME_SAD, MOTION_NAME_MOTION, MOTION_NAME_MOTION2, MOTION_NAME_MOTION3,
-       MOTION_N_NAMES };
+enum {
+    MOTION_NAME_SAD,
+    MOTION_NAME_MOTION,
+    MOTION_NAME_MOTION2,
+    MOTION_NAME_MOTION3,
+    MOTION_N_NAMES
+};
 
 typedef struct MotionState {
     MotionOpts opts;
     unsigned w, h, bpc;
-    unsigned depth;         /* previous lumas kept: 1, or 2 with the five-frame window */
+    unsigned depth; /* previous lumas kept: 1, or 2 with the five-frame window */
     size_t luma_bytes;
-    uint8_t *prev[2];       /* CPU: frame k's luma lives in prev[k % depth], packed rows */
-    double *score;          /* every frame's SAD score, as written (the twin: at flush) */
+    uint8_t *prev[2]; /* CPU: frame k's luma lives in prev[k % depth], packed rows */
+    double *score;    /* every frame's SAD score, as written (the twin: at flush) */
     unsigned n_scores, cap_scores;
     char name[MOTION_N_NAMES][160];
     MotionDsp dsp;

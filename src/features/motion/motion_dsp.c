@@ -20,7 +20,8 @@ size_t motion_dsp_tmp_size(const int max_w)
     const size_t size[] = {
         (size_t)max_w * sizeof(int32_t),
 #if EV_ARCH_X86_64
-        ev_motion_tmp_size_avx2(max_w), ev_motion_tmp_size_avx512(max_w),
+        ev_motion_tmp_size_avx2(max_w),
+        ev_motion_tmp_size_avx512(max_w),
 #endif
     };
     return ev_dsp_size_max(size, sizeof size / sizeof size[0]);

@@ -120,9 +120,18 @@ EV_HD double motion_clip(const double v, const double max_val)
 /* ---- float motion ------------------------------------------------------------------------- */
 
 /* libvmaf's float taps (motion_tools.h): decimal literals rounded to double, then to float. */
-#define FMOTION_TAPS5 { 0.054488685, 0.244201342, 0.402619947, 0.244201342, 0.054488685 }
-#define FMOTION_TAPS3 { 0.166378498, 0.667243004, 0.166378498 }
-#define FMOTION_TAPS5_NO_OP { 0.0, 0.0, 1.0, 0.0, 0.0 }
+#define FMOTION_TAPS5                                                                              \
+    {                                                                                              \
+        0.054488685, 0.244201342, 0.402619947, 0.244201342, 0.054488685                            \
+    }
+#define FMOTION_TAPS3                                                                              \
+    {                                                                                              \
+        0.166378498, 0.667243004, 0.166378498                                                      \
+    }
+#define FMOTION_TAPS5_NO_OP                                                                        \
+    {                                                                                              \
+        0.0, 0.0, 1.0, 0.0, 0.0                                                                    \
+    }
 
 /* One blur output: float accumulator from +0, tap k times value k added in tap order (the
  * reference's interior and border loops do the same sum, only the indices differ). */
@@ -158,8 +167,7 @@ EV_HD int fmotion_bilinear_index(const double c, const int last)
 
 /* Source coordinate of output x: (x + 0.5) * ratio - 0.5 in double, stored as float, with
  * ratio = (float)src / dst; *lo, *hi the mirrored floor and ceil, return the weight of hi. */
-EV_HD float fmotion_bilinear_coord(const int x, const int src_n, const int dst_n, int *lo,
-                                   int *hi)
+EV_HD float fmotion_bilinear_coord(const int x, const int src_n, const int dst_n, int *lo, int *hi)
 {
     const float ratio = (float)src_n / (float)dst_n;
     const float xx = (float)((x + 0.5) * ratio - 0.5);

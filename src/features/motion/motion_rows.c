@@ -5,18 +5,18 @@
 /* Vertical pass of samples of type T into y[]; returns the OR of the row (0: all 0). DIFF is
  * motion_vblur_diff32 for 8-bit samples, else the int64 form of the reference (exact for any
  * uint16 sample, also one above the depth; the SIMD kernels' int32 sums assume the depth). */
-#define VBLUR_ROW(T, DIFF)                                                                     \
-    const T *restrict p0 = prev[0], *restrict p1 = prev[1], *restrict p2 = prev[2];            \
-    const T *restrict p3 = prev[3], *restrict p4 = prev[4];                                    \
-    const T *restrict c0 = cur[0], *restrict c1 = cur[1], *restrict c2 = cur[2];               \
-    const T *restrict c3 = cur[3], *restrict c4 = cur[4];                                      \
-    int32_t any = 0;                                                                           \
-    for (int j = 0; j < w; j++) {                                                              \
-        const int32_t d[5] = { p0[j] - c0[j], p1[j] - c1[j], p2[j] - c2[j], p3[j] - c3[j],     \
-                               p4[j] - c4[j] };                                                \
-        y[j] = DIFF(d, shift);                                                                 \
-        any |= y[j];                                                                           \
-    }                                                                                          \
+#define VBLUR_ROW(T, DIFF)                                                                         \
+    const T *restrict p0 = prev[0], *restrict p1 = prev[1], *restrict p2 = prev[2];                \
+    const T *restrict p3 = prev[3], *restrict p4 = prev[4];                                        \
+    const T *restrict c0 = cur[0], *restrict c1 = cur[1], *restrict c2 = cur[2];                   \
+    const T *restrict c3 = cur[3], *restrict c4 = cur[4];                                          \
+    int32_t any = 0;                                                                               \
+    for (int j = 0; j < w; j++) {                                                                  \
+        const int32_t d[5] = { p0[j] - c0[j], p1[j] - c1[j], p2[j] - c2[j], p3[j] - c3[j],         \
+                               p4[j] - c4[j] };                                                    \
+        y[j] = DIFF(d, shift);                                                                     \
+        any |= y[j];                                                                               \
+    }                                                                                              \
     return any
 
 static int32_t vblur_row8(const void *const *prev, const void *const *cur, const int w,

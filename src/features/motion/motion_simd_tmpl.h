@@ -73,7 +73,7 @@ typedef __m256i V;
 #define FN(name) ev_##name##_avx2
 #endif
 
-enum { MOTION_MIN_W = 16 };   /* >= N: the last vertical step moved back stays in the row */
+enum { MOTION_MIN_W = 16 }; /* >= N: the last vertical step moved back stays in the row */
 
 size_t FN(motion_tmp_size)(const int max_w)
 {
@@ -113,8 +113,8 @@ static V bound(const V ae, const V bd, const V c)
 
 /* Vertical pass into y; returns the OR of the row. int64: the sums in int64 (16 bits, and
  * 9..15-bit rows that the int32 bound does not cover: the reference's int64 sums). */
-static int32_t vblur_pass(int32_t *y, const void *const *prev, const void *const *cur,
-                          const int w, const unsigned bpc, const int int64, int *out_of_bound)
+static int32_t vblur_pass(int32_t *y, const void *const *prev, const void *const *cur, const int w,
+                          const unsigned bpc, const int int64, int *out_of_bound)
 {
     const int u16 = bpc > 8;
     const int shift = bpc == 8 ? 8 : (int)bpc;
@@ -161,7 +161,7 @@ uint32_t FN(motion_sad_row)(const void *const *prev, const void *const *cur, con
         return motion_sad_row_c(prev, cur, w, bpc, tmp);
     int32_t *y = tmp;
     if (!vblur(y, prev, cur, w, bpc))
-        return 0;   /* an all-zero row adds 0: skipped, as the reference */
+        return 0; /* an all-zero row adds 0: skipped, as the reference */
     uint32_t sad = motion_hblur_abs_mirrored(y, 0, w) + motion_hblur_abs_mirrored(y, 1, w);
     const int end = w - MOTION_RADIUS;
     V acc = ZERO();

@@ -9,12 +9,11 @@
 
 typedef struct FloatPsnrState {
     float scaler;
-    double peak;        /* 255, 255.75, 255.9375, 255.99609375 for 8, 10, 12, 16 bits */
-    double psnr_max;    /* 60, 72, 84, 108 */
+    double peak;     /* 255, 255.75, 255.9375, 255.99609375 for 8, 10, 12, 16 bits */
+    double psnr_max; /* 60, 72, 84, 108 */
 } FloatPsnrState;
 
-static int float_psnr_init(void *state, const void *opts, const EvPicInfo *info,
-                           const EvLog *log)
+static int float_psnr_init(void *state, const void *opts, const EvPicInfo *info, const EvLog *log)
 {
     (void)opts;
     (void)log;
@@ -96,8 +95,8 @@ double ev_float_psnr_noise_from_units(const EvPic *ref, const EvPic *dis, uint64
     return noise_sum_c(ref, dis, (float)scaler);
 }
 
-static int float_psnr_extract(const void *state, void *scratch, const EvPic *ref,
-                              const EvPic *dis, unsigned frame, EvSink *sink)
+static int float_psnr_extract(const void *state, void *scratch, const EvPic *ref, const EvPic *dis,
+                              unsigned frame, EvSink *sink)
 {
     (void)scratch;
     const FloatPsnrState *s = state;
@@ -112,6 +111,8 @@ const EvExtractorClass ev_fex_float_psnr = { FLOAT_PSNR_CLASS, .extract = float_
 
 #ifdef EV_HAVE_CUDA
 const EvExtractorClass ev_cuda_float_psnr = {
-    FLOAT_PSNR_CLASS, .flags = EV_FEX_CUDA, .extract = ev_float_psnr_extract_cuda,
+    FLOAT_PSNR_CLASS,
+    .flags = EV_FEX_CUDA,
+    .extract = ev_float_psnr_extract_cuda
 };
 #endif

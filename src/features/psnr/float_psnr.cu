@@ -4,8 +4,7 @@
 #include "features/psnr/float_psnr.h"
 #include "features/psnr/psnr_twin.cuh"
 
-extern "C" void ev_float_psnr_launch_cuda(const void *state, const EvPic *ref,
-                                          const EvPic *dis)
+extern "C" void ev_float_psnr_launch_cuda(const void *state, const EvPic *ref, const EvPic *dis)
 {
     (void)state;
     const Gpu g = gpu_of(ref);

@@ -31,17 +31,17 @@ typedef struct PsnrState {
     PsnrOpts opts;
     unsigned bpc;
     unsigned n_planes;
-    uint32_t peak;          /* (1 << bpc) - 1, or 255 << (bpc - 8) with reduced_hbd_peak */
+    uint32_t peak; /* (1 << bpc) - 1, or 255 << (bpc - 8) with reduced_hbd_peak */
     double psnr_max[3];
-    PsnrTotals *totals;     /* written by every worker: order-free integer sums */
+    PsnrTotals *totals; /* written by every worker: order-free integer sums */
     PsnrDsp dsp;
 } PsnrState;
 
 static const EvOption psnr_options[] = {
     { "enable_chroma", NULL, "enable calculation for chroma channels", EV_OPT_BOOL,
       offsetof(PsnrOpts, enable_chroma), 1, 0, 1, 0 },
-    { "enable_mse", NULL, "enable MSE calculation", EV_OPT_BOOL, offsetof(PsnrOpts, enable_mse),
-      0, 0, 1, 0 },
+    { "enable_mse", NULL, "enable MSE calculation", EV_OPT_BOOL, offsetof(PsnrOpts, enable_mse), 0,
+      0, 1, 0 },
     { "enable_apsnr", NULL, "enable APSNR calculation", EV_OPT_BOOL,
       offsetof(PsnrOpts, enable_apsnr), 0, 0, 1, 0 },
     { "reduced_hbd_peak", NULL, "reduce hbd peak value to align with scaled 8-bit content",
@@ -153,16 +153,20 @@ static void psnr_close(void *state)
     free(s->totals);
 }
 
-#define PSNR_CLASS \
-    EV_CLASS_COMMON("psnr", PsnrState), EV_CLASS_OPTIONS(psnr_options, PsnrOpts), \
-    .init = psnr_init, .flush = psnr_flush, .close = psnr_close
+#define PSNR_CLASS                                                                                 \
+    EV_CLASS_COMMON("psnr", PsnrState), EV_CLASS_OPTIONS(psnr_options, PsnrOpts),                  \
+        .init = psnr_init, .flush = psnr_flush, .close = psnr_close
 const EvExtractorClass ev_fex_psnr = {
-    PSNR_CLASS, .flags = EV_FEX_NO_SUBSAMPLE, .extract = psnr_extract,
+    PSNR_CLASS,
+    .flags = EV_FEX_NO_SUBSAMPLE,
+    .extract = psnr_extract
 };
 
 #ifdef EV_HAVE_CUDA
 /* The CUDA twin: the same options, state and end of stream; sums on the device (psnr.cu). */
 const EvExtractorClass ev_cuda_psnr = {
-    PSNR_CLASS, .flags = EV_FEX_NO_SUBSAMPLE | EV_FEX_CUDA, .extract = ev_psnr_extract_cuda,
+    PSNR_CLASS,
+    .flags = EV_FEX_NO_SUBSAMPLE | EV_FEX_CUDA,
+    .extract = ev_psnr_extract_cuda
 };
 #endif

@@ -3,7 +3,8 @@
 #include "features/psnr/psnr.h"
 #include "features/psnr/psnr_twin.cuh"
 
-namespace {
+namespace
+{
 
 // The reference's 8-bit row accumulator is a uint32: rows of more than 66052 samples can wrap
 // it, and then only the row-by-row kernel reproduces the sum.
@@ -25,8 +26,8 @@ void sse_by_rows(const EvPic *ref, const EvPic *dis, unsigned planes, const Gpu 
                 static_cast<const uint8_t *>(ref->dev[p]),
                 static_cast<const uint8_t *>(dis->dev[p]), ref->stride[p], ref->w[p], Sse8(),
                 totals + 2 * p);
-    cudaMemcpyAsync(g.host, totals, 2 * EV_MAX_SEGMENTS * sizeof(*totals),
-                    cudaMemcpyDeviceToHost, g.stream);
+    cudaMemcpyAsync(g.host, totals, 2 * EV_MAX_SEGMENTS * sizeof(*totals), cudaMemcpyDeviceToHost,
+                    g.stream);
 }
 
 } // namespace

@@ -62,7 +62,7 @@ uint32_t FN(psnr_row_sse8)(const uint8_t *r, const uint8_t *d, const unsigned w)
     unsigned x = 0;
     for (; x + VB <= w; x += VB) {
         const V a = LOADU(r + x), b = LOADU(d + x);
-        const V e = OR(SUBS_U8(a, b), SUBS_U8(b, a));   /* |r - d| */
+        const V e = OR(SUBS_U8(a, b), SUBS_U8(b, a)); /* |r - d| */
         const V lo = UNPACKLO8(e, ZERO()), hi = UNPACKHI8(e, ZERO());
         acc = ADD32(acc, ADD32(MADD(lo, lo), MADD(hi, hi)));
     }
@@ -77,7 +77,7 @@ uint64_t FN(psnr_row_sse16)(const uint16_t *r, const uint16_t *d, const unsigned
         const V a = LOADU(r + x), b = LOADU(d + x);
         const V e = OR(SUBS_U16(a, b), SUBS_U16(b, a));
         const V lo = UNPACKLO16(e, ZERO()), hi = UNPACKHI16(e, ZERO());
-        const V sl = MULLO32(lo, lo), sh = MULLO32(hi, hi);   /* e^2 < 2^32 */
+        const V sl = MULLO32(lo, lo), sh = MULLO32(hi, hi); /* e^2 < 2^32 */
         acc = ADD64(acc, ADD64(UNPACKLO32(sl, ZERO()), UNPACKHI32(sl, ZERO())));
         acc = ADD64(acc, ADD64(UNPACKLO32(sh, ZERO()), UNPACKHI32(sh, ZERO())));
     }

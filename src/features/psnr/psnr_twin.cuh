@@ -7,7 +7,8 @@
 #include "cuda/runtime.h"
 #include "features/psnr/psnr_math.h"
 
-namespace {
+namespace
+{
 
 struct Sse8 {
     __device__ EvTwoSums operator()(uint32_t r, uint32_t d) const

@@ -10,8 +10,7 @@
 
 static const float csf_tables[3][64] = { PSNR_HVS_CSF_Y, PSNR_HVS_CSF_CB, PSNR_HVS_CSF_CR };
 
-static int psnr_hvs_init(void *state, const void *opts, const EvPicInfo *info,
-                         const EvLog *log)
+static int psnr_hvs_init(void *state, const void *opts, const EvPicInfo *info, const EvLog *log)
 {
     (void)opts;
     PsnrHvsState *s = state;
@@ -73,8 +72,8 @@ int ev_psnr_hvs_emit(const PsnrHvsState *s, const float sum[3], const int w[3], 
     return ev_sink_put(sink, "psnr_hvs", frame, psnr_hvs_db(combined));
 }
 
-static int psnr_hvs_extract(const void *state, void *scratch, const EvPic *ref,
-                            const EvPic *dis, unsigned frame, EvSink *sink)
+static int psnr_hvs_extract(const void *state, void *scratch, const EvPic *ref, const EvPic *dis,
+                            unsigned frame, EvSink *sink)
 {
     (void)scratch;
     const PsnrHvsState *s = state;
@@ -95,7 +94,9 @@ const EvExtractorClass ev_fex_psnr_hvs = { PSNR_HVS_CLASS, .extract = psnr_hvs_e
 /* The CUDA twin: the same init and outputs; the block terms and the plane sums in the
  * reference's order on the device (psnr_hvs.cu). */
 const EvExtractorClass ev_cuda_psnr_hvs = {
-    PSNR_HVS_CLASS, .flags = EV_FEX_CUDA,
-    .launch = ev_psnr_hvs_launch_cuda, .extract = ev_psnr_hvs_extract_cuda,
+    PSNR_HVS_CLASS,
+    .flags = EV_FEX_CUDA,
+    .launch = ev_psnr_hvs_launch_cuda,
+    .extract = ev_psnr_hvs_extract_cuda
 };
 #endif

@@ -31,12 +31,13 @@
 #include "features/psnr_hvs/psnr_hvs.h"
 #include "features/psnr_hvs/psnr_hvs_math.h"
 
-namespace {
+namespace
+{
 
-constexpr int TERMS = 64;       // terms per 8x8 block
-constexpr int THREADS = 128;    // step 1: blocks per CUDA block; step 2's copy: terms per block
-constexpr int SCAN = 1024;      // step 2: counts per scan chunk (threads of a scan block)
-constexpr int GROUP = 16;       // step 3: float4 loads in flight ahead of the additions
+constexpr int TERMS = 64;    // terms per 8x8 block
+constexpr int THREADS = 128; // step 1: blocks per CUDA block; step 2's copy: terms per block
+constexpr int SCAN = 1024;   // step 2: counts per scan chunk (threads of a scan block)
+constexpr int GROUP = 16;    // step 3: float4 loads in flight ahead of the additions
 constexpr unsigned FULL = 0xffffffffu;
 
 // The frame's planes and their blocks: plane p's block b is block first[p] + b of the frame.
@@ -44,7 +45,7 @@ struct Planes {
     const void *ref[3], *dis[3];
     ptrdiff_t stride_ref[3], stride_dis[3];
     int nx[3];
-    long long first[4];     // first[3]: the frame's blocks
+    long long first[4]; // first[3]: the frame's blocks
     int wide;
 };
 
@@ -80,7 +81,7 @@ __global__ void __launch_bounds__(THREADS)
     psnr_hvs_load_block(pl.dis[p], pl.stride_dis[p], pl.wide, x, y, bd);
     const float threshold = psnr_hvs_block_threshold(bs, bd, mask[p]);
     counts[g] = (unsigned)psnr_hvs_block_nonzero_terms(bs, bd, threshold, mask[p], csf[p],
-                                                        terms + g * TERMS);
+                                                       terms + g * TERMS);
 }
 
 // The inclusive prefix sum of v over a block of SCAN threads; *total: the block's sum.
@@ -108,14 +109,14 @@ __device__ unsigned long long block_scan(unsigned long long v, unsigned long lon
     __syncthreads();
     const unsigned long long out = v + (warp ? warp_sums[warp - 1] : 0);
     *total = warp_sums[SCAN / 32 - 1];
-    __syncthreads();    // warp_sums is free for the next call
+    __syncthreads(); // warp_sums is free for the next call
     return out;
 }
 
 // Step 2a: each chunk of SCAN counts: offsets within the chunk, and the chunk's total.
-__global__ void __launch_bounds__(SCAN) scan_chunks_kernel(const unsigned *counts, long long n,
-                                                           unsigned long long *offsets,
-                                                           unsigned long long *chunks)
+__global__ void __launch_bounds__(SCAN)
+    scan_chunks_kernel(const unsigned *counts, long long n, unsigned long long *offsets,
+                       unsigned long long *chunks)
 {
     const long long i = (long long)blockIdx.x * SCAN + threadIdx.x;
     const unsigned long long c = i < n ? counts[i] : 0;
@@ -128,8 +129,8 @@ __global__ void __launch_bounds__(SCAN) scan_chunks_kernel(const unsigned *count
 }
 
 // Step 2b: the chunks' totals to their exclusive prefix sums, in place (one block).
-__global__ void __launch_bounds__(SCAN) scan_totals_kernel(unsigned long long *chunks,
-                                                           long long n_chunks)
+__global__ void __launch_bounds__(SCAN)
+    scan_totals_kernel(unsigned long long *chunks, long long n_chunks)
 {
     unsigned long long carry = 0;
     for (long long base = 0; base < n_chunks; base += SCAN) {
@@ -145,8 +146,7 @@ __global__ void __launch_bounds__(SCAN) scan_totals_kernel(unsigned long long *c
 
 // Where block g's terms start in the dense list (g == n: the list's length).
 __device__ unsigned long long dense_at(const unsigned *counts, const unsigned long long *offsets,
-                                       const unsigned long long *chunks, long long g,
-                                       long long n)
+                                       const unsigned long long *chunks, long long g, long long n)
 {
     if (g < n)
         return chunks[g / SCAN] + offsets[g];
@@ -286,40 +286,45 @@ extern "C" EV_LAUNCH_FN(ev_psnr_hvs_launch_cuda)
 {
     (void)scratch;
     (void)frame;
-    return ev_kept_launch<PsnrHvsState, Bufs>(state, ref, ref, lay_out, [&](const PsnrHvsState *s, Bufs &b, cudaStream_t stream) {
-    if (!geometry_matches(s, ref, dis))
-        return -EINVAL;
-    const Planes pl = planes_of(s, ref, dis);
-    const long long n = pl.first[3];
-    if (n) {    // else every plane is under 8x8: the sums stay 0
-        Weights wt;
-        for (int p = 0; p < 3; p++)
-            for (int k = 0; k < TERMS; k++) {
-                wt.mask[p][k] = s->mask[p][k];
-                wt.csf[p][k] = s->csf[p][k];
+    return ev_kept_launch<PsnrHvsState, Bufs>(
+        state, ref, ref, lay_out, [&](const PsnrHvsState *s, Bufs &b, cudaStream_t stream) {
+            if (!geometry_matches(s, ref, dis))
+                return -EINVAL;
+            const Planes pl = planes_of(s, ref, dis);
+            const long long n = pl.first[3];
+            if (n) { // else every plane is under 8x8: the sums stay 0
+                Weights wt;
+                for (int p = 0; p < 3; p++)
+                    for (int k = 0; k < TERMS; k++) {
+                        wt.mask[p][k] = s->mask[p][k];
+                        wt.csf[p][k] = s->csf[p][k];
+                    }
+                const long long n_chunks = (n + SCAN - 1) / SCAN;
+                block_terms_kernel<<<grid_of(n, THREADS), THREADS, 0, stream>>>(pl, wt, b.terms,
+                                                                                b.counts);
+                scan_chunks_kernel<<<(unsigned)n_chunks, SCAN, 0, stream>>>(b.counts, n, b.offsets,
+                                                                            b.chunks);
+                scan_totals_kernel<<<1, SCAN, 0, stream>>>(b.chunks, n_chunks);
+                gather_kernel<<<grid_of(n * TERMS, THREADS), THREADS, 0, stream>>>(
+                    b.terms, b.counts, b.offsets, b.chunks, n, b.dense);
             }
-        const long long n_chunks = (n + SCAN - 1) / SCAN;
-        block_terms_kernel<<<grid_of(n, THREADS), THREADS, 0, stream>>>(pl, wt, b.terms,
-                                                                          b.counts);
-        scan_chunks_kernel<<<(unsigned)n_chunks, SCAN, 0, stream>>>(b.counts, n, b.offsets,
-                                                                     b.chunks);
-        scan_totals_kernel<<<1, SCAN, 0, stream>>>(b.chunks, n_chunks);
-        gather_kernel<<<grid_of(n * TERMS, THREADS), THREADS, 0, stream>>>(
-            b.terms, b.counts, b.offsets, b.chunks, n, b.dense);
-    }
-    const Lists l = { b.counts, b.offsets, b.chunks, { pl.first[0], pl.first[1], pl.first[2],
-                                                       pl.first[3] } };
-    plane_sum_kernel<<<3, 1, 0, stream>>>(b.dense, l, b.sums_dev);
-    cudaMemcpyAsync(b.sums_host, b.sums_dev, 3 * sizeof(float), cudaMemcpyDeviceToHost, stream);
-    return 0;
-    });
+            const Lists l = { b.counts,
+                              b.offsets,
+                              b.chunks,
+                              { pl.first[0], pl.first[1], pl.first[2], pl.first[3] } };
+            plane_sum_kernel<<<3, 1, 0, stream>>>(b.dense, l, b.sums_dev);
+            cudaMemcpyAsync(b.sums_host, b.sums_dev, 3 * sizeof(float), cudaMemcpyDeviceToHost,
+                            stream);
+            return 0;
+        });
 }
 
 extern "C" EV_EXTRACT_FN(ev_psnr_hvs_extract_cuda)
 {
     (void)scratch;
     (void)dis;
-    return ev_kept_extract<PsnrHvsState, Bufs>(state, ref, "psnr_hvs", lay_out, [&](const PsnrHvsState *s, Bufs &b) {
-    return ev_psnr_hvs_emit(s, b.sums_host, s->w, s->h, frame, sink);
-    });
+    return ev_kept_extract<PsnrHvsState, Bufs>(
+        state, ref, "psnr_hvs", lay_out, [&](const PsnrHvsState *s, Bufs &b) {
+            return ev_psnr_hvs_emit(s, b.sums_host, s->w, s->h, frame, sink);
+        });
 }

@@ -10,8 +10,8 @@ extern "C" {
 
 typedef struct PsnrHvsState {
     unsigned bpc;
-    int w[3], h[3];         /* plane sizes of the stream */
-    float mask[3][64];      /* per plane: the masking weights and the CSF, as floats */
+    int w[3], h[3];    /* plane sizes of the stream */
+    float mask[3][64]; /* per plane: the masking weights and the CSF, as floats */
     float csf[3][64];
 } PsnrHvsState;
 

@@ -20,7 +20,7 @@
 #include "base/hd.h"
 
 #define PSNR_HVS_BLOCK 8
-#define PSNR_HVS_STEP 7         /* blocks overlap by one sample */
+#define PSNR_HVS_STEP 7 /* blocks overlap by one sample */
 #define PSNR_HVS_MAX_BPC 12
 /* 0.38857..: the factor that maps the CSF onto the PSNR-HVS-M masking table when squared */
 #define PSNR_HVS_MASK_FACTOR 0.3885746225901003
@@ -201,8 +201,7 @@ EV_HD void psnr_hvs_variance_ratio2(const int32_t *const px[2], float ratio[2])
     }
 }
 
-EV_HD void psnr_hvs_ac_energy2(const int32_t *const dct[2], const float mask[64],
-                               float energy[2])
+EV_HD void psnr_hvs_ac_energy2(const int32_t *const dct[2], const float mask[64], float energy[2])
 {
     float e[2] = { 0, 0 };
     for (int k = 1; k < 64; k++)
@@ -226,8 +225,7 @@ EV_HD float psnr_hvs_threshold(const float energy, const float ratio)
  * to maxss instead of an unpredictable branch.
  */
 EV_HD float psnr_hvs_coeff_term(const int32_t ds[64], const int32_t dd[64], const int k,
-                                const float threshold, const float mask[64],
-                                const float csf[64])
+                                const float threshold, const float mask[64], const float csf[64])
 {
     float err = (float)abs(ds[k] - dd[k]);
     if (k) {
@@ -244,11 +242,10 @@ EV_HD float psnr_hvs_coeff_term(const int32_t ds[64], const int32_t dd[64], cons
  * reproduces by adding the same terms (psnr_hvs_coeff_term) in the same order.
  */
 EV_HD float psnr_hvs_block_error(float sum, const int32_t ds[64], const int32_t dd[64],
-                                 const float threshold, const float mask[64],
-                                 const float csf[64])
+                                 const float threshold, const float mask[64], const float csf[64])
 {
     sum += psnr_hvs_coeff_term(ds, dd, 0, threshold, mask, csf);
-    for (int k = 1; k < 64; k++)    /* the DC apart: the loop has no branch on k */
+    for (int k = 1; k < 64; k++) /* the DC apart: the loop has no branch on k */
         sum += psnr_hvs_coeff_term(ds, dd, k, threshold, mask, csf);
     return sum;
 }

@@ -13,8 +13,7 @@
 #include "features/speed/speed_core.h"
 #include "features/speed/speed_math.h"
 
-static const char *const scale_methods[] = { "nearest", "bilinear", "bicubic", "lanczos4",
-                                             NULL };
+static const char *const scale_methods[] = { "nearest", "bilinear", "bicubic", "lanczos4", NULL };
 
 static const EvChoices speed_choices[] = {
     { "speed_prescale_method", scale_methods },
@@ -22,19 +21,56 @@ static const EvChoices speed_choices[] = {
 };
 
 #define OPT(field) offsetof(SpeedOpts, field)
-#define SPEED_COMMON_OPTIONS                                                                   \
-    { "speed_kernelscale", "ks", "scaling factor for the gaussian kernel", EV_OPT_DOUBLE,      \
-      OPT(p.kernelscale), 1.0, 0.1, 4.0, EV_OPT_FEATURE_PARAM },                         \
-    { "speed_prescale", "ps", "scaling factor for the frame", EV_OPT_DOUBLE, OPT(p.prescale),  \
-      1.0, 0.1, 4.0, EV_OPT_FEATURE_PARAM },                                             \
-    { "speed_prescale_method", "psm", "scaling method for the frame", EV_OPT_CHOICE,           \
-      OPT(p.prescale_method), SPEED_NEAREST, 0, 0, EV_OPT_FEATURE_PARAM },      \
-    { "speed_sigma_nn", "snn", "standard deviation of neural noise", EV_OPT_DOUBLE,            \
-      OPT(p.sigma_nn), 0.29, 0.1, 2.0, EV_OPT_FEATURE_PARAM },                           \
-    { "speed_nn_floor", "nnf", "neural noise floor, in percentage of sigma_nn", EV_OPT_DOUBLE, \
-      OPT(p.nn_floor), 0.0, 0.0, 1.0, EV_OPT_FEATURE_PARAM },                            \
-    { "speed_max_val", "mxv", "maximum value allowed; larger values are clipped",              \
-      EV_OPT_DOUBLE, OPT(max_val), 1000.0, 0.0, 1000.0, EV_OPT_FEATURE_PARAM }
+#define SPEED_COMMON_OPTIONS                                                                       \
+    { "speed_kernelscale",                                                                         \
+      "ks",                                                                                        \
+      "scaling factor for the gaussian kernel",                                                    \
+      EV_OPT_DOUBLE,                                                                               \
+      OPT(p.kernelscale),                                                                          \
+      1.0,                                                                                         \
+      0.1,                                                                                         \
+      4.0,                                                                                         \
+      EV_OPT_FEATURE_PARAM },                                                                      \
+        { "speed_prescale",                                                                        \
+          "ps",                                                                                    \
+          "scaling factor for the frame",                                                          \
+          EV_OPT_DOUBLE,                                                                           \
+          OPT(p.prescale),                                                                         \
+          1.0,                                                                                     \
+          0.1,                                                                                     \
+          4.0,                                                                                     \
+          EV_OPT_FEATURE_PARAM },                                                                  \
+        { "speed_prescale_method",                                                                 \
+          "psm",                                                                                   \
+          "scaling method for the frame",                                                          \
+          EV_OPT_CHOICE,                                                                           \
+          OPT(p.prescale_method),                                                                  \
+          SPEED_NEAREST,                                                                           \
+          0,                                                                                       \
+          0,                                                                                       \
+          EV_OPT_FEATURE_PARAM },                                                                  \
+        { "speed_sigma_nn",                                                                        \
+          "snn",                                                                                   \
+          "standard deviation of neural noise",                                                    \
+          EV_OPT_DOUBLE,                                                                           \
+          OPT(p.sigma_nn),                                                                         \
+          0.29,                                                                                    \
+          0.1,                                                                                     \
+          2.0,                                                                                     \
+          EV_OPT_FEATURE_PARAM },                                                                  \
+        { "speed_nn_floor",                                                                        \
+          "nnf",                                                                                   \
+          "neural noise floor, in percentage of sigma_nn",                                         \
+          EV_OPT_DOUBLE,                                                                           \
+          OPT(p.nn_floor),                                                                         \
+          0.0,                                                                                     \
+          0.0,                                                                                     \
+          1.0,                                                                                     \
+          EV_OPT_FEATURE_PARAM },                                                                  \
+    {                                                                                              \
+        "speed_max_val", "mxv", "maximum value allowed; larger values are clipped", EV_OPT_DOUBLE, \
+            OPT(max_val), 1000.0, 0.0, 1000.0, EV_OPT_FEATURE_PARAM                                \
+    }
 
 static const EvOption speed_chroma_options[] = {
     SPEED_COMMON_OPTIONS,
@@ -82,11 +118,14 @@ static size_t plane_floats(const SpeedPlan *pl)
 
 /* ---- speed_chroma ---- */
 
-enum { NAME_U = SPEED_NAME_U, NAME_V = SPEED_NAME_V, NAME_UV = SPEED_NAME_UV,
-       N_CHROMA_NAMES = SPEED_N_CHROMA_NAMES };
+enum {
+    NAME_U = SPEED_NAME_U,
+    NAME_V = SPEED_NAME_V,
+    NAME_UV = SPEED_NAME_UV,
+    N_CHROMA_NAMES = SPEED_N_CHROMA_NAMES
+};
 
-static int speed_chroma_init(void *state, const void *opts, const EvPicInfo *info,
-                             const EvLog *log)
+static int speed_chroma_init(void *state, const void *opts, const EvPicInfo *info, const EvLog *log)
 {
     SpeedChromaState *s = state;
     s->opts = *(const SpeedOpts *)opts;
@@ -95,8 +134,8 @@ static int speed_chroma_init(void *state, const void *opts, const EvPicInfo *inf
         return -EINVAL;
     unsigned w, h;
     ev_pic_plane_size(info->width, info->height, info->layout, 1, &w, &h);
-    const int err = speed_plan_init(&s->plan, &s->opts.p, (int)w, (int)h,
-                                    "speed_chroma", "chroma plane", log);
+    const int err =
+        speed_plan_init(&s->plan, &s->opts.p, (int)w, (int)h, "speed_chroma", "chroma plane", log);
     if (err)
         return err;
     static const char *const base[N_CHROMA_NAMES] = { "speed_chroma_u", "speed_chroma_v",
@@ -153,12 +192,14 @@ static void speed_chroma_close(void *state)
     speed_plan_close(&((SpeedChromaState *)state)->plan);
 }
 
-#define SPEED_CHROMA_CLASS \
-    EV_CLASS_COMMON("speed_chroma", SpeedChromaState), \
-    EV_CLASS_OPTIONS(speed_chroma_options, SpeedOpts), .choices = speed_choices, \
-    .init = speed_chroma_init, .close = speed_chroma_close
+#define SPEED_CHROMA_CLASS                                                                         \
+    EV_CLASS_COMMON("speed_chroma", SpeedChromaState),                                             \
+        EV_CLASS_OPTIONS(speed_chroma_options, SpeedOpts),                                         \
+        .choices = speed_choices, .init = speed_chroma_init, .close = speed_chroma_close
 const EvExtractorClass ev_fex_speed_chroma = {
-    SPEED_CHROMA_CLASS, .scratch_size = speed_chroma_scratch_size, .extract = speed_chroma_extract,
+    SPEED_CHROMA_CLASS,
+    .scratch_size = speed_chroma_scratch_size,
+    .extract = speed_chroma_extract
 };
 
 /* ---- speed_temporal ---- */
@@ -181,7 +222,8 @@ static int speed_temporal_plan(SpeedTemporalState *s, const void *opts, const Ev
         return err;
     if (s->plan.sh > s->plan.h) {
         /* libvmaf's frame buffers hold h rows: a taller prescaled frame overflows them */
-        ev_log(log, EV_LOG_ERROR, "speed_temporal: speed_prescale=%g enlarges the %dx%d frame "
+        ev_log(log, EV_LOG_ERROR,
+               "speed_temporal: speed_prescale=%g enlarges the %dx%d frame "
                "to %dx%d, past libvmaf's frame buffers (it crashes); use speed_prescale <= 1",
                s->opts.p.prescale, s->plan.w, s->plan.h, s->plan.sw, s->plan.sh);
         return -EINVAL;
@@ -231,7 +273,7 @@ static int speed_temporal_extract(const void *state, void *scratch, const EvPic 
                                   const EvPic *dis, unsigned frame, EvSink *sink)
 {
     (void)scratch;
-    SpeedTemporalState *s = (SpeedTemporalState *)state;  /* sequential: owns its state */
+    SpeedTemporalState *s = (SpeedTemporalState *)state; /* sequential: owns its state */
     const SpeedPlan *pl = &s->plan;
     float *const *cur = s->frame[frame & 1], *const *prev = s->frame[(frame + 1) & 1];
     plane_to_float(pl, ref, 0, cur[0]);
@@ -258,12 +300,13 @@ static void speed_temporal_close(void *state)
 }
 
 /* The twin has its own init and close (below). */
-#define SPEED_TEMPORAL_CLASS \
-    EV_CLASS_COMMON("speed_temporal", SpeedTemporalState), \
-    EV_CLASS_OPTIONS(speed_temporal_options, SpeedOpts), .choices = speed_choices
+#define SPEED_TEMPORAL_CLASS                                                                       \
+    EV_CLASS_COMMON("speed_temporal", SpeedTemporalState),                                         \
+        EV_CLASS_OPTIONS(speed_temporal_options, SpeedOpts), .choices = speed_choices
 const EvExtractorClass ev_fex_speed_temporal = {
-    SPEED_TEMPORAL_CLASS, .flags = EV_FEX_SEQUENTIAL | EV_FEX_NO_SUBSAMPLE,
-    .init = speed_temporal_init, .extract = speed_temporal_extract, .close = speed_temporal_close,
+    SPEED_TEMPORAL_CLASS,          .flags = EV_FEX_SEQUENTIAL | EV_FEX_NO_SUBSAMPLE,
+    .init = speed_temporal_init,   .extract = speed_temporal_extract,
+    .close = speed_temporal_close
 };
 
 #ifdef EV_HAVE_CUDA
@@ -271,8 +314,10 @@ const EvExtractorClass ev_fex_speed_temporal = {
  * chroma planes; speed_temporal keeps the previous frame's luma on the device and runs in
  * frame order on a stream of its own, so it needs no EV_FEX_SEQUENTIAL. */
 const EvExtractorClass ev_cuda_speed_chroma = {
-    SPEED_CHROMA_CLASS, .flags = EV_FEX_CUDA,
-    .launch = ev_speed_chroma_launch_cuda, .extract = ev_speed_chroma_extract_cuda,
+    SPEED_CHROMA_CLASS,
+    .flags = EV_FEX_CUDA,
+    .launch = ev_speed_chroma_launch_cuda,
+    .extract = ev_speed_chroma_extract_cuda
 };
 
 static void speed_temporal_cuda_close(void *state)
@@ -295,8 +340,11 @@ static int speed_temporal_cuda_init(void *state, const void *opts, const EvPicIn
 }
 
 const EvExtractorClass ev_cuda_speed_temporal = {
-    SPEED_TEMPORAL_CLASS, .flags = EV_FEX_NO_SUBSAMPLE | EV_FEX_CUDA | EV_FEX_CUDA_LUMA,
-    .init = speed_temporal_cuda_init, .close = speed_temporal_cuda_close,
-    .launch = ev_speed_temporal_launch_cuda, .extract = ev_speed_temporal_extract_cuda,
+    SPEED_TEMPORAL_CLASS,
+    .flags = EV_FEX_NO_SUBSAMPLE | EV_FEX_CUDA | EV_FEX_CUDA_LUMA,
+    .init = speed_temporal_cuda_init,
+    .close = speed_temporal_cuda_close,
+    .launch = ev_speed_temporal_launch_cuda,
+    .extract = ev_speed_temporal_extract_cuda
 };
 #endif

@@ -34,10 +34,11 @@
 #include "features/speed/speed.h"
 #include "features/speed/speed_twin.h"
 
-namespace {
+namespace
+{
 
-constexpr int THREADS = 128;          // per-output kernels
-constexpr int SOLVER_THREADS = 640;   // one block per image and role: >= 625 matrix entries
+constexpr int THREADS = 128;        // per-output kernels
+constexpr int SOLVER_THREADS = 640; // one block per image and role: >= 625 matrix entries
 constexpr int FINISH_THREADS = 256;
 constexpr int MAX_IMAGES = 4;
 constexpr int RING = EvFrameRing::SLOTS; // speed_temporal's result slots
@@ -57,8 +58,8 @@ struct Sources {
     float scaler;
 };
 
-__device__ float sample_at(const unsigned char *p, ptrdiff_t stride, int wide, float scaler,
-                           int x, int y)
+__device__ float sample_at(const unsigned char *p, ptrdiff_t stride, int wide, float scaler, int x,
+                           int y)
 {
     const unsigned char *row = p + (ptrdiff_t)y * stride;
     const uint32_t v = wide ? reinterpret_cast<const uint16_t *>(row)[x] : row[x];
@@ -79,7 +80,7 @@ struct Images {
 struct ScaleTables {
     const int *xi, *yi;
     const float *xw, *yw;
-    const unsigned char *need;   // the rows the anti-alias filter reads (plan.scaled_rows)
+    const unsigned char *need; // the rows the anti-alias filter reads (plan.scaled_rows)
 };
 
 __global__ void __launch_bounds__(THREADS)
@@ -101,10 +102,9 @@ __global__ void __launch_bounds__(THREADS) scale_kernel(SpeedTwinPlan p, ScaleTa
     const ImageBufs &b = im.g[blockIdx.z];
     if (x >= p.sw || !t.need[y])
         return;
-    b.s[(size_t)y * p.sw + x] =
-        p.identity ? b.f[(size_t)y * p.w + x]
-                   : speed_scale_px((SpeedScaleMethod)p.method, b.f, p.w, t.xi, t.xw, t.yi,
-                                    t.yw, y, x);
+    b.s[(size_t)y * p.sw + x] = p.identity ? b.f[(size_t)y * p.w + x]
+                                           : speed_scale_px((SpeedScaleMethod)p.method, b.f, p.w,
+                                                            t.xi, t.xw, t.yi, t.yw, y, x);
 }
 
 __global__ void __launch_bounds__(THREADS) dec_kernel(SpeedTwinPlan p, Images im)
@@ -162,8 +162,8 @@ __global__ void __launch_bounds__(FINISH_THREADS)
     float *spatial_r = r.qty, *spatial_d = r.qty + nb, *visible = r.qty + 2 * nb;
     for (int j = (int)threadIdx.x; j < nb; j += (int)blockDim.x)
         visible[j] = (float)speed_block_spatial(r.entropy, d.entropy, r.variance, d.variance, j,
-                                                p.base_entropy, p.weight_var_mode,
-                                                &spatial_r[j], &spatial_d[j]);
+                                                p.base_entropy, p.weight_var_mode, &spatial_r[j],
+                                                &spatial_d[j]);
     __syncthreads();
     if (threadIdx.x == 0) {
         float sum = 0;
@@ -238,8 +238,7 @@ size_t host_bytes(const SpeedPlan *pl)
 }
 
 // Queue the upload of the plan's tables from pinned staging (filled here) into L.
-cudaError_t upload_tables(const SpeedPlan *pl, const Layout &L, char *staging,
-                          cudaStream_t stream)
+cudaError_t upload_tables(const SpeedPlan *pl, const Layout &L, char *staging, cudaStream_t stream)
 {
     cudaError_t e = cudaSuccess;
     char *at = staging;
@@ -270,8 +269,8 @@ cudaError_t queue_score(const SpeedPlan *pl, const Layout &L, const Sources &src
     convert_kernel<<<dim3(ev_blocks(p.w, THREADS), (unsigned)p.h, gi), THREADS, 0, stream>>>(
         p, src, t, L.im);
     if (p.scaling)
-        scale_kernel<<<dim3(ev_blocks(p.sw, THREADS), (unsigned)p.sh, gi), THREADS, 0,
-                       stream>>>(p, t, L.im);
+        scale_kernel<<<dim3(ev_blocks(p.sw, THREADS), (unsigned)p.sh, gi), THREADS, 0, stream>>>(
+            p, t, L.im);
     const unsigned nd = ev_blocks(p.dw * p.dh, THREADS);
     dec_kernel<<<dim3(nd, 1, gi), THREADS, 0, stream>>>(p, L.im);
     centre_kernel<<<dim3(nd, 1, gi), THREADS, 0, stream>>>(p, L.im);
@@ -309,7 +308,8 @@ float reference_nan(float v)
 
 // ---- speed_chroma ---------------------------------------------------------------------------
 
-namespace {
+namespace
+{
 
 struct ChromaFrame {
     Layout L;
@@ -322,8 +322,7 @@ int chroma_frame(const SpeedChromaState *s, EvCudaWorker *gpu, ChromaFrame &f)
     size_t dev_bytes;
     lay_out(&s->plan, nullptr, dev_bytes, MAX_IMAGES, 2);
     void *dev, *host;
-    const int err =
-        ev_cuda_worker_memory(gpu, s, dev_bytes, host_bytes(&s->plan), &dev, &host);
+    const int err = ev_cuda_worker_memory(gpu, s, dev_bytes, host_bytes(&s->plan), &dev, &host);
     if (err)
         return err;
     f.L = lay_out(&s->plan, static_cast<char *>(dev), dev_bytes, MAX_IMAGES, 2);
@@ -377,7 +376,7 @@ extern "C" EV_EXTRACT_FN(ev_speed_chroma_extract_cuda)
         return err;
     const float score[2] = { f.host->result[0].score, f.host->result[1].score };
     const int flags[2] = { f.host->result[0].err, f.host->result[1].err };
-    return ev_speed_chroma_emit(s, score, flags, frame, sink);   // NaN scores clip to max
+    return ev_speed_chroma_emit(s, score, flags, frame, sink); // NaN scores clip to max
 }
 
 // ---- speed_temporal -------------------------------------------------------------------------
@@ -386,15 +385,16 @@ struct SpeedTemporalCuda {
     explicit SpeedTemporalCuda(const EvLog *l) : order("speed_temporal", l), log(l) {}
     EvFrameRing order;
     const EvLog *log;
-    char *dev = nullptr;             // the layout of two images and RING results
-    char *luma = nullptr;            // 2 entries x (ref, dis) lumas, packed rows
-    size_t luma_bytes = 0;           // one luma
+    char *dev = nullptr;   // the layout of two images and RING results
+    char *luma = nullptr;  // 2 entries x (ref, dis) lumas, packed rows
+    size_t luma_bytes = 0; // one luma
     Layout L;
-    HostSide *host = nullptr;        // tables' staging
-    PlaneResult *results = nullptr;  // RING pinned slots
+    HostSide *host = nullptr;       // tables' staging
+    PlaneResult *results = nullptr; // RING pinned slots
 };
 
-namespace {
+namespace
+{
 
 // The lumas, the layout, the tables and the result slots, on the first frame (the ring's
 // device is current; the tables are uploaded on its stream).
@@ -440,8 +440,8 @@ int queue_frame(const SpeedTemporalState *s, SpeedTemporalCuda *m, const EvPic *
         src.a[0] = reinterpret_cast<const unsigned char *>(luma_entry(m, n - 1, 0));
         src.a[1] = reinterpret_cast<const unsigned char *>(luma_entry(m, n - 1, 1));
         src.b[0] = reinterpret_cast<const unsigned char *>(luma_entry(m, n, 0));
-        src.b[1] = reinterpret_cast<const unsigned char *>(luma_entry(m, n, s->opts.use_ref_diff
-                                                                                ? 0 : 1));
+        src.b[1] =
+            reinterpret_cast<const unsigned char *>(luma_entry(m, n, s->opts.use_ref_diff ? 0 : 1));
         src.stride[0] = src.stride[1] = (ptrdiff_t)row;
         src.wide = s->bpc > 8;
         src.diff = 1;

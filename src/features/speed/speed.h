@@ -20,7 +20,7 @@ enum { SPEED_NAME_U, SPEED_NAME_V, SPEED_NAME_UV, SPEED_N_CHROMA_NAMES };
 
 typedef struct SpeedChromaState {
     SpeedOpts opts;
-    SpeedPlan plan;         /* U and V have the same size */
+    SpeedPlan plan; /* U and V have the same size */
     const EvLog *log;
     char name[SPEED_N_CHROMA_NAMES][192];
 } SpeedChromaState;
@@ -28,8 +28,8 @@ typedef struct SpeedChromaState {
 typedef struct SpeedTemporalState {
     SpeedOpts opts;
     SpeedPlan plan;
-    float *frame[2][2];     /* [frame & 1][ref, dis]: the luma as floats (CPU) */
-    float *diff[2];         /* previous minus current: ref, dis (CPU) */
+    float *frame[2][2]; /* [frame & 1][ref, dis]: the luma as floats (CPU) */
+    float *diff[2];     /* previous minus current: ref, dis (CPU) */
     void *work_mem;
     SpeedWork work;
     unsigned bpc;

@@ -39,9 +39,11 @@ static int check_size(SpeedPlan *pl, const char *who, const char *plane, const E
     if (pl->tw > 0 && pl->th > 0)
         return 0;
     if (pl->sw != pl->w || pl->sh != pl->h)
-        ev_log(log, EV_LOG_ERROR, "%s: the %s is %dx%d, %dx%d after speed_prescale=%g; SpEED "
-               "needs at least %dx%d (after speed_prescale)", who, plane, pl->w, pl->h, pl->sw,
-               pl->sh, pl->p.prescale, SPEED_BLOCK * DECIMATION, SPEED_BLOCK * DECIMATION);
+        ev_log(log, EV_LOG_ERROR,
+               "%s: the %s is %dx%d, %dx%d after speed_prescale=%g; SpEED "
+               "needs at least %dx%d (after speed_prescale)",
+               who, plane, pl->w, pl->h, pl->sw, pl->sh, pl->p.prescale, SPEED_BLOCK * DECIMATION,
+               SPEED_BLOCK * DECIMATION);
     else
         ev_log(log, EV_LOG_ERROR, "%s: the %s is %dx%d; SpEED needs at least %dx%d", who, plane,
                pl->w, pl->h, SPEED_BLOCK * DECIMATION, SPEED_BLOCK * DECIMATION);
@@ -66,22 +68,26 @@ static void set_geometry(SpeedPlan *pl, const int w, const int h)
     pl->sub_h = pl->th - SPEED_BLOCK + 1;
 }
 
-int speed_plan_init(SpeedPlan *pl, const SpeedParams *p, const int w, const int h,
-                    const char *who, const char *plane, const EvLog *log)
+int speed_plan_init(SpeedPlan *pl, const SpeedParams *p, const int w, const int h, const char *who,
+                    const char *plane, const EvLog *log)
 {
     *pl = (SpeedPlan){ .p = *p };
     const float ks = (float)p->kernelscale;
     if (!vif_float_kernelscale_valid(ks)) {
-        ev_log(log, EV_LOG_ERROR, "%s: speed_kernelscale=%g is not one of libvmaf's accepted "
-               "kernel scales (e.g. 0.5, 1, 1.5, 2, 3)", who, p->kernelscale);
+        ev_log(log, EV_LOG_ERROR,
+               "%s: speed_kernelscale=%g is not one of libvmaf's accepted "
+               "kernel scales (e.g. 0.5, 1, 1.5, 2, 3)",
+               who, p->kernelscale);
         return -EINVAL;
     }
     set_geometry(pl, w, h);
     if (!pl->scaling && (pl->sw > w || pl->sh > h)) {
         /* libvmaf skips the resampling but filters a larger frame than it filled */
-        ev_log(log, EV_LOG_ERROR, "%s: speed_prescale=%g is within 1e-3 of 1 but makes the %dx%d "
+        ev_log(log, EV_LOG_ERROR,
+               "%s: speed_prescale=%g is within 1e-3 of 1 but makes the %dx%d "
                "%s %dx%d, which libvmaf reads uninitialised; use 1 or a factor further "
-               "from it", who, p->prescale, w, h, plane, pl->sw, pl->sh);
+               "from it",
+               who, p->prescale, w, h, plane, pl->sw, pl->sh);
         return -EINVAL;
     }
     int err = check_size(pl, who, plane, log);
@@ -135,8 +141,7 @@ static WorkLayout layout_of(const SpeedPlan *pl)
 size_t speed_work_size(const SpeedPlan *pl)
 {
     const WorkLayout l = layout_of(pl);
-    return (l.scaled + l.row + 2 * l.dec + 3 * SPEED_N * l.blocks + 4 * l.blocks) *
-           sizeof(float);
+    return (l.scaled + l.row + 2 * l.dec + 3 * SPEED_N * l.blocks + 4 * l.blocks) * sizeof(float);
 }
 
 void speed_work_init(SpeedWork *wk, const SpeedPlan *pl, void *mem)
@@ -159,8 +164,8 @@ void speed_work_init(SpeedWork *wk, const SpeedPlan *pl, void *mem)
 /* ---- filter_and_downscale ---- */
 
 /* Vertical pass of the rows around `centre` of a w x h image: out[j] for every column. */
-static void filter_rows(const SpeedFilter *f, const float *img, const ptrdiff_t stride,
-                        const int w, const int h, const int centre, float *out)
+static void filter_rows(const SpeedFilter *f, const float *img, const ptrdiff_t stride, const int w,
+                        const int h, const int centre, float *out)
 {
     const int r = f->n / 2;
     for (int j = 0; j < w; j++)
@@ -184,8 +189,7 @@ static float filter_at(const SpeedFilter *f, const float *row, const int w, cons
 }
 
 /* wk->dec = the image prescaled, anti-alias filtered, decimated, minus its local mean. */
-static void downscale(const SpeedPlan *pl, SpeedWork *wk, const float *img,
-                      const ptrdiff_t stride)
+static void downscale(const SpeedPlan *pl, SpeedWork *wk, const float *img, const ptrdiff_t stride)
 {
     const float *s = img;
     ptrdiff_t ss = stride;
@@ -267,8 +271,7 @@ static int estimate(const SpeedPlan *pl, SpeedWork *wk, const int k)
     for (int i = 0; i < SPEED_N; i++)
         if (wk->eig[i] < 1e-6)
             regular = 0;
-    const int singular = !regular || speed_solve(wk->cov, wk->indep, nb, wk->sol, wk->qty,
-                                                 &wk->la);
+    const int singular = !regular || speed_solve(wk->cov, wk->indep, nb, wk->sol, wk->qty, &wk->la);
     if (singular)
         memset(wk->sol, 0, SPEED_N * nb * sizeof(float));
     const float sigma_nn = (float)pl->p.sigma_nn;
@@ -290,8 +293,7 @@ int speed_score(const SpeedPlan *pl, SpeedWork *wk, const float *ref, const floa
     const int err_dis = estimate(pl, wk, 1);
     *score = err_ref != err_dis
                  ? 0.0f
-                 : speed_compare(wk->entropy[0], wk->entropy[1], wk->variance[0],
-                                 wk->variance[1], pl->n_blocks, pl->base_entropy,
-                                 pl->p.weight_var_mode);
+                 : speed_compare(wk->entropy[0], wk->entropy[1], wk->variance[0], wk->variance[1],
+                                 pl->n_blocks, pl->base_entropy, pl->p.weight_var_mode);
     return err_ref || err_dis;
 }

@@ -16,9 +16,9 @@ enum { SPEED_MAX_TAPS = 128 };
 /* The options both extractors share (libvmaf SpeedOptions). */
 typedef struct SpeedParams {
     double kernelscale, prescale;
-    int prescale_method;        /* SpeedScaleMethod */
+    int prescale_method; /* SpeedScaleMethod */
     double sigma_nn, nn_floor;
-    int weight_var_mode;        /* 0..6; speed_temporal always 0 */
+    int weight_var_mode; /* 0..6; speed_temporal always 0 */
 } SpeedParams;
 
 typedef struct SpeedFilter {
@@ -29,9 +29,9 @@ typedef struct SpeedFilter {
 /* Everything fixed by the plane size and the options; read-only after speed_plan_init. */
 typedef struct SpeedPlan {
     SpeedParams p;
-    int w, h;                   /* the plane */
-    int sw, sh;                 /* after speed_prescale */
-    int scaling;                /* the prescale resamples (else the plane is used as is) */
+    int w, h;    /* the plane */
+    int sw, sh;  /* after speed_prescale */
+    int scaling; /* the prescale resamples (else the plane is used as is) */
     SpeedScale scale;
     unsigned char *scaled_rows; /* rows of the prescaled image the anti-alias filter reads */
     int dw, dh;                 /* after the 16:1 decimation */
@@ -52,10 +52,10 @@ void speed_plan_close(SpeedPlan *plan);
 
 /* Working memory of one worker. */
 typedef struct SpeedWork {
-    float *scaled;              /* sw x sh (only when scaling) */
-    float *row;                 /* sw: one vertically filtered row */
-    float *dec, *mean_img;      /* dw x dh */
-    float *indep, *sol, *qty;   /* 25 x n_blocks */
+    float *scaled;            /* sw x sh (only when scaling) */
+    float *row;               /* sw: one vertically filtered row */
+    float *dec, *mean_img;    /* dw x dh */
+    float *indep, *sol, *qty; /* 25 x n_blocks */
     float *entropy[2], *variance[2];
     float cov[SPEED_N * SPEED_N], eig[SPEED_N];
     double acc[SPEED_N * (SPEED_N + 1) / 2];

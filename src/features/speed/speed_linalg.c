@@ -51,8 +51,7 @@ int speed_eigenvalues(const float *k, float *eig, SpeedLinalgWork *w)
 
 /* dst (rows x cols) = x (rows x N) y (N x cols): zeroed, then += x[i][k] y[k][j] for k in
  * order (the loop over j runs innermost, so it vectorises without reordering any sum). */
-static void mat_mul(float *dst, const float *x, const float *y, const int rows,
-                    const size_t cols)
+static void mat_mul(float *dst, const float *x, const float *y, const int rows, const size_t cols)
 {
     memset(dst, 0, (size_t)rows * cols * sizeof(float));
     for (int i = 0; i < rows; i++)
@@ -78,7 +77,7 @@ static void transpose(float *m)
 /* q (orthogonal, returned transposed as the reference leaves it) and r with a = q r. */
 static void qr_decompose(const float *a, float *q, float *r, float *h, float *z)
 {
-    float *vec = r;             /* r is free until the end: the reference's scratch vector */
+    float *vec = r; /* r is free until the end: the reference's scratch vector */
     memcpy(z, a, N * N * sizeof(float));
     for (int i = 0; i < N * N; i++)
         q[i] = i % (N + 1) == 0 ? 1 : 0;
@@ -110,7 +109,7 @@ int speed_solve(const float *k, const float *y, const size_t cols, float *x, flo
         return -1;
     for (int i = N - 1; i >= 0; i--)
         for (size_t j = 0; j < cols; j++)
-            x[(size_t)i * cols + j] = speed_back_entry(w->r, x, cols, qty[(size_t)i * cols + j],
-                                                       i, j);
+            x[(size_t)i * cols + j] =
+                speed_back_entry(w->r, x, cols, qty[(size_t)i * cols + j], i, j);
     return 0;
 }

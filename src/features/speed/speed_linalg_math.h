@@ -13,7 +13,7 @@
 
 enum { SPEED_N = 25, SPEED_MAX_QR_ITERS = 500 }; /* the matrix order; the QR steps' limit */
 
-#define SPEED_EPS 1e-6    /* a double, as the reference's EIGENVALUE_EPS */
+#define SPEED_EPS 1e-6 /* a double, as the reference's EIGENVALUE_EPS */
 
 EV_HD float speed_sqrt_of(const float x)
 {
@@ -253,8 +253,8 @@ EV_HD float speed_qr_masked(const float zij, const int i, const int j, const int
 }
 
 /* One back-substitution step: (qty - sum over m > i of x[m] r[i][m]) / r[i][i], m in order. */
-EV_HD float speed_back_entry(const float *r, const float *x, const size_t cols,
-                             const float qty_ij, const int i, const size_t j)
+EV_HD float speed_back_entry(const float *r, const float *x, const size_t cols, const float qty_ij,
+                             const int i, const size_t j)
 {
     float t = qty_ij;
     for (int m = i + 1; m < SPEED_N; m++)

@@ -154,8 +154,7 @@ EV_HD float speed_spatial(const float entropy, const double log2_weight)
 
 /* One block's contribution to the score: 0 when both entropies are below the base entropy,
  * else |spatial_ref - spatial_dis| (float). */
-EV_HD int speed_block_visible(const float ref_entropy, const float dis_entropy,
-                              const float base)
+EV_HD int speed_block_visible(const float ref_entropy, const float dis_entropy, const float base)
 {
     return !(ref_entropy < base && dis_entropy < base);
 }
@@ -206,8 +205,7 @@ EV_HD float speed_block_entropy(const float *eig, const float v, const float sig
 /* Block i of get_speed_score: 0 when it is not visible (skipped), else 1 with its weighted
  * entropies *sr, *sd. re, de: entropies, rv, dv: variances (ref, dis). */
 EV_HD int speed_block_spatial(const float *re, const float *de, const float *rv, const float *dv,
-                              const int i, const float base, const int mode, float *sr,
-                              float *sd)
+                              const int i, const float base, const int mode, float *sr, float *sd)
 {
     if (!speed_block_visible(re[i], de[i], base))
         return 0;

@@ -51,13 +51,11 @@ static void fill_axis(const SpeedScaleAxis *ax, const SpeedScaleMethod method, c
         const int p0 = (int)floor(pos);
         const float d = pos - p0;
         switch (method) {
-        case SPEED_NEAREST:
-            idx[0] = (int)(i * ratio);
-            break;
+        case SPEED_NEAREST: idx[0] = (int)(i * ratio); break;
         case SPEED_BILINEAR:
             idx[0] = mirror_index((int)floor(pos), len - 1);
             idx[1] = mirror_index((int)ceil(pos), len - 1);
-            wt[0] = pos - idx[0];   /* the distance to the mirrored lower index */
+            wt[0] = pos - idx[0]; /* the distance to the mirrored lower index */
             break;
         case SPEED_BICUBIC:
             for (int k = -1; k <= 2; k++) {
@@ -82,11 +80,15 @@ static int alloc_axis(SpeedScaleAxis *ax, const int n)
     return ax->index && ax->weight ? 0 : -ENOMEM;
 }
 
-int speed_scale_init(SpeedScale *s, const SpeedScaleMethod method, const int src_w,
-                     const int src_h, const int dst_w, const int dst_h)
+int speed_scale_init(SpeedScale *s, const SpeedScaleMethod method, const int src_w, const int src_h,
+                     const int dst_w, const int dst_h)
 {
-    *s = (SpeedScale){ .method = method, .src_w = src_w, .src_h = src_h, .dst_w = dst_w,
-                       .dst_h = dst_h, .identity = src_w == dst_w && src_h == dst_h };
+    *s = (SpeedScale){ .method = method,
+                       .src_w = src_w,
+                       .src_h = src_h,
+                       .dst_w = dst_w,
+                       .dst_h = dst_h,
+                       .identity = src_w == dst_w && src_h == dst_h };
     if (s->identity)
         return 0;
     if (alloc_axis(&s->x, dst_w) || alloc_axis(&s->y, dst_h))
@@ -117,7 +119,7 @@ void speed_scale_apply(const SpeedScale *s, const float *src, const ptrdiff_t sr
             continue;
         }
         for (int x = 0; x < s->dst_w; x++)
-            out[x] = speed_scale_px(s->method, src, src_stride, s->x.index, s->x.weight,
-                                    s->y.index, s->y.weight, y, x);
+            out[x] = speed_scale_px(s->method, src, src_stride, s->x.index, s->x.weight, s->y.index,
+                                    s->y.weight, y, x);
     }
 }

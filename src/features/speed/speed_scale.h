@@ -15,18 +15,18 @@ typedef enum SpeedScaleMethod {
     SPEED_LANCZOS4,
 } SpeedScaleMethod;
 
-enum { SPEED_SCALE_TAPS = 9 };  /* lanczos4's window; bilinear uses 2, bicubic 4 */
+enum { SPEED_SCALE_TAPS = 9 }; /* lanczos4's window; bilinear uses 2, bicubic 4 */
 
 /* One axis: for output position i, its source indices and weights. */
 typedef struct SpeedScaleAxis {
-    int *index;     /* n x SPEED_SCALE_TAPS */
-    float *weight;  /* n x SPEED_SCALE_TAPS (bilinear: weight[0] is dx, the rest unused) */
+    int *index;    /* n x SPEED_SCALE_TAPS */
+    float *weight; /* n x SPEED_SCALE_TAPS (bilinear: weight[0] is dx, the rest unused) */
 } SpeedScaleAxis;
 
 typedef struct SpeedScale {
     SpeedScaleMethod method;
     int src_w, src_h, dst_w, dst_h;
-    int identity;   /* sizes equal: the reference copies */
+    int identity; /* sizes equal: the reference copies */
     SpeedScaleAxis x, y;
 } SpeedScale;
 
@@ -34,16 +34,15 @@ typedef struct SpeedScale {
  * device (speed_scale_apply and the CUDA twin). Bilinear: the four products in the reference's
  * order. Bicubic (taps 4: plain sum) and lanczos4 (taps 9: sum over the weights' sum): rows
  * outer, each weight wx * wy added to its float sums. */
-EV_HD float speed_scale_bilinear_px(const float *r1, const float *r2, const int *ix,
-                                    const float dx, const float dy)
+EV_HD float speed_scale_bilinear_px(const float *r1, const float *r2, const int *ix, const float dx,
+                                    const float dy)
 {
-    return (1 - dy) * (1 - dx) * r1[ix[0]] + (1 - dy) * dx * r1[ix[1]] +
-           dy * (1 - dx) * r2[ix[0]] + dy * dx * r2[ix[1]];
+    return (1 - dy) * (1 - dx) * r1[ix[0]] + (1 - dy) * dx * r1[ix[1]] + dy * (1 - dx) * r2[ix[0]] +
+           dy * dx * r2[ix[1]];
 }
 
 EV_HD float speed_scale_window_px(const float *src, const ptrdiff_t stride, const int *iy,
-                                  const float *wy, const int *ix, const float *wx,
-                                  const int taps)
+                                  const float *wy, const int *ix, const float *wx, const int taps)
 {
     float value = 0.0f, weight_sum = 0.0f;
     for (int j = 0; j < taps; j++) {

@@ -191,8 +191,7 @@ EV_HD void speed_twin_eigen(SpeedTwinSolver *s, float *eig, const int t, const i
 }
 
 /* Entry e of dst = x y (x: SPEED_N x SPEED_N, y: SPEED_N x cols), as mat_mul sums it. */
-EV_HD float speed_twin_product(const float *x, const float *y, const size_t cols,
-                               const size_t e)
+EV_HD float speed_twin_product(const float *x, const float *y, const size_t cols, const size_t e)
 {
     const size_t i = e / cols, j = e % cols;
     float acc = 0;
@@ -202,8 +201,7 @@ EV_HD float speed_twin_product(const float *x, const float *y, const size_t cols
 }
 
 /* dst = x y for SPEED_N x SPEED_N matrices, then a sync. */
-EV_HD void speed_twin_mat_mul(float *dst, const float *x, const float *y, const int t,
-                              const int nt)
+EV_HD void speed_twin_mat_mul(float *dst, const float *x, const float *y, const int t, const int nt)
 {
     for (int e = t; e < SPEED_N * SPEED_N; e += nt)
         dst[e] = speed_twin_product(x, y, SPEED_N, (size_t)e);
@@ -248,8 +246,8 @@ EV_HD void speed_twin_qr(SpeedTwinSolver *s, const int t, const int nt)
 
 /* speed_solve of s->cov for y (SPEED_N x nb): x, with qty as scratch; returns the reference's
  * -1 (singular R: x not written) or 0. */
-EV_HD int speed_twin_solve(SpeedTwinSolver *s, const float *y, const int nb, float *x,
-                           float *qty, const int t, const int nt)
+EV_HD int speed_twin_solve(SpeedTwinSolver *s, const float *y, const int nb, float *x, float *qty,
+                           const int t, const int nt)
 {
     speed_twin_qr(s, t, nt);
     const size_t cols = (size_t)nb;
@@ -266,9 +264,8 @@ EV_HD int speed_twin_solve(SpeedTwinSolver *s, const float *y, const int nb, flo
 
 /* Block j's variance and entropy (est_params steps 5-7), the solution x zeroed first in that
  * block's column when the covariance was singular (as the reference's memset). */
-EV_HD void speed_twin_block(float *x, const float *y, const int nb, const int j,
-                            const int singular, const float *eig, const float sigma_nn,
-                            float *variance, float *entropy)
+EV_HD void speed_twin_block(float *x, const float *y, const int nb, const int j, const int singular,
+                            const float *eig, const float sigma_nn, float *variance, float *entropy)
 {
     if (singular)
         for (int i = 0; i < SPEED_N; i++)
@@ -290,11 +287,23 @@ typedef struct SpeedTwinPlan {
 static inline SpeedTwinPlan speed_twin_plan(const SpeedPlan *pl)
 {
     SpeedTwinPlan t = {
-        .w = pl->w, .h = pl->h, .sw = pl->sw, .sh = pl->sh, .dw = pl->dw, .dh = pl->dh,
-        .bw = pl->bw, .n_blocks = pl->n_blocks, .sub_w = pl->sub_w, .sub_h = pl->sub_h,
-        .scaling = pl->scaling, .identity = pl->scaling && pl->scale.identity,
-        .method = (int)pl->scale.method, .n_aa = pl->antialias.n, .n_local = pl->local.n,
-        .weight_var_mode = pl->p.weight_var_mode, .sigma_nn = (float)pl->p.sigma_nn,
+        .w = pl->w,
+        .h = pl->h,
+        .sw = pl->sw,
+        .sh = pl->sh,
+        .dw = pl->dw,
+        .dh = pl->dh,
+        .bw = pl->bw,
+        .n_blocks = pl->n_blocks,
+        .sub_w = pl->sub_w,
+        .sub_h = pl->sub_h,
+        .scaling = pl->scaling,
+        .identity = pl->scaling && pl->scale.identity,
+        .method = (int)pl->scale.method,
+        .n_aa = pl->antialias.n,
+        .n_local = pl->local.n,
+        .weight_var_mode = pl->p.weight_var_mode,
+        .sigma_nn = (float)pl->p.sigma_nn,
         .base_entropy = pl->base_entropy,
     };
     for (int k = 0; k < SPEED_MAX_TAPS; k++) {

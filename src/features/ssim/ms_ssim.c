@@ -20,17 +20,16 @@ typedef struct MsSsimBufs {
 static const EvOption ms_ssim_options[] = {
     { "enable_lcs", NULL, "enable luminance, contrast and structure intermediate output",
       EV_OPT_BOOL, offsetof(MsSsimOpts, enable_lcs), 0, 0, 1, 0 },
-    { "enable_db", NULL, "write MS-SSIM values as dB", EV_OPT_BOOL,
-      offsetof(MsSsimOpts, enable_db), 0, 0, 1, 0 },
-    { "clip_db", NULL, "clip dB scores", EV_OPT_BOOL, offsetof(MsSsimOpts, clip_db), 0, 0, 1,
-      0 },
+    { "enable_db", NULL, "write MS-SSIM values as dB", EV_OPT_BOOL, offsetof(MsSsimOpts, enable_db),
+      0, 0, 1, 0 },
+    { "clip_db", NULL, "clip dB scores", EV_OPT_BOOL, offsetof(MsSsimOpts, clip_db), 0, 0, 1, 0 },
     { 0 },
 };
 
 static size_t ms_layout(const MsSsimState *s, char *base, MsSsimBufs *b)
 {
     size_t off = 0;
-    b->ref[0] = b->dis[0] = NULL;   /* scale 0 is read from the picture */
+    b->ref[0] = b->dis[0] = NULL; /* scale 0 is read from the picture */
     for (int k = 1; k < MS_SCALES; k++) {
         const size_t plane = (size_t)s->w[k] * (size_t)s->h[k] * sizeof(float);
         b->ref[k] = ssim_take(base, &off, plane);
@@ -113,17 +112,20 @@ static int ms_ssim_extract(const void *state, void *scratch, const EvPic *ref, c
     return ev_float_ms_ssim_emit(s, m, frame, sink);
 }
 
-#define MS_SSIM_CLASS \
-    EV_CLASS_COMMON("float_ms_ssim", MsSsimState), \
-    EV_CLASS_OPTIONS(ms_ssim_options, MsSsimOpts), .init = ms_ssim_init
+#define MS_SSIM_CLASS                                                                              \
+    EV_CLASS_COMMON("float_ms_ssim", MsSsimState), EV_CLASS_OPTIONS(ms_ssim_options, MsSsimOpts),  \
+        .init = ms_ssim_init
 const EvExtractorClass ev_fex_float_ms_ssim = {
-    MS_SSIM_CLASS, .scratch_size = ms_ssim_scratch_size, .extract = ms_ssim_extract,
+    MS_SSIM_CLASS,
+    .scratch_size = ms_ssim_scratch_size,
+    .extract = ms_ssim_extract
 };
 
 #ifdef EV_HAVE_CUDA
 /* The CUDA twin (ssim.cu): the same options and state; reads only the luma. */
 const EvExtractorClass ev_cuda_float_ms_ssim = {
-    MS_SSIM_CLASS, .flags = EV_FEX_CUDA | EV_FEX_CUDA_LUMA,
-    .extract = ev_float_ms_ssim_extract_cuda,
+    MS_SSIM_CLASS,
+    .flags = EV_FEX_CUDA | EV_FEX_CUDA_LUMA,
+    .extract = ev_float_ms_ssim_extract_cuda
 };
 #endif

@@ -19,8 +19,8 @@ typedef struct SsimBufs {
 static const EvOption ssim_options[] = {
     { "enable_lcs", NULL, "enable luminance, contrast and structure intermediate output",
       EV_OPT_BOOL, offsetof(SsimOpts, enable_lcs), 0, 0, 1, 0 },
-    { "enable_db", NULL, "write SSIM values as dB", EV_OPT_BOOL, offsetof(SsimOpts, enable_db),
-      0, 0, 1, 0 },
+    { "enable_db", NULL, "write SSIM values as dB", EV_OPT_BOOL, offsetof(SsimOpts, enable_db), 0,
+      0, 1, 0 },
     { "clip_db", NULL, "clip dB scores", EV_OPT_BOOL, offsetof(SsimOpts, clip_db), 0, 0, 1, 0 },
     { "scale", NULL, "decimation scale factor (0=auto, 1=no downscaling, 2-10=explicit)",
       EV_OPT_INT, offsetof(SsimOpts, scale), 0, 0, SSIM_MAX_FACTOR, 0 },
@@ -94,18 +94,21 @@ static int ssim_extract(const void *state, void *scratch, const EvPic *ref, cons
     return ev_float_ssim_emit(s, &m, frame, sink);
 }
 
-#define SSIM_CLASS \
-    EV_CLASS_COMMON("float_ssim", SsimState), EV_CLASS_OPTIONS(ssim_options, SsimOpts), \
-    .init = ssim_init
+#define SSIM_CLASS                                                                                 \
+    EV_CLASS_COMMON("float_ssim", SsimState), EV_CLASS_OPTIONS(ssim_options, SsimOpts),            \
+        .init = ssim_init
 const EvExtractorClass ev_fex_float_ssim = {
-    SSIM_CLASS, .scratch_size = ssim_scratch_size, .extract = ssim_extract,
+    SSIM_CLASS,
+    .scratch_size = ssim_scratch_size,
+    .extract = ssim_extract
 };
 
 #ifdef EV_HAVE_CUDA
 /* The CUDA twin (ssim.cu): the same options and state; reads only the luma. */
 const EvExtractorClass ev_cuda_float_ssim = {
-    SSIM_CLASS, .flags = EV_FEX_CUDA | EV_FEX_CUDA_LUMA,
-    .extract = ev_float_ssim_extract_cuda,
+    SSIM_CLASS,
+    .flags = EV_FEX_CUDA | EV_FEX_CUDA_LUMA,
+    .extract = ev_float_ssim_extract_cuda
 };
 #endif
 

@@ -26,7 +26,8 @@
 #include "features/ssim/ssim_exact_sum.h"
 #include "features/ssim/ssim_math.h"
 
-namespace {
+namespace
+{
 
 // The four sums of ssim_accumulate, as bits of a mask.
 enum SumId { SUM_SSIM, SUM_L, SUM_C, SUM_S, N_SUMS };
@@ -34,8 +35,8 @@ constexpr unsigned MASK_SSIM = 1u << SUM_SSIM;
 constexpr unsigned MASK_LCS = 1u << SUM_L | 1u << SUM_C | 1u << SUM_S;
 constexpr unsigned MASK_ALL = MASK_SSIM | MASK_LCS;
 
-constexpr int H_THREADS = 128;   // horizontal pass and decimation: threads per block (x)
-constexpr int V_THREADS = 256;   // vertical pass: threads of the block of one window row
+constexpr int H_THREADS = 128; // horizontal pass and decimation: threads per block (x)
+constexpr int V_THREADS = 256; // vertical pass: threads of the block of one window row
 
 std::atomic<unsigned long long> means_certified{ 0 }, means_in_order{ 0 };
 
@@ -141,8 +142,10 @@ __device__ void window_terms(const float *hq, int n, int h, int x, int y, double
 
 __device__ double term_of(int sum, double l, double c, float s)
 {
-    return sum == SUM_SSIM ? ssim_window_ssim(l, c, s) : sum == SUM_L ? l : sum == SUM_C ? c
-                                                                                        : (double)s;
+    return sum == SUM_SSIM ? ssim_window_ssim(l, c, s)
+           : sum == SUM_L  ? l
+           : sum == SUM_C  ? c
+                           : (double)s;
 }
 
 __device__ long long warp_total(long long v)
@@ -234,8 +237,8 @@ __global__ void sequential_sum_kernel(const double *terms, size_t count, double 
 // One SSIM evaluation's device buffers: the horizontal planes (kept until the frame's means
 // are known, for a sum in order) and the row sums.
 struct Level {
-    int w, h, n, m;          // input size, window grid n x m
-    float *img_a, *img_b;    // the decimated pair (nullptr when read from the picture)
+    int w, h, n, m;       // input size, window grid n x m
+    float *img_a, *img_b; // the decimated pair (nullptr when read from the picture)
     float *hq;
     SsimFixed *rows_dev, *rows_host;
 };
@@ -345,7 +348,8 @@ int means_of(const Frame &f, const Level &L, unsigned mask, const char *what, Ss
 }
 
 // Run body(a, b) with the pair's luma as a typed source.
-template <class Body> void with_luma(const EvPic *ref, const EvPic *dis, Body body)
+template <class Body>
+void with_luma(const EvPic *ref, const EvPic *dis, Body body)
 {
     const float scaler = sample_scaler(ref->bpc);
     const uint8_t *pr = static_cast<const uint8_t *>(ref->dev[0]);
@@ -356,8 +360,14 @@ template <class Body> void with_luma(const EvPic *ref, const EvPic *dis, Body bo
         body(Luma8{ pr, ref->stride[0], scaler }, Luma8{ pd, dis->stride[0], scaler });
 }
 
-Image image_a(const Level &L) { return Image{ L.img_a, L.w }; }
-Image image_b(const Level &L) { return Image{ L.img_b, L.w }; }
+Image image_a(const Level &L)
+{
+    return Image{ L.img_a, L.w };
+}
+Image image_b(const Level &L)
+{
+    return Image{ L.img_b, L.w };
+}
 
 } // namespace
 
@@ -410,8 +420,8 @@ extern "C" EV_EXTRACT_FN(ev_float_ms_ssim_extract_cuda)
     with_luma(ref, dis, [&](auto a, auto b) {
         decimate(f, a, b, s->w[0], s->h[0], lpf, f.level[1]);
         for (int k = 2; k < MS_SCALES; k++)
-            decimate(f, image_a(f.level[k - 1]), image_b(f.level[k - 1]), s->w[k - 1],
-                     s->h[k - 1], lpf, f.level[k]);
+            decimate(f, image_a(f.level[k - 1]), image_b(f.level[k - 1]), s->w[k - 1], s->h[k - 1],
+                     lpf, f.level[k]);
         evaluate(f, a, b, f.level[0], MASK_LCS);
     });
     for (int k = 1; k < MS_SCALES; k++)

@@ -7,11 +7,11 @@
 enum { Q_X, Q_Y, Q_XX, Q_YY, Q_XY, N_Q };
 
 typedef struct CoreBufs {
-    float *in_x, *in_y;     /* converted input rows (w) */
-    float *prod[3];         /* x*x, y*y, x*y of one input row (w) */
-    float *ring;            /* SSIM_WINDOW slots x N_Q horizontal outputs (n each) */
-    float *stat[N_Q];       /* vertical outputs of one output row (n) */
-    double *l, *c;          /* window terms of one output row (n) */
+    float *in_x, *in_y; /* converted input rows (w) */
+    float *prod[3];     /* x*x, y*y, x*y of one input row (w) */
+    float *ring;        /* SSIM_WINDOW slots x N_Q horizontal outputs (n each) */
+    float *stat[N_Q];   /* vertical outputs of one output row (n) */
+    double *l, *c;      /* window terms of one output row (n) */
     float *s;
 } CoreBufs;
 
@@ -44,8 +44,8 @@ static float *ring_row(const CoreBufs *b, const int y, const int q, const int n)
 }
 
 /* Horizontal pass of input row y of both planes into the ring. */
-static void core_row_h(const SsimPlane *ref, const SsimPlane *cmp, const int y,
-                       const SsimDsp *dsp, const CoreBufs *b)
+static void core_row_h(const SsimPlane *ref, const SsimPlane *cmp, const int y, const SsimDsp *dsp,
+                       const CoreBufs *b)
 {
     const int w = ref->w, n = w - (SSIM_WINDOW - 1);
     const float *x = ssim_plane_row(ref, y, b->in_x);

@@ -41,7 +41,7 @@ int ev_float_ms_ssim_emit(const MsSsimState *s, const SsimMeans m[MS_SCALES], un
     for (int k = 0; k < MS_SCALES; k++) {
         msssim *= pow(m[k].l, ms_alpha[k]) * pow(m[k].c, ms_beta[k]) * pow(m[k].s, ms_gamma[k]);
         if (msssim == INFINITY)
-            return -ERANGE;   /* libvmaf fails the frame ("ms_ssim is INFINITY") */
+            return -ERANGE; /* libvmaf fails the frame ("ms_ssim is INFINITY") */
     }
     if (s->opts.enable_db)
         msssim = ssim_db(msssim, s->max_db);
@@ -49,6 +49,8 @@ int ev_float_ms_ssim_emit(const MsSsimState *s, const SsimMeans m[MS_SCALES], un
     for (int t = 0; s->opts.enable_lcs && t < 3; t++)
         for (int k = 0; k < MS_SCALES; k++)
             err |= ev_sink_put(sink, ms_names[t][k], frame,
-                               t == 0 ? m[k].l : t == 1 ? m[k].c : m[k].s);
+                               t == 0   ? m[k].l
+                               : t == 1 ? m[k].c
+                                        : m[k].s);
     return err ? -ENOMEM : 0;
 }

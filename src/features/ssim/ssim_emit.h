@@ -22,11 +22,11 @@ typedef struct SsimOpts {
 /* float_ssim's state after init. */
 typedef struct SsimState {
     SsimOpts opts;
-    int scale;          /* the factor in effect: opts.scale, or the automatic one */
-    int w, h;           /* frame */
-    int sw, sh;         /* what the window sees: decimated when scale > 1 */
+    int scale;  /* the factor in effect: opts.scale, or the automatic one */
+    int w, h;   /* frame */
+    int sw, sh; /* what the window sees: decimated when scale > 1 */
     double max_db;
-    unsigned cpu;       /* EV_CPU_* levels of the CPU row kernels */
+    unsigned cpu; /* EV_CPU_* levels of the CPU row kernels */
 } SsimState;
 
 typedef struct MsSsimOpts {
@@ -38,9 +38,9 @@ typedef struct MsSsimOpts {
 /* float_ms_ssim's state after init. */
 typedef struct MsSsimState {
     MsSsimOpts opts;
-    int w[MS_SCALES], h[MS_SCALES];   /* pyramid sizes: each w / 2 + (w & 1) of the previous */
+    int w[MS_SCALES], h[MS_SCALES]; /* pyramid sizes: each w / 2 + (w & 1) of the previous */
     double max_db;
-    unsigned cpu;                     /* EV_CPU_* levels of the CPU row kernels */
+    unsigned cpu; /* EV_CPU_* levels of the CPU row kernels */
 } MsSsimState;
 
 /* Report one frame from its means (dB conversion, lcs outputs), as the references do. */

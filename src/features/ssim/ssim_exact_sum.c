@@ -71,7 +71,7 @@ int ssim_certify_mean(const SsimFixed *rows, const size_t row_stride, const int 
         before.c2 += r->c2;
         before.terms += w;
     }
-    p *= 1.0 + 0x1p-30;   /* the h roundings of the sum above, each <= u */
+    p *= 1.0 + 0x1p-30; /* the h roundings of the sum above, each <= u */
     const double n = (double)w * (double)h;
     double e = U53 * p / (1.0 - (n - 1.0) * U53);
     double sum, sum_err;

@@ -24,15 +24,15 @@
 
 #include "base/hd.h"
 
-#define SSIM_FIX_UNIT 0x1p76      /* fixed-point units per 1.0 */
-#define SSIM_ABS_UNIT 0x1p16      /* magnitude-bound units per 1.0 */
-#define SSIM_TERM_LIMIT 0x1p16    /* terms of this magnitude or more are not certified */
+#define SSIM_FIX_UNIT 0x1p76   /* fixed-point units per 1.0 */
+#define SSIM_ABS_UNIT 0x1p16   /* magnitude-bound units per 1.0 */
+#define SSIM_TERM_LIMIT 0x1p16 /* terms of this magnitude or more are not certified */
 
 /* The integer sums of one run of terms (a raster row of windows, or part of one). */
 typedef struct SsimFixed {
-    int64_t c0, c1, c2;   /* signed sums of the chunks of floor(|t| 2^76) */
-    int64_t abs;          /* sum of floor(|t| 2^16) + 1: above sum |t| 2^16 */
-    int64_t bad;          /* terms that are NaN or at least 2^16 in magnitude */
+    int64_t c0, c1, c2; /* signed sums of the chunks of floor(|t| 2^76) */
+    int64_t abs;        /* sum of floor(|t| 2^16) + 1: above sum |t| 2^16 */
+    int64_t bad;        /* terms that are NaN or at least 2^16 in magnitude */
 } SsimFixed;
 
 EV_HD void ssim_fixed_zero(SsimFixed *a)
@@ -49,9 +49,9 @@ EV_HD void ssim_fixed_add(SsimFixed *a, const double t)
         a->bad++;
         return;
     }
-    const double x = floor(m * SSIM_FIX_UNIT);      /* < 2^92 */
-    const double c2 = floor(x * 0x1p-64);           /* < 2^28 */
-    const double r = x - c2 * 0x1p64;               /* x mod 2^64 */
+    const double x = floor(m * SSIM_FIX_UNIT); /* < 2^92 */
+    const double c2 = floor(x * 0x1p-64);      /* < 2^28 */
+    const double r = x - c2 * 0x1p64;          /* x mod 2^64 */
     const double c1 = floor(r * 0x1p-32);
     const double c0 = r - c1 * 0x1p32;
     const int64_t sign = t < 0 ? -1 : 1;

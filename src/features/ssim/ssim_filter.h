@@ -29,9 +29,9 @@ const float *ssim_plane_row(const SsimPlane *p, int y, float *buf);
  * rows as the kernel's side, so the rows of one window never share a slot. */
 typedef struct SsimRowCache {
     int slots;
-    float *rows;                 /* slots x w floats */
-    int *tag;                    /* the plane row held by each slot, -1 when empty */
-    const float **window;        /* the kernel's rows of one output row (slots pointers) */
+    float *rows;          /* slots x w floats */
+    int *tag;             /* the plane row held by each slot, -1 when empty */
+    const float **window; /* the kernel's rows of one output row (slots pointers) */
 } SsimRowCache;
 
 /* Bytes of a cache of `slots` rows of w floats, and its layout in mem (64-byte aligned). */

@@ -18,11 +18,11 @@ typedef struct SsimDsp {
     void (*terms_row)(const float *const *stat, int n, double *l, double *c, float *s);
 } SsimDsp;
 
-#define EV_SSIM_DECLARE(isa)                                                                   \
-    void ssim_decimate_span_##isa(const float *const *rows, const SsimKernel *k, int xa,       \
-                                  int xb, float *dst);                                         \
-    void ssim_gauss_row_##isa(const float *in, int w, float *out);                             \
-    void ssim_gauss_column_##isa(const float *const *rows, int n, float *out);                 \
+#define EV_SSIM_DECLARE(isa)                                                                       \
+    void ssim_decimate_span_##isa(const float *const *rows, const SsimKernel *k, int xa, int xb,   \
+                                  float *dst);                                                     \
+    void ssim_gauss_row_##isa(const float *in, int w, float *out);                                 \
+    void ssim_gauss_column_##isa(const float *const *rows, int n, float *out);                     \
     void ssim_terms_row_##isa(const float *const *stat, int n, double *l, double *c, float *s);
 EV_SSIM_DECLARE(c)
 EV_SSIM_DECLARE(avx2)

@@ -14,9 +14,9 @@
 
 #include "base/hd.h"
 
-#define SSIM_WINDOW 11      /* Gaussian window side: outputs are (w - 10) x (h - 10) */
-#define SSIM_LPF 9          /* MS-SSIM 9/7 low-pass side, offsets -4..4 */
-#define SSIM_MAX_FACTOR 10  /* largest explicit float_ssim scale (automatic ones may be larger) */
+#define SSIM_WINDOW 11     /* Gaussian window side: outputs are (w - 10) x (h - 10) */
+#define SSIM_LPF 9         /* MS-SSIM 9/7 low-pass side, offsets -4..4 */
+#define SSIM_MAX_FACTOR 10 /* largest explicit float_ssim scale (automatic ones may be larger) */
 
 /* ---- constants ------------------------------------------------------------------------- */
 
@@ -43,8 +43,9 @@ EV_HD float ssim_c3(void)
  * g_gaussian_window_h/_v, which are equal), indexed here by distance from the centre. */
 EV_HD float ssim_gauss_tap(const int k)
 {
-    const float by_distance[6] = { 0.266012f, 0.213006f, 0.109361f,
-                                   0.036001f, 0.007599f, 0.001028f };
+    const float by_distance[6] = {
+        0.266012f, 0.213006f, 0.109361f, 0.036001f, 0.007599f, 0.001028f
+    };
     const int d = k < 5 ? 5 - k : k - 5;
     return by_distance[d];
 }
@@ -231,8 +232,8 @@ EV_HD float ssim_structure(const float cov, const float root)
 }
 
 /* The three terms of one window from its five filter outputs. */
-EV_HD void ssim_window_terms(const float mu_x, const float mu_y, const float f_xx,
-                             const float f_yy, const float f_xy, double *l, double *c, float *s)
+EV_HD void ssim_window_terms(const float mu_x, const float mu_y, const float f_xx, const float f_yy,
+                             const float f_xy, double *l, double *c, float *s)
 {
     const float var_x = ssim_variance(f_xx, mu_x);
     const float var_y = ssim_variance(f_yy, mu_y);

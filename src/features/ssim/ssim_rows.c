@@ -5,8 +5,8 @@
 
 /* Samples [xa, xb) of one output row, tap by tap over a chunk of samples, each sum still in
  * row-major tap order. */
-void ssim_decimate_span_c(const float *const *rows, const SsimKernel *k, const int xa,
-                          const int xb, float *dst)
+void ssim_decimate_span_c(const float *const *rows, const SsimKernel *k, const int xa, const int xb,
+                          float *dst)
 {
     enum { CHUNK = 256 };
     double acc[CHUNK];
@@ -60,6 +60,6 @@ void ssim_gauss_column_c(const float *const *rows, const int n, float *out)
 void ssim_terms_row_c(const float *const *stat, const int n, double *l, double *c, float *s)
 {
     for (int x = 0; x < n; x++)
-        ssim_window_terms(stat[0][x], stat[1][x], stat[2][x], stat[3][x], stat[4][x], &l[x],
-                          &c[x], &s[x]);
+        ssim_window_terms(stat[0][x], stat[1][x], stat[2][x], stat[3][x], stat[4][x], &l[x], &c[x],
+                          &s[x]);
 }

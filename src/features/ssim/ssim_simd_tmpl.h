@@ -76,28 +76,28 @@ typedef __m256d VD;
 /* p[0], p[2], p[4], p[6] from p[0..6]. */
 static inline VF load_even(const float *p)
 {
-    const __m128 a = _mm_loadu_ps(p), b = _mm_loadu_ps(p + 3);   /* p0..p3, p3..p6 */
+    const __m128 a = _mm_loadu_ps(p), b = _mm_loadu_ps(p + 3); /* p0..p3, p3..p6 */
     return _mm_shuffle_ps(a, b, _MM_SHUFFLE(3, 1, 2, 0));
 }
 #endif
 
-enum { UNITS = 4, BLOCK = UNITS * N };   /* outputs whose sums stay in registers */
+enum { UNITS = 4, BLOCK = UNITS * N }; /* outputs whose sums stay in registers */
 
 /* One tap for every unit of a block: sum += (double)(sample * coef). */
-#define TAP_UNITS(acc, load, base, coef)                                                        \
-    do {                                                                                        \
-        for (int j = 0; j < UNITS; j++)                                                         \
-            acc[j] = ADDD(acc[j], WIDEN(MULF(load(base, j), coef)));                          \
+#define TAP_UNITS(acc, load, base, coef)                                                           \
+    do {                                                                                           \
+        for (int j = 0; j < UNITS; j++)                                                            \
+            acc[j] = ADDD(acc[j], WIDEN(MULF(load(base, j), coef)));                               \
     } while (0)
 
-#define STORE_UNITS(dst, acc)                                                                   \
-    do {                                                                                        \
-        for (int j = 0; j < UNITS; j++)                                                         \
-            STOREF((dst) + j * N, NARROW(acc[j]));                                            \
+#define STORE_UNITS(dst, acc)                                                                      \
+    do {                                                                                           \
+        for (int j = 0; j < UNITS; j++)                                                            \
+            STOREF((dst) + j * N, NARROW(acc[j]));                                                 \
     } while (0)
 
-#define CONTIGUOUS(base, j) LOADF((base) + (j) * N)
-#define EVEN(base, j) load_even((base) + 2 * (j) * N)
+#define CONTIGUOUS(base, j) LOADF((base) + (j)*N)
+#define EVEN(base, j) load_even((base) + 2 * (j)*N)
 
 /* The 9/7 low-pass (factor 2): the n x n taps, row-major, of each output of a block. */
 void FN(ssim_decimate_span)(const float *const *rows, const SsimKernel *k, const int xa,

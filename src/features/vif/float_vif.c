@@ -11,36 +11,38 @@
 
 typedef struct FloatVifScratch {
     VifFloatRows rows;
-    VifFloatImage img[4][2];    /* scale s: ref, dis */
+    VifFloatImage img[4][2]; /* scale s: ref, dis */
 } FloatVifScratch;
 
 extern const EvExtractorClass ev_fex_float_vif;
 
-#define FLOAT_VIF_OPT(field, name, alias, help, def, min, max)                                 \
-    { name, alias, help, EV_OPT_DOUBLE, offsetof(FloatVifOpts, field), def, min, max,         \
-      EV_OPT_FEATURE_PARAM }
+#define FLOAT_VIF_OPT(field, name, alias, help, def, min, max)                                     \
+    {                                                                                              \
+        name, alias, help, EV_OPT_DOUBLE, offsetof(FloatVifOpts, field), def, min, max,            \
+            EV_OPT_FEATURE_PARAM                                                                   \
+    }
 
 static const EvOption float_vif_options[] = {
     { "debug", NULL, "debug mode: enable additional output", EV_OPT_BOOL,
       offsetof(FloatVifOpts, debug), 0, 0, 1, 0 },
     FLOAT_VIF_OPT(enhn_gain_limit, "vif_enhn_gain_limit", "egl",
                   "enhancement gain imposed on vif, must be >= 1.0, where 1.0 means the gain "
-                  "is completely disabled", 100.0, 1.0, 100.0),
+                  "is completely disabled",
+                  100.0, 1.0, 100.0),
     FLOAT_VIF_OPT(kernelscale, "vif_kernelscale", "ks",
                   "scaling factor for the gaussian kernel (2.0 means multiplying the standard "
-                  "deviation by 2 and enlarge the kernel size accordingly", 1.0, 0.1, 4.0),
+                  "deviation by 2 and enlarge the kernel size accordingly",
+                  1.0, 0.1, 4.0),
     FLOAT_VIF_OPT(prescale, "vif_prescale", "ps",
                   "scaling factor for the frame (2.0 means making the image twice as large on "
-                  "each dimension); nearest-neighbour", 1.0, 0.1, 4.0),
+                  "each dimension); nearest-neighbour",
+                  1.0, 0.1, 4.0),
     FLOAT_VIF_OPT(scale1_min_val, "vif_scale1_min_val", "s1miv",
-                  "minimum value allowed; smaller values will be set to this value", 0.0, 0.0,
-                  1.0),
+                  "minimum value allowed; smaller values will be set to this value", 0.0, 0.0, 1.0),
     FLOAT_VIF_OPT(scale2_min_val, "vif_scale2_min_val", "s2miv",
-                  "minimum value allowed; smaller values will be set to this value", 0.0, 0.0,
-                  1.0),
+                  "minimum value allowed; smaller values will be set to this value", 0.0, 0.0, 1.0),
     FLOAT_VIF_OPT(scale3_min_val, "vif_scale3_min_val", "s3miv",
-                  "minimum value allowed; smaller values will be set to this value", 0.0, 0.0,
-                  1.0),
+                  "minimum value allowed; smaller values will be set to this value", 0.0, 0.0, 1.0),
     FLOAT_VIF_OPT(sigma_nsq, "vif_sigma_nsq", "snsq", "neural noise variance", 2.0, 0.0, 5.0),
     { "vif_skip_scale0", "ssclz", "when set, skip scale 0 calculations", EV_OPT_BOOL,
       offsetof(FloatVifOpts, skip_scale0), 0, 0, 1, EV_OPT_FEATURE_PARAM },
@@ -102,8 +104,7 @@ static void setup_filters(FloatVifState *s)
     }
 }
 
-static int float_vif_init(void *state, const void *opts, const EvPicInfo *info,
-                          const EvLog *log)
+static int float_vif_init(void *state, const void *opts, const EvPicInfo *info, const EvLog *log)
 {
     FloatVifState *s = state;
     s->opts = *(const FloatVifOpts *)opts;
@@ -178,8 +179,8 @@ static double scale_score(const float num, const float den, const double min_val
     return q > min_val ? q : min_val;
 }
 
-static int float_vif_extract(const void *state, void *scratch, const EvPic *ref,
-                             const EvPic *dis, unsigned frame, EvSink *sink)
+static int float_vif_extract(const void *state, void *scratch, const EvPic *ref, const EvPic *dis,
+                             unsigned frame, EvSink *sink)
 {
     const FloatVifState *s = state;
     FloatVifScratch sc = carve_scratch(s, scratch);
@@ -192,14 +193,13 @@ static int float_vif_extract(const void *state, void *scratch, const EvPic *ref,
             vif_float_scale_down(&sc.img[scale][0], &sc.img[scale - 1][0], f, &s->dsp, &sc.rows);
             vif_float_scale_down(&sc.img[scale][1], &sc.img[scale - 1][1], f, &s->dsp, &sc.rows);
         }
-        vif_float_scale_stat(&v.num[scale], &v.den[scale], &sc.img[scale][0],
-                             &sc.img[scale][1], f, &s->params, &s->dsp, &sc.rows);
+        vif_float_scale_stat(&v.num[scale], &v.den[scale], &sc.img[scale][0], &sc.img[scale][1], f,
+                             &s->params, &s->dsp, &sc.rows);
     }
     return ev_float_vif_emit(s, &v, frame, sink);
 }
 
-int ev_float_vif_emit(const FloatVifState *s, VifScaleScores *v, const unsigned frame,
-                      EvSink *sink)
+int ev_float_vif_emit(const FloatVifState *s, VifScaleScores *v, const unsigned frame, EvSink *sink)
 {
     v->skip_scale0 = s->opts.skip_scale0;
     v->score[0] = s->opts.skip_scale0 ? 0.0 : (double)v->num[0] / (double)v->den[0];
@@ -209,17 +209,21 @@ int ev_float_vif_emit(const FloatVifState *s, VifScaleScores *v, const unsigned 
     return vif_put_scores(sink, frame, &s->names, v, s->opts.debug);
 }
 
-#define FLOAT_VIF_CLASS \
-    EV_CLASS_COMMON("float_vif", FloatVifState), \
-    EV_CLASS_OPTIONS(float_vif_options, FloatVifOpts), .init = float_vif_init
+#define FLOAT_VIF_CLASS                                                                            \
+    EV_CLASS_COMMON("float_vif", FloatVifState),                                                   \
+        EV_CLASS_OPTIONS(float_vif_options, FloatVifOpts), .init = float_vif_init
 const EvExtractorClass ev_fex_float_vif = {
-    FLOAT_VIF_CLASS, .scratch_size = float_vif_scratch_size, .extract = float_vif_extract,
+    FLOAT_VIF_CLASS,
+    .scratch_size = float_vif_scratch_size,
+    .extract = float_vif_extract
 };
 
 #ifdef EV_HAVE_CUDA
 /* The CUDA twin: the same options, init and outputs; the scales on the device (float_vif.cu). */
 const EvExtractorClass ev_cuda_float_vif = {
-    FLOAT_VIF_CLASS, .flags = EV_FEX_CUDA | EV_FEX_CUDA_LUMA,
-    .launch = ev_float_vif_launch_cuda, .extract = ev_float_vif_extract_cuda,
+    FLOAT_VIF_CLASS,
+    .flags = EV_FEX_CUDA | EV_FEX_CUDA_LUMA,
+    .launch = ev_float_vif_launch_cuda,
+    .extract = ev_float_vif_extract_cuda
 };
 #endif

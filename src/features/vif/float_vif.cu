@@ -19,7 +19,8 @@
 #include "features/vif/float_vif.h"
 #include "features/vif/float_vif_twin.h"
 
-namespace {
+namespace
+{
 
 constexpr int THREADS = 256;
 
@@ -66,8 +67,8 @@ __global__ void down_vert_kernel(const float *in_ref, const float *in_dis, int w
     }
 }
 
-__global__ void down_horiz_kernel(const float *tmp_ref, const float *tmp_dis, int w_in,
-                                  int w_out, int h_out, const VifFloatFilter *f, float *out_ref,
+__global__ void down_horiz_kernel(const float *tmp_ref, const float *tmp_dis, int w_in, int w_out,
+                                  int h_out, const VifFloatFilter *f, float *out_ref,
                                   float *out_dis)
 {
     const long long n = (long long)w_out * h_out;
@@ -119,11 +120,11 @@ unsigned grid_of(long long n)
 // A worker's buffers: the four scales of both pictures, the vertical lines (also the
 // decimation's), the per-pixel terms, the row sums, the totals.
 struct Bufs {
-    VifFloatFilter *filters;    // the state's four filters, uploaded on the worker's first frame
-    int *uploaded;              // pinned: set once they are queued
+    VifFloatFilter *filters; // the state's four filters, uploaded on the worker's first frame
+    int *uploaded;           // pinned: set once they are queued
     float *img[4][2];
     float *lines, *terms, *rows, *totals_dev;
-    float *host;    // the eight totals: num, den of scale 0..3
+    float *host; // the eight totals: num, den of scale 0..3
 };
 
 void lay_out(const FloatVifState *s, char *dev, char *host, Bufs &b, size_t &dev_bytes,
@@ -148,12 +149,12 @@ void launch_stat(const FloatVifState *s, const Bufs &b, int scale, cudaStream_t 
     const int w = s->w >> scale, h = s->h >> scale;
     const long long n = (long long)w * h;
     const VifFloatFilter *f = b.filters + scale;
-    stat_vert_kernel<<<grid_of(n), THREADS, 0, stream>>>(b.img[scale][0], b.img[scale][1], w, h,
-                                                         f, b.lines);
+    stat_vert_kernel<<<grid_of(n), THREADS, 0, stream>>>(b.img[scale][0], b.img[scale][1], w, h, f,
+                                                         b.lines);
     stat_pixel_kernel<<<grid_of(n), THREADS, 0, stream>>>(b.lines, w, h, f, s->params, b.terms);
     for (int q = 0; q < 2; q++)
-        ev_float_row_sums(stream, EvPlaneTerm{ b.terms + q * n, w }, 0, h, w,
-                          ev_span_range(0, w), b.rows + q * h);
+        ev_float_row_sums(stream, EvPlaneTerm{ b.terms + q * n, w }, 0, h, w, ev_span_range(0, w),
+                          b.rows + q * h);
     ev_float_rows_total_kernel<<<1, 32, 0, stream>>>(b.rows, h, h, ev_span_range(0, h), 2,
                                                      b.totals_dev + 2 * scale);
 }
@@ -176,39 +177,43 @@ extern "C" EV_LAUNCH_FN(ev_float_vif_launch_cuda)
 {
     (void)scratch;
     (void)frame;
-    return ev_kept_launch<FloatVifState, Bufs>(state, ref, ref, lay_out, [&](const FloatVifState *s, Bufs &b, cudaStream_t stream) {
-    if (!*b.uploaded) {
-        cudaMemcpyAsync(b.filters, s->filter, sizeof(s->filter), cudaMemcpyHostToDevice, stream);
-        *b.uploaded = 1;
-    }
-    const int same = s->w == s->src_w && s->h == s->src_h;
-    const float ratio_x = (float)s->src_w / s->w, ratio_y = (float)s->src_h / s->h;
-    const Luma r = { ref->dev[0], ref->stride[0], ref->bpc == 8 };
-    const Luma d = { dis->dev[0], dis->stride[0], dis->bpc == 8 };
-    load_kernel<<<dim3(grid_of((long long)s->w * s->h), 2), THREADS, 0, stream>>>(
-        r, d, s->w, s->h, same, ratio_x, ratio_y, s->scaler, b.img[0][0], b.img[0][1]);
-    cudaMemsetAsync(b.totals_dev, 0, 8 * sizeof(float), stream);
-    for (int scale = 0; scale < 4; scale++) {
-        if (scale > 0)
-            launch_down(s, b, scale, stream);
-        if (scale > 0 || !s->opts.skip_scale0)
-            launch_stat(s, b, scale, stream);
-    }
-    cudaMemcpyAsync(b.host, b.totals_dev, 8 * sizeof(float), cudaMemcpyDeviceToHost, stream);
-    return 0;
-    });
+    return ev_kept_launch<FloatVifState, Bufs>(
+        state, ref, ref, lay_out, [&](const FloatVifState *s, Bufs &b, cudaStream_t stream) {
+            if (!*b.uploaded) {
+                cudaMemcpyAsync(b.filters, s->filter, sizeof(s->filter), cudaMemcpyHostToDevice,
+                                stream);
+                *b.uploaded = 1;
+            }
+            const int same = s->w == s->src_w && s->h == s->src_h;
+            const float ratio_x = (float)s->src_w / s->w, ratio_y = (float)s->src_h / s->h;
+            const Luma r = { ref->dev[0], ref->stride[0], ref->bpc == 8 };
+            const Luma d = { dis->dev[0], dis->stride[0], dis->bpc == 8 };
+            load_kernel<<<dim3(grid_of((long long)s->w * s->h), 2), THREADS, 0, stream>>>(
+                r, d, s->w, s->h, same, ratio_x, ratio_y, s->scaler, b.img[0][0], b.img[0][1]);
+            cudaMemsetAsync(b.totals_dev, 0, 8 * sizeof(float), stream);
+            for (int scale = 0; scale < 4; scale++) {
+                if (scale > 0)
+                    launch_down(s, b, scale, stream);
+                if (scale > 0 || !s->opts.skip_scale0)
+                    launch_stat(s, b, scale, stream);
+            }
+            cudaMemcpyAsync(b.host, b.totals_dev, 8 * sizeof(float), cudaMemcpyDeviceToHost,
+                            stream);
+            return 0;
+        });
 }
 
 extern "C" EV_EXTRACT_FN(ev_float_vif_extract_cuda)
 {
     (void)scratch;
     (void)dis;
-    return ev_kept_extract<FloatVifState, Bufs>(state, ref, "float_vif", lay_out, [&](const FloatVifState *s, Bufs &b) {
-    VifScaleScores v = {};
-    for (int scale = 0; scale < 4; scale++) {
-        v.num[scale] = b.host[2 * scale];
-        v.den[scale] = b.host[2 * scale + 1];
-    }
-    return ev_float_vif_emit(s, &v, frame, sink);
-    });
+    return ev_kept_extract<FloatVifState, Bufs>(state, ref, "float_vif", lay_out,
+                                                [&](const FloatVifState *s, Bufs &b) {
+                                                    VifScaleScores v = {};
+                                                    for (int scale = 0; scale < 4; scale++) {
+                                                        v.num[scale] = b.host[2 * scale];
+                                                        v.den[scale] = b.host[2 * scale + 1];
+                                                    }
+                                                    return ev_float_vif_emit(s, &v, frame, sink);
+                                                });
 }

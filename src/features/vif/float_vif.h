@@ -23,8 +23,8 @@ typedef struct FloatVifOpts {
 
 typedef struct FloatVifState {
     FloatVifOpts opts;
-    int src_w, src_h;       /* the input luma */
-    int w, h;               /* after vif_prescale (nearest neighbour) */
+    int src_w, src_h; /* the input luma */
+    int w, h;         /* after vif_prescale (nearest neighbour) */
     float scaler;
     int max_taps;
     VifFloatFilter filter[4];

@@ -9,15 +9,15 @@ enum { VIF_FLOAT_MAX_TAPS = 128, VIF_FLOAT_LINES = 5 };
 
 /* One scale's filter: the reference computes it at run time from exp() (host only). */
 typedef struct VifFloatFilter {
-    int n;                          /* taps, odd */
+    int n; /* taps, odd */
     float tap[VIF_FLOAT_MAX_TAPS];
 } VifFloatFilter;
 
 /* Per-worker rows for images up to max_w wide and filters up to max_taps (float_vif_scale.h
  * sizes and lays them out). */
 typedef struct VifFloatRows {
-    float *line[5];     /* vertical results mu1, mu2, xx, yy, xy, with radius margins */
-    float *out[5];      /* horizontal results */
+    float *line[5]; /* vertical results mu1, mu2, xx, yy, xy, with radius margins */
+    float *out[5];  /* horizontal results */
 } VifFloatRows;
 
 /* The row kernels, one table per CPU level (float_vif_dsp.c), all from float_vif_rows_tmpl.h
@@ -32,11 +32,11 @@ typedef struct VifFloatDsp {
                      float *line);
 } VifFloatDsp;
 
-#define EV_VIF_FLOAT_DECLARE(isa)                                                              \
-    void vif_float_stat_row_##isa(float *num, float *den, const float *const *ref,             \
-                                  const float *const *dis, int w, const VifFloatFilter *f,     \
-                                  const VifFloatParams *p, const VifFloatRows *rows);          \
-    void vif_float_down_row_##isa(float *out, const float *const *rows, int w_in,              \
+#define EV_VIF_FLOAT_DECLARE(isa)                                                                  \
+    void vif_float_stat_row_##isa(float *num, float *den, const float *const *ref,                 \
+                                  const float *const *dis, int w, const VifFloatFilter *f,         \
+                                  const VifFloatParams *p, const VifFloatRows *rows);              \
+    void vif_float_down_row_##isa(float *out, const float *const *rows, int w_in,                  \
                                   const VifFloatFilter *f, float *line);
 EV_VIF_FLOAT_DECLARE(c)
 EV_VIF_FLOAT_DECLARE(avx2)

@@ -44,8 +44,7 @@ static void stat_vert(float *const *line, const float *const *ref, const float *
         for (int j = 0; j < w; j++)
             line[l][j] = 0;
     for (int k = 0; k < f->n; k++)
-        stat_vert_tap(line[0], line[1], line[2], line[3], line[4], ref[k], dis[k], f->tap[k],
-                      w);
+        stat_vert_tap(line[0], line[1], line[2], line[3], line[4], ref[k], dis[k], f->tap[k], w);
 }
 
 /* Horizontal pass of one padded line at every column. */

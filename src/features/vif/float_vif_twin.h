@@ -15,8 +15,8 @@
 /* The vertical pass of the statistic at row i, column j of ref/dis (h rows, stride floats):
  * out[0..4] = mu1, mu2, filtered x^2, y^2, xy (stat_vert). */
 EV_HD void vif_float_twin_stat_vert(const float *ref, const float *dis, const ptrdiff_t stride,
-                                    const int h, const int i, const int j,
-                                    const VifFloatFilter *f, float out[VIF_FLOAT_LINES])
+                                    const int h, const int i, const int j, const VifFloatFilter *f,
+                                    float out[VIF_FLOAT_LINES])
 {
     const int r = f->n / 2;
     float m1 = 0, m2 = 0, xx = 0, yy = 0, xy = 0;

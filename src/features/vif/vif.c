@@ -10,7 +10,7 @@
 #include "features/vif/vif_log2.h"
 #include "features/vif/vif_scale.h"
 
-enum { VIF_MIN_SIZE = 16 };  /* scale 3 (1/8 size) needs 2 samples per side to reflect */
+enum { VIF_MIN_SIZE = 16 }; /* scale 3 (1/8 size) needs 2 samples per side to reflect */
 
 /* Per-worker memory: the row kernels' scratch, then ref and dis of scales 1..3. */
 typedef struct VifScratch {
@@ -21,13 +21,12 @@ typedef struct VifScratch {
 extern const EvExtractorClass ev_fex_vif;
 
 static const EvOption vif_options[] = {
-    { "debug", NULL, "debug mode: enable additional output", EV_OPT_BOOL,
-      offsetof(VifOpts, debug), 0, 0, 1, 0 },
+    { "debug", NULL, "debug mode: enable additional output", EV_OPT_BOOL, offsetof(VifOpts, debug),
+      0, 0, 1, 0 },
     { "vif_enhn_gain_limit", "egl",
       "enhancement gain imposed on vif, must be >= 1.0, where 1.0 means the gain is "
       "completely disabled",
-      EV_OPT_DOUBLE, offsetof(VifOpts, enhn_gain_limit), 100.0, 1.0, 100.0,
-      EV_OPT_FEATURE_PARAM },
+      EV_OPT_DOUBLE, offsetof(VifOpts, enhn_gain_limit), 100.0, 1.0, 100.0, EV_OPT_FEATURE_PARAM },
     { "vif_skip_scale0", "ssclz", "when set, skip scale 0 calculations", EV_OPT_BOOL,
       offsetof(VifOpts, skip_scale0), 0, 0, 1, EV_OPT_FEATURE_PARAM },
     { 0 },
@@ -125,8 +124,8 @@ static int vif_scores(const VifState *s, const VifDsp *dsp, void *scratch, const
     return 0;
 }
 
-int ev_vif_extract_reference(const VifState *s, void *scratch, const EvPic *ref,
-                             const EvPic *dis, const unsigned frame, EvSink *sink)
+int ev_vif_extract_reference(const VifState *s, void *scratch, const EvPic *ref, const EvPic *dis,
+                             const unsigned frame, EvSink *sink)
 {
     VifScaleScores v;
     vif_scores(s, &s->dsp_c, scratch, ref, dis, &v, 0);
@@ -141,8 +140,8 @@ static int needs_depth_check(const VifState *s)
     return s->bpc > 8 && s->bpc < 16 && s->dsp.stat_row_u16 != s->dsp_c.stat_row_u16;
 }
 
-static void vif_scores_checked(const VifState *s, void *scratch, const EvPic *ref,
-                               const EvPic *dis, VifScaleScores *v)
+static void vif_scores_checked(const VifState *s, void *scratch, const EvPic *ref, const EvPic *dis,
+                               VifScaleScores *v)
 {
     if (vif_scores(s, &s->dsp, scratch, ref, dis, v, needs_depth_check(s)))
         vif_scores(s, &s->dsp_c, scratch, ref, dis, v, 0);
@@ -150,7 +149,7 @@ static void vif_scores_checked(const VifState *s, void *scratch, const EvPic *re
 
 /* ---- many encodes: one context scores a frame for every member (core/groupjob.h) ---- */
 
-enum { VIF_VALUES = 12 };   /* score, num, den of each scale */
+enum { VIF_VALUES = 12 }; /* score, num, den of each scale */
 
 static void pack_scores(double *out, const VifScaleScores *v)
 {
@@ -166,7 +165,7 @@ static void unpack_scores(VifScaleScores *v, const double *in, const VifState *s
     *v = (VifScaleScores){ .skip_scale0 = s->opts.skip_scale0 };
     for (int k = 0; k < 4; k++) {
         v->score[k] = in[k];
-        v->num[k] = (float)in[4 + k];   /* floats, exact through the doubles */
+        v->num[k] = (float)in[4 + k]; /* floats, exact through the doubles */
         v->den[k] = (float)in[8 + k];
     }
 }
@@ -188,9 +187,8 @@ static size_t group_scratch_size(const void *state, const unsigned n)
 }
 
 /* Scores of n distorted against ref, the reference's work once (vif_scale_run_multi). */
-static void vif_scores_multi(const VifState *s, void *scratch, void *job_scratch,
-                             const EvPic *ref, const EvPic *const *dis, const unsigned n,
-                             VifScaleScores *v)
+static void vif_scores_multi(const VifState *s, void *scratch, void *job_scratch, const EvPic *ref,
+                             const EvPic *const *dis, const unsigned n, VifScaleScores *v)
 {
     VifScratch sc = carve_scratch(s, scratch);
     unsigned char *p = job_scratch;
@@ -272,7 +270,7 @@ void ev_vif_scale_result(VifScaleScores *v, const int scale, const VifSums *sums
 {
     v->num[scale] = vif_scale_num(sums);
     v->den[scale] = vif_scale_den(sums);
-    v->score[scale] = v->num[scale] / v->den[scale];   /* a float quotient, widened */
+    v->score[scale] = v->num[scale] / v->den[scale]; /* a float quotient, widened */
 }
 
 int ev_vif_emit(const VifState *s, const VifScaleScores *v, const unsigned frame, EvSink *sink)
@@ -281,17 +279,20 @@ int ev_vif_emit(const VifState *s, const VifScaleScores *v, const unsigned frame
 }
 
 /* both scratch sizes: the twin leaves some frames to the C reference */
-#define VIF_CLASS \
-    EV_CLASS_COMMON("vif", VifState), EV_CLASS_OPTIONS(vif_options, VifOpts), \
-    .init = vif_init, .scratch_size = ev_vif_scratch_size
+#define VIF_CLASS                                                                                  \
+    EV_CLASS_COMMON("vif", VifState), EV_CLASS_OPTIONS(vif_options, VifOpts),                      \
+        .init = vif_init, .scratch_size = ev_vif_scratch_size
 const EvExtractorClass ev_fex_vif = {
-    VIF_CLASS, .extract = vif_extract,
+    VIF_CLASS,
+    .extract = vif_extract
 };
 
 #ifdef EV_HAVE_CUDA
 /* The CUDA twin: the same options, init and outputs; the scales on the device (vif.cu). */
 const EvExtractorClass ev_cuda_vif = {
-    VIF_CLASS, .flags = EV_FEX_CUDA | EV_FEX_CUDA_LUMA,
-    .launch = ev_vif_launch_cuda, .extract = ev_vif_extract_cuda,
+    VIF_CLASS,
+    .flags = EV_FEX_CUDA | EV_FEX_CUDA_LUMA,
+    .launch = ev_vif_launch_cuda,
+    .extract = ev_vif_extract_cuda
 };
 #endif

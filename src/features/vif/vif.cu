@@ -17,13 +17,14 @@
 #include "features/vif/vif.h"
 #include "features/vif/vif_twin.h"
 
-namespace {
+namespace
+{
 
 constexpr int THREADS = 256;
-constexpr int TX = 64, TY = THREADS / TX;   // a block's threads as TY rows of TX
+constexpr int TX = 64, TY = THREADS / TX; // a block's threads as TY rows of TX
 // vif_math.h's filters in constant memory: a tap is one broadcast read.
 __constant__ uint16_t taps_dev[4][VIF_MAX_TAPS] = VIF_TAPS_INIT;
-constexpr int TW = 64, TH = 16;   // outputs per tile
+constexpr int TW = 64, TH = 16; // outputs per tile
 
 __device__ __forceinline__ unsigned long long warp_sum(unsigned long long v)
 {
@@ -56,7 +57,8 @@ __device__ void add_block_sums(const VifSums &s, unsigned long long *out)
 }
 
 // Scale `scale`'s filter on the device, its length N a constant.
-template <int N> __device__ __forceinline__ VifFilter filter_of(int scale)
+template <int N>
+__device__ __forceinline__ VifFilter filter_of(int scale)
 {
     VifFilter f;
     f.n = N;
@@ -105,8 +107,8 @@ __global__ void __launch_bounds__(THREADS, 6)
     stage(ref, &dis, i0 - R, rows + 2 * R, j0 - R, span, in_x, in_y, SPAN);
     for (int q = ty; q < rows; q += TY)
         for (int s = tx; s < span; s += TX)
-            tile[q * SPAN + s] = vif_twin_stat_vert_taps(in_x + q * SPAN + s,
-                                                         in_y + q * SPAN + s, SPAN, &f, sh, NARROW);
+            tile[q * SPAN + s] = vif_twin_stat_vert_taps(in_x + q * SPAN + s, in_y + q * SPAN + s,
+                                                         SPAN, &f, sh, NARROW);
     __syncthreads();
     VifSums acc = { 0, 0, 0, 0 };
     for (int q = ty; q < rows; q += TY)
@@ -120,8 +122,8 @@ __global__ void __launch_bounds__(THREADS, 6)
 // staged column of each output row, then the horizontal pass at the even columns.
 template <int N>
 __global__ void __launch_bounds__(THREADS)
-    down_kernel(VifTwinPlane ref, VifTwinPlane dis, int filter, unsigned shift,
-                uint16_t *out_ref, uint16_t *out_dis, int w_out, int h_out)
+    down_kernel(VifTwinPlane ref, VifTwinPlane dis, int filter, unsigned shift, uint16_t *out_ref,
+                uint16_t *out_dis, int w_out, int h_out)
 {
     constexpr int R = N / 2, SPAN = 2 * TW + 2 * R - 1, ROWS = 2 * TH + 2 * R - 1;
     __shared__ uint16_t in[ROWS * SPAN];
@@ -140,7 +142,8 @@ __global__ void __launch_bounds__(THREADS)
     __syncthreads();
     for (int q = ty; q < rows; q += TY)
         for (int x = tx; x < cols; x += TX)
-            out[(size_t)(k0 + q) * w_out + j0 + x] = vif_twin_down_horiz(tile + q * SPAN + 2 * x, &f);
+            out[(size_t)(k0 + q) * w_out + j0 + x] =
+                vif_twin_down_horiz(tile + q * SPAN + 2 * x, &f);
 }
 
 void launch_stat(int scale, bool narrow, dim3 grid, cudaStream_t stream, const VifTwinPlane &r,
@@ -155,22 +158,34 @@ void launch_stat(int scale, bool narrow, dim3 grid, cudaStream_t stream, const V
         else
             stat_kernel<17, false><<<grid, THREADS, 0, stream>>>(r, d, f, sh, table, egl, totals);
         break;
-    case 1: stat_kernel<9, false><<<grid, THREADS, 0, stream>>>(r, d, f, sh, table, egl, totals); break;
-    case 2: stat_kernel<5, false><<<grid, THREADS, 0, stream>>>(r, d, f, sh, table, egl, totals); break;
-    default: stat_kernel<3, false><<<grid, THREADS, 0, stream>>>(r, d, f, sh, table, egl, totals); break;
+    case 1:
+        stat_kernel<9, false><<<grid, THREADS, 0, stream>>>(r, d, f, sh, table, egl, totals);
+        break;
+    case 2:
+        stat_kernel<5, false><<<grid, THREADS, 0, stream>>>(r, d, f, sh, table, egl, totals);
+        break;
+    default:
+        stat_kernel<3, false><<<grid, THREADS, 0, stream>>>(r, d, f, sh, table, egl, totals);
+        break;
     }
 }
 
 // Decimation with the filter of scale `filter` (1..3).
 void launch_down(int filter, dim3 grid, cudaStream_t stream, const VifTwinPlane &r,
-                 const VifTwinPlane &d, unsigned shift, uint16_t *out_r, uint16_t *out_d,
-                 int w_out, int h_out)
+                 const VifTwinPlane &d, unsigned shift, uint16_t *out_r, uint16_t *out_d, int w_out,
+                 int h_out)
 {
     const int f = filter;
     switch (filter) {
-    case 1: down_kernel<9><<<grid, THREADS, 0, stream>>>(r, d, f, shift, out_r, out_d, w_out, h_out); break;
-    case 2: down_kernel<5><<<grid, THREADS, 0, stream>>>(r, d, f, shift, out_r, out_d, w_out, h_out); break;
-    default: down_kernel<3><<<grid, THREADS, 0, stream>>>(r, d, f, shift, out_r, out_d, w_out, h_out); break;
+    case 1:
+        down_kernel<9><<<grid, THREADS, 0, stream>>>(r, d, f, shift, out_r, out_d, w_out, h_out);
+        break;
+    case 2:
+        down_kernel<5><<<grid, THREADS, 0, stream>>>(r, d, f, shift, out_r, out_d, w_out, h_out);
+        break;
+    default:
+        down_kernel<3><<<grid, THREADS, 0, stream>>>(r, d, f, shift, out_r, out_d, w_out, h_out);
+        break;
     }
 }
 
@@ -184,21 +199,21 @@ struct Bufs {
     uint16_t *img[4][2];
     uint16_t *log2_table;
     unsigned long long *totals_dev;
-    unsigned long long *host;    // [0]: the table was uploaded; [1 ..]: the totals
+    unsigned long long *host; // [0]: the table was uploaded; [1 ..]: the totals
 };
 
 // Sets *flag when a luma sample of either picture exceeds the depth (an OR of every sample:
 // a bit at or above bpc): the frame is then the host C reference's (vif.c), since the
 // statistic's integer widths assume the depth's range. Only for 9..15 bits.
-__global__ void over_depth_kernel(const uint16_t *ref, const uint16_t *dis, ptrdiff_t stride,
-                                  int w, int h, unsigned bpc, unsigned long long *flag)
+__global__ void over_depth_kernel(const uint16_t *ref, const uint16_t *dis, ptrdiff_t stride, int w,
+                                  int h, unsigned bpc, unsigned long long *flag)
 {
     unsigned acc = 0;
     for (int y = blockIdx.y; y < h; y += gridDim.y) {
-        const uint16_t *r = reinterpret_cast<const uint16_t *>(
-            reinterpret_cast<const char *>(ref) + (ptrdiff_t)y * stride);
-        const uint16_t *d = reinterpret_cast<const uint16_t *>(
-            reinterpret_cast<const char *>(dis) + (ptrdiff_t)y * stride);
+        const uint16_t *r = reinterpret_cast<const uint16_t *>(reinterpret_cast<const char *>(ref) +
+                                                               (ptrdiff_t)y * stride);
+        const uint16_t *d = reinterpret_cast<const uint16_t *>(reinterpret_cast<const char *>(dis) +
+                                                               (ptrdiff_t)y * stride);
         for (int x = blockIdx.x * blockDim.x + threadIdx.x; x < w; x += gridDim.x * blockDim.x)
             acc |= (unsigned)r[x] | d[x];
     }
@@ -214,7 +229,8 @@ void lay_out(const VifState *s, char *dev, char *host, Bufs &b, size_t &dev_byte
     dev_bytes = host_bytes = 0;
     for (int k = 1; k < 4; k++)
         for (int p = 0; p < 2; p++)
-            b.img[k][p] = ev_take<uint16_t>(dev, dev_bytes, (size_t)(s->w >> k) * (size_t)(s->h >> k));
+            b.img[k][p] =
+                ev_take<uint16_t>(dev, dev_bytes, (size_t)(s->w >> k) * (size_t)(s->h >> k));
     b.log2_table = ev_take<uint16_t>(dev, dev_bytes, VIF_LOG2_TABLE_PADDED);
     b.totals_dev = ev_take<unsigned long long>(dev, dev_bytes, TOTALS);
     b.host = ev_take<unsigned long long>(host, host_bytes, 1 + TOTALS);
@@ -226,57 +242,61 @@ extern "C" EV_LAUNCH_FN(ev_vif_launch_cuda)
 {
     (void)scratch;
     (void)frame;
-    return ev_kept_launch<VifState, Bufs>(state, ref, ref, lay_out, [&](const VifState *s, Bufs &b, cudaStream_t stream) {
-    if (!b.host[0]) {
-        cudaMemcpyAsync(b.log2_table, s->log2_table, sizeof(s->log2_table),
-                        cudaMemcpyHostToDevice, stream);
-        b.host[0] = 1;
-    }
-    cudaMemsetAsync(b.totals_dev, 0, TOTALS * sizeof(unsigned long long), stream);
-    if (s->bpc > 8 && s->bpc < 16) {
-        const dim3 grid(ev_blocks(s->w, 8 * THREADS), (unsigned)(s->h < 512 ? s->h : 512));
-        over_depth_kernel<<<grid, THREADS, 0, stream>>>(
-            static_cast<const uint16_t *>(ref->dev[0]), static_cast<const uint16_t *>(dis->dev[0]),
-            ref->stride[0], s->w, s->h, s->bpc, b.totals_dev + OVER_DEPTH);
-    }
-    VifTwinPlane r = { ref->dev[0], ref->stride[0], s->w, s->h, s->bpc == 8 };
-    VifTwinPlane d = { dis->dev[0], dis->stride[0], s->w, s->h, s->bpc == 8 };
-    for (int scale = 0; scale < 4; scale++) {
-        if (scale > 0 || !s->opts.skip_scale0) {
-            const VifShifts sh = vif_shifts(scale, s->bpc);
-            launch_stat(scale, sh.sq_shift == 0, dim3(ev_blocks(r.w, TW), ev_blocks(r.h, TH)), stream,
-                        r, d, sh, b.log2_table, s->opts.enhn_gain_limit, b.totals_dev + 4 * scale);
-        }
-        if (scale == 3)
-            break;
-        const int w_out = r.w / 2, h_out = r.h / 2;
-        launch_down(scale + 1, dim3(ev_blocks(w_out, TW), ev_blocks(h_out, TH), 2), stream, r, d,
-                    vif_shifts(scale, s->bpc).mu_shift, b.img[scale + 1][0], b.img[scale + 1][1],
-                    w_out, h_out);
-        const ptrdiff_t stride = (ptrdiff_t)w_out * (ptrdiff_t)sizeof(uint16_t);
-        r = VifTwinPlane{ b.img[scale + 1][0], stride, w_out, h_out, 0 };
-        d = VifTwinPlane{ b.img[scale + 1][1], stride, w_out, h_out, 0 };
-    }
-    cudaMemcpyAsync(b.host + 1, b.totals_dev, TOTALS * sizeof(unsigned long long),
-                    cudaMemcpyDeviceToHost, stream);
-    return 0;
-    });
+    return ev_kept_launch<VifState, Bufs>(
+        state, ref, ref, lay_out, [&](const VifState *s, Bufs &b, cudaStream_t stream) {
+            if (!b.host[0]) {
+                cudaMemcpyAsync(b.log2_table, s->log2_table, sizeof(s->log2_table),
+                                cudaMemcpyHostToDevice, stream);
+                b.host[0] = 1;
+            }
+            cudaMemsetAsync(b.totals_dev, 0, TOTALS * sizeof(unsigned long long), stream);
+            if (s->bpc > 8 && s->bpc < 16) {
+                const dim3 grid(ev_blocks(s->w, 8 * THREADS), (unsigned)(s->h < 512 ? s->h : 512));
+                over_depth_kernel<<<grid, THREADS, 0, stream>>>(
+                    static_cast<const uint16_t *>(ref->dev[0]),
+                    static_cast<const uint16_t *>(dis->dev[0]), ref->stride[0], s->w, s->h, s->bpc,
+                    b.totals_dev + OVER_DEPTH);
+            }
+            VifTwinPlane r = { ref->dev[0], ref->stride[0], s->w, s->h, s->bpc == 8 };
+            VifTwinPlane d = { dis->dev[0], dis->stride[0], s->w, s->h, s->bpc == 8 };
+            for (int scale = 0; scale < 4; scale++) {
+                if (scale > 0 || !s->opts.skip_scale0) {
+                    const VifShifts sh = vif_shifts(scale, s->bpc);
+                    launch_stat(scale, sh.sq_shift == 0,
+                                dim3(ev_blocks(r.w, TW), ev_blocks(r.h, TH)), stream, r, d, sh,
+                                b.log2_table, s->opts.enhn_gain_limit, b.totals_dev + 4 * scale);
+                }
+                if (scale == 3)
+                    break;
+                const int w_out = r.w / 2, h_out = r.h / 2;
+                launch_down(scale + 1, dim3(ev_blocks(w_out, TW), ev_blocks(h_out, TH), 2), stream,
+                            r, d, vif_shifts(scale, s->bpc).mu_shift, b.img[scale + 1][0],
+                            b.img[scale + 1][1], w_out, h_out);
+                const ptrdiff_t stride = (ptrdiff_t)w_out * (ptrdiff_t)sizeof(uint16_t);
+                r = VifTwinPlane{ b.img[scale + 1][0], stride, w_out, h_out, 0 };
+                d = VifTwinPlane{ b.img[scale + 1][1], stride, w_out, h_out, 0 };
+            }
+            cudaMemcpyAsync(b.host + 1, b.totals_dev, TOTALS * sizeof(unsigned long long),
+                            cudaMemcpyDeviceToHost, stream);
+            return 0;
+        });
 }
 
 extern "C" EV_EXTRACT_FN(ev_vif_extract_cuda)
 {
-    return ev_kept_extract<VifState, Bufs>(state, ref, "vif", lay_out, [&](const VifState *s, Bufs &b) {
-    if (b.host[1 + OVER_DEPTH]) // a sample above the depth: the CPU's own path (vif.c)
-        return ev_vif_extract_reference(s, scratch, ref, dis, frame, sink);
-    VifScaleScores v = {};
-    v.skip_scale0 = s->opts.skip_scale0;
-    for (int scale = 0; scale < 4; scale++) {
-        if (scale == 0 && s->opts.skip_scale0)
-            continue;
-        const unsigned long long *t = b.host + 1 + 4 * scale;
-        const VifSums sums = { (int64_t)t[0], (int64_t)t[1], (int64_t)t[2], (int64_t)t[3] };
-        ev_vif_scale_result(&v, scale, &sums);
-    }
-    return ev_vif_emit(s, &v, frame, sink);
-    });
+    return ev_kept_extract<VifState, Bufs>(
+        state, ref, "vif", lay_out, [&](const VifState *s, Bufs &b) {
+            if (b.host[1 + OVER_DEPTH]) // a sample above the depth: the CPU's own path (vif.c)
+                return ev_vif_extract_reference(s, scratch, ref, dis, frame, sink);
+            VifScaleScores v = {};
+            v.skip_scale0 = s->opts.skip_scale0;
+            for (int scale = 0; scale < 4; scale++) {
+                if (scale == 0 && s->opts.skip_scale0)
+                    continue;
+                const unsigned long long *t = b.host + 1 + 4 * scale;
+                const VifSums sums = { (int64_t)t[0], (int64_t)t[1], (int64_t)t[2], (int64_t)t[3] };
+                ev_vif_scale_result(&v, scale, &sums);
+            }
+            return ev_vif_emit(s, &v, frame, sink);
+        });
 }

@@ -21,8 +21,8 @@ typedef struct VifState {
     int w, h;
     unsigned bpc;
     VifNames names;
-    VifDsp dsp;             /* the best level's kernels */
-    VifDsp dsp_c;           /* the C reference's: frames with samples above the depth */
+    VifDsp dsp;   /* the best level's kernels */
+    VifDsp dsp_c; /* the C reference's: frames with samples above the depth */
     uint16_t log2_table[VIF_LOG2_TABLE_PADDED];
 } VifState;
 
@@ -34,8 +34,8 @@ int ev_vif_emit(const VifState *s, const VifScaleScores *v, unsigned frame, EvSi
 /* The frame by the C reference's kernels, on the host (scratch: vif's scratch_size bytes):
  * what vif_extract runs for a frame with a luma sample above the depth's maximum, whose
  * range the SIMD kernels and the twin's arithmetic assume; the twin runs it too. */
-int ev_vif_extract_reference(const VifState *s, void *scratch, const EvPic *ref,
-                             const EvPic *dis, unsigned frame, EvSink *sink);
+int ev_vif_extract_reference(const VifState *s, void *scratch, const EvPic *ref, const EvPic *dis,
+                             unsigned frame, EvSink *sink);
 size_t ev_vif_scratch_size(const void *state);
 
 /* The CUDA twin (vif.cu). */

@@ -18,14 +18,14 @@
 #define INLINE static inline __attribute__((always_inline))
 
 enum {
-    V = 16,              /* columns per vector (16-bit lanes) */
-    MARGIN = 32,         /* samples before and after a row buffer (>= radius + V + 2) */
-    IDX_ROW = 4096,      /* statistic lanes between flushes */
+    V = 16,         /* columns per vector (16-bit lanes) */
+    MARGIN = 32,    /* samples before and after a row buffer (>= radius + V + 2) */
+    IDX_ROW = 4096, /* statistic lanes between flushes */
 };
 
 typedef struct Rows {
     int16_t *mu[2], *lo[3], *hi[3];
-    uint32_t *idx[3];    /* log2 table indices: den, n2, n1 */
+    uint32_t *idx[3]; /* log2 table indices: den, n2, n1 */
 } Rows;
 
 static size_t row_len(const int max_w)
@@ -105,10 +105,10 @@ static void store_split(int16_t *lo, int16_t *hi, const int j, const __m256i v_l
                         const __m256i v_hi)
 {
     const __m256i m16 = _mm256_set1_epi32(0xFFFF);
-    _mm256_storeu_si256((__m256i *)(lo + j), pack_biased(_mm256_and_si256(v_lo, m16),
-                                                         _mm256_and_si256(v_hi, m16)));
-    _mm256_storeu_si256((__m256i *)(hi + j), pack_biased(_mm256_srli_epi32(v_lo, 16),
-                                                         _mm256_srli_epi32(v_hi, 16)));
+    _mm256_storeu_si256((__m256i *)(lo + j),
+                        pack_biased(_mm256_and_si256(v_lo, m16), _mm256_and_si256(v_hi, m16)));
+    _mm256_storeu_si256((__m256i *)(hi + j),
+                        pack_biased(_mm256_srli_epi32(v_lo, 16), _mm256_srli_epi32(v_hi, 16)));
 }
 
 static __m256i round_shift32(const __m256i sum, const unsigned s)
@@ -151,10 +151,10 @@ static void pairs2(Pairs2 *t, const uint16_t *f, const int n)
         }
 }
 
-#define PRODUCT_HALVES(a, b, lo, hi)                                                           \
-    do {                                                                                       \
-        lo = _mm256_xor_si256(_mm256_mullo_epi16(a, b), BIAS16);                               \
-        hi = _mm256_xor_si256(_mm256_mulhi_epu16(a, b), BIAS16);                               \
+#define PRODUCT_HALVES(a, b, lo, hi)                                                               \
+    do {                                                                                           \
+        lo = _mm256_xor_si256(_mm256_mullo_epi16(a, b), BIAS16);                                   \
+        hi = _mm256_xor_si256(_mm256_mulhi_epu16(a, b), BIAS16);                                   \
     } while (0)
 
 /* The quantities of (u16, pass, part) in their order (vif_parts.h): vif_part_count() of them,
@@ -170,7 +170,7 @@ INLINE void quantities(__m256i *q, const void *ref, const void *dis, const int j
             q[1] = y;
             return;
         }
-        const int at = part == PART_DIS ? 0 : 1;   /* where y^2 goes */
+        const int at = part == PART_DIS ? 0 : 1; /* where y^2 goes */
         if (part != PART_DIS)
             q[0] = _mm256_xor_si256(_mm256_mullo_epi16(x, x), BIAS16);
         if (part != PART_REF) {
@@ -278,9 +278,9 @@ INLINE void vert2_part(const Rows *out, const void *const *ref, const void *cons
 /* ---- horizontal pass and statistic ---- */
 
 typedef struct Lanes {
-    __m256i num_log, den_log;   /* 8 x int32 */
-    __m256i n2_exp;             /* 4 x int64 */
-    __m256i num_non_log;        /* 4 x int64 */
+    __m256i num_log, den_log; /* 8 x int32 */
+    __m256i n2_exp;           /* 4 x int64 */
+    __m256i num_non_log;      /* 4 x int64 */
     int64_t den_non_log, n_num;
     uint32_t *idx[3];
     int n_idx;
@@ -302,10 +302,10 @@ static __m256i mul_q32(const __m256i a, const __m256i b)
 INLINE __m256i log2_parts32(uint32_t *idx_out, const __m256i x, const __m256i m)
 {
     const __m256i f = _mm256_castps_si256(_mm256_cvtepi32_ps(_mm256_srli_epi32(x, 8)));
-    const __m256i k = _mm256_and_si256(m, _mm256_sub_epi32(_mm256_srli_epi32(f, 23),
-                                                           _mm256_set1_epi32(127 + 7)));
-    const __m256i idx = _mm256_sub_epi32(_mm256_srlv_epi32(x, k),
-                                         _mm256_set1_epi32(VIF_LOG2_TABLE_MIN));
+    const __m256i k =
+        _mm256_and_si256(m, _mm256_sub_epi32(_mm256_srli_epi32(f, 23), _mm256_set1_epi32(127 + 7)));
+    const __m256i idx =
+        _mm256_sub_epi32(_mm256_srlv_epi32(x, k), _mm256_set1_epi32(VIF_LOG2_TABLE_MIN));
     _mm256_storeu_si256((__m256i *)idx_out,
                         _mm256_blendv_epi8(_mm256_set1_epi32(VIF_LOG2_TABLE_SIZE), idx, m));
     return k;
@@ -330,8 +330,8 @@ INLINE __m128i num4(__m256d *n2d, const __m128i s1, const __m128i s2, const __m1
     g = _mm256_min_pd(g, _mm256_set1_pd(egl));
     const __m128i n1 = _mm_add_epi32(sv, _mm_set1_epi32(VIF_SIGMA_NSQ));
     const __m256d prod = _mm256_mul_pd(_mm256_mul_pd(g, g), s1d);
-    *n2d = _mm256_add_pd(_mm256_round_pd(prod, _MM_FROUND_TO_ZERO | _MM_FROUND_NO_EXC),
-                         cvtu32_pd(n1));
+    *n2d =
+        _mm256_add_pd(_mm256_round_pd(prod, _MM_FROUND_TO_ZERO | _MM_FROUND_NO_EXC), cvtu32_pd(n1));
     return n1;
 }
 
@@ -342,7 +342,8 @@ INLINE __m128i idx64(Lanes *acc, const __m256d x, const __m256i m64)
     const __m256i bits = _mm256_castpd_si256(x);
     acc->n2_exp = _mm256_add_epi64(acc->n2_exp, _mm256_and_si256(m64, _mm256_srli_epi64(bits, 52)));
     const __m256i idx = _mm256_and_si256(_mm256_srli_epi64(bits, 37), _mm256_set1_epi64x(0x7FFF));
-    return _mm256_castsi256_si128(_mm256_permutevar8x32_epi32(idx, _mm256_setr_epi32(0, 2, 4, 6, 0, 0, 0, 0)));
+    return _mm256_castsi256_si128(
+        _mm256_permutevar8x32_epi32(idx, _mm256_setr_epi32(0, 2, 4, 6, 0, 0, 0, 0)));
 }
 
 static __m256i join128(const __m128i lo, const __m128i hi)
@@ -385,11 +386,11 @@ INLINE void numer8(Lanes *acc, const __m256i mu1, const __m256i s1, const __m256
     const __m256i nsq = _mm256_set1_epi32(VIF_SIGMA_NSQ);
     const __m256i low = _mm256_and_si256(valid, _mm256_cmpgt_epi32(nsq, s1));
     const __m256i den = _mm256_andnot_si256(low, valid);
-    const __m256i num = _mm256_and_si256(den, _mm256_and_si256(_mm256_cmpgt_epi32(s12, zero),
-                                                               _mm256_cmpgt_epi32(s2, zero)));
+    const __m256i num = _mm256_and_si256(
+        den, _mm256_and_si256(_mm256_cmpgt_epi32(s12, zero), _mm256_cmpgt_epi32(s2, zero)));
     const __m256i s2_low = _mm256_and_si256(low, s2);
-    acc->num_non_log = _mm256_add_epi64(acc->num_non_log,
-                                        _mm256_cvtepu32_epi64(_mm256_castsi256_si128(s2_low)));
+    acc->num_non_log =
+        _mm256_add_epi64(acc->num_non_log, _mm256_cvtepu32_epi64(_mm256_castsi256_si128(s2_low)));
     acc->num_non_log = _mm256_add_epi64(acc->num_non_log,
                                         _mm256_cvtepu32_epi64(_mm256_extracti128_si256(s2_low, 1)));
     acc->n_num += popcount8(num);
@@ -470,8 +471,16 @@ NO_VECTORIZE static void flush_lanes(VifSums *sums, Lanes *acc, const uint16_t *
 INLINE __m256i alignr16(const __m256i hi, const __m256i lo, const int n)
 {
     switch (n) {
-#define CASE(k) case k: return _mm256_alignr_epi8(hi, lo, 2 * k)
-    CASE(0); CASE(1); CASE(2); CASE(3); CASE(4); CASE(5); CASE(6);
+#define CASE(k)                                                                                    \
+    case k:                                                                                        \
+        return _mm256_alignr_epi8(hi, lo, 2 * k)
+        CASE(0);
+        CASE(1);
+        CASE(2);
+        CASE(3);
+        CASE(4);
+        CASE(5);
+        CASE(6);
 #undef CASE
     default: return _mm256_alignr_epi8(hi, lo, 14);
     }
@@ -489,28 +498,36 @@ INLINE __m256i win(const __m256i a, const __m256i b, const __m256i c, const int 
     return alignr16(_mm256_permute2x128_si256(a, b, 0x21), a, o + 16);
 }
 
-INLINE void hfilter(__m256i *even, __m256i *odd, const int16_t *src, const int j0,
-                    const __m256i *c, const __m256i *c2, const int R, const int NT, const int split)
+INLINE void hfilter(__m256i *even, __m256i *odd, const int16_t *src, const int j0, const __m256i *c,
+                    const __m256i *c2, const int R, const int NT, const int split)
 {
     const __m256i a = _mm256_load_si256((const __m256i *)(src + j0 - 16));
     const __m256i b = _mm256_load_si256((const __m256i *)(src + j0));
     const __m256i cc = _mm256_load_si256((const __m256i *)(src + j0 + 16));
     __m256i e = _mm256_setzero_si256(), d = e;
-#define TERM(k)                                                                                \
-    do {                                                                                       \
-        if ((k) < NT) {                                                                        \
-            const __m256i we = win(a, b, cc, -R + 2 * (k));                                    \
-            /* odd offsets by unaligned loads: they use the load ports, not the shuffle one */ \
-            const __m256i wo = _mm256_loadu_si256((const __m256i *)(src + j0 - R + 2 * (k) + 1)); \
-            e = DP(e, we, c[k]);                                                               \
-            d = DP(d, wo, c[k]);                                                               \
-            if (split && (k) == 0) {                                                           \
-                e = DP(e, we, c2[0]);                                                          \
-                d = DP(d, wo, c2[0]);                                                          \
-            }                                                                                  \
-        }                                                                                      \
+#define TERM(k)                                                                                    \
+    do {                                                                                           \
+        if ((k) < NT) {                                                                            \
+            const __m256i we = win(a, b, cc, -R + 2 * (k));                                        \
+            /* odd offsets by unaligned loads: they use the load ports, not the shuffle one */     \
+            const __m256i wo = _mm256_loadu_si256((const __m256i *)(src + j0 - R + 2 * (k) + 1));  \
+            e = DP(e, we, c[k]);                                                                   \
+            d = DP(d, wo, c[k]);                                                                   \
+            if (split && (k) == 0) {                                                               \
+                e = DP(e, we, c2[0]);                                                              \
+                d = DP(d, wo, c2[0]);                                                              \
+            }                                                                                      \
+        }                                                                                          \
     } while (0)
-    TERM(0); TERM(1); TERM(2); TERM(3); TERM(4); TERM(5); TERM(6); TERM(7); TERM(8);
+    TERM(0);
+    TERM(1);
+    TERM(2);
+    TERM(3);
+    TERM(4);
+    TERM(5);
+    TERM(6);
+    TERM(7);
+    TERM(8);
 #undef TERM
     *even = e;
     *odd = d;
@@ -545,15 +562,15 @@ INLINE void horiz_part_n(VifSums *sums, __m256i *cache, const Rows *rows, const 
     const int16_t *src[8] = { rows->mu[0], rows->mu[1], rows->lo[0], rows->hi[0],
                               rows->lo[1], rows->hi[1], rows->lo[2], rows->hi[2] };
     static const int of_ref[8] = { 1, 0, 1, 1, 0, 0, 0, 0 };
-#define SQ(lo, hi)                                                                             \
-    _mm256_add_epi32(_mm256_xor_si256(hi, TOP32),                                              \
+#define SQ(lo, hi)                                                                                 \
+    _mm256_add_epi32(_mm256_xor_si256(hi, TOP32),                                                  \
                      _mm256_srli_epi32(_mm256_add_epi32(_mm256_xor_si256(lo, TOP32), r16), 16))
     for (int j0 = 0; j0 < w; j0 += V) {
         __m256i e[8], o[8];
         for (int l = 0; l < 8; l++)
             if (part == PART_ALL || (part == PART_REF) == of_ref[l])
                 hfilter(&e[l], &o[l], src[l], j0, c, c2, R, NT, split);
-        __m256i ref[REF_VECS];   /* mu1 even, mu1 odd, sigma1_sq even, sigma1_sq odd */
+        __m256i ref[REF_VECS]; /* mu1 even, mu1 odd, sigma1_sq even, sigma1_sq odd */
         __m256i *const cached = part == PART_ALL ? NULL : cache + j0 / V * REF_VECS;
         if (part == PART_DIS) {
             for (int v = 0; v < REF_VECS; v++)
@@ -618,15 +635,15 @@ static __m256i *cache_row(void *cache, const int w, const int o)
 /* Rows narrower than a vector: the reference's part does nothing, the distorted's is the C
  * pair kernel (its sums hold the denominator's too). */
 INLINE void stat_rows_part(VifSums *sums, void *cache, const void *const *ref,
-                           const void *const *dis, const int n_out, const int scale,
-                           const int w, const VifShifts sh, const VifStatParams *p, void *tmp,
-                           const int u16, const int part)
+                           const void *const *dis, const int n_out, const int scale, const int w,
+                           const VifShifts sh, const VifStatParams *p, void *tmp, const int u16,
+                           const int part)
 {
     const int n = vif_n_taps[scale];
     if (w < V) {
         if (part != PART_REF)
-            (u16 ? vif_stat_row_u16_c : vif_stat_row_u8_c)(sums, ref, dis, n_out, scale, w, sh,
-                                                           p, tmp);
+            (u16 ? vif_stat_row_u16_c : vif_stat_row_u8_c)(sums, ref, dis, n_out, scale, w, sh, p,
+                                                           tmp);
         return;
     }
     const void *rr[VIF_MAX_TAPS + 1], *dr[VIF_MAX_TAPS + 1];
@@ -637,8 +654,8 @@ INLINE void stat_rows_part(VifSums *sums, void *cache, const void *const *ref,
     vert2_part(rows, rr, part == PART_REF ? rr : dr, vif_taps[scale], n, w, u16, sh, part);
     for (int o = 0; o < n_out; o++) {
         pad_rows_part(&rows[o], w, n / 2, part);
-        horiz_part(sums, part == PART_ALL ? NULL : cache_row(cache, w, o), &rows[o], scale, w,
-                   p, part);
+        horiz_part(sums, part == PART_ALL ? NULL : cache_row(cache, w, o), &rows[o], scale, w, p,
+                   part);
     }
 }
 
@@ -677,23 +694,23 @@ void ev_vif_stat_ref_u8_avx2(VifSums *den, void *cache, const void *const *ref, 
     stat_rows_part(den, cache, ref, NULL, n_out, scale, w, sh, p, tmp, 0, PART_REF);
 }
 
-void ev_vif_stat_ref_u16_avx2(VifSums *den, void *cache, const void *const *ref,
-                              const int n_out, const int scale, const int w,
-                              const VifShifts sh, const VifStatParams *p, void *tmp)
+void ev_vif_stat_ref_u16_avx2(VifSums *den, void *cache, const void *const *ref, const int n_out,
+                              const int scale, const int w, const VifShifts sh,
+                              const VifStatParams *p, void *tmp)
 {
     stat_rows_part(den, cache, ref, NULL, n_out, scale, w, sh, p, tmp, 1, PART_REF);
 }
 
 void ev_vif_stat_dis_u8_avx2(VifSums *sums, const void *cache, const void *const *ref,
-                             const void *const *dis, const int n_out, const int scale,
-                             const int w, const VifShifts sh, const VifStatParams *p, void *tmp)
+                             const void *const *dis, const int n_out, const int scale, const int w,
+                             const VifShifts sh, const VifStatParams *p, void *tmp)
 {
     stat_rows_part(sums, (void *)cache, ref, dis, n_out, scale, w, sh, p, tmp, 0, PART_DIS);
 }
 
 void ev_vif_stat_dis_u16_avx2(VifSums *sums, const void *cache, const void *const *ref,
-                              const void *const *dis, const int n_out, const int scale,
-                              const int w, const VifShifts sh, const VifStatParams *p, void *tmp)
+                              const void *const *dis, const int n_out, const int scale, const int w,
+                              const VifShifts sh, const VifStatParams *p, void *tmp)
 {
     stat_rows_part(sums, (void *)cache, ref, dis, n_out, scale, w, sh, p, tmp, 1, PART_DIS);
 }
@@ -711,16 +728,20 @@ static void down_vert(int16_t *mu, const void *const *rows, const int is_u8, con
         __m256i lo = _mm256_setzero_si256(), hi = lo;
         for (int k = 0; k <= n_taps / 2; k++) {
             const int b = n_taps - 1 - k;
-            const __m256i xa = _mm256_xor_si256(is_u8 ? load_u8(rows[k], j) : load_u16(rows[k], j), BIAS16);
-            const __m256i xb = k == b ? xa
-                                      : _mm256_xor_si256(is_u8 ? load_u8(rows[b], j) : load_u16(rows[b], j), BIAS16);
+            const __m256i xa =
+                _mm256_xor_si256(is_u8 ? load_u8(rows[k], j) : load_u16(rows[k], j), BIAS16);
+            const __m256i xb =
+                k == b
+                    ? xa
+                    : _mm256_xor_si256(is_u8 ? load_u8(rows[b], j) : load_u16(rows[b], j), BIAS16);
             const unsigned c = f[k], h = c > 32767 ? c / 2 : c;
             const __m256i pl = _mm256_unpacklo_epi16(xa, xb), ph = _mm256_unpackhi_epi16(xa, xb);
             const __m256i c1 = _mm256_set1_epi32((int)(k == b ? h : h | h << 16));
             lo = DP(lo, pl, c1);
             hi = DP(hi, ph, c1);
             if (h != c) {
-                const __m256i c2 = _mm256_set1_epi32((int)(k == b ? c - h : (c - h) | (c - h) << 16));
+                const __m256i c2 =
+                    _mm256_set1_epi32((int)(k == b ? c - h : (c - h) | (c - h) << 16));
                 lo = DP(lo, pl, c2);
                 hi = DP(hi, ph, c2);
             }
@@ -750,7 +771,8 @@ static void down_horiz(uint16_t *out, const int16_t *mu, const uint16_t *f, cons
         }
         acc = _mm256_srli_epi32(_mm256_add_epi32(_mm256_xor_si256(acc, TOP32), r16), 16);
         /* 8 uint32 < 2^16 to 8 uint16 */
-        const __m128i v = _mm_packus_epi32(_mm256_castsi256_si128(acc), _mm256_extracti128_si256(acc, 1));
+        const __m128i v =
+            _mm_packus_epi32(_mm256_castsi256_si128(acc), _mm256_extracti128_si256(acc, 1));
         _mm_storeu_si128((__m128i *)(out + j), v);
     }
 }
@@ -779,14 +801,14 @@ static void down_row(uint16_t *out_ref, uint16_t *out_dis, const void *const *re
     down_row1(out_dis, dis, is_u8, filter, w, shift, tmp);
 }
 
-void ev_vif_down_one_u8_avx2(uint16_t *out, const void *const *in, const int filter,
-                             const int w, const unsigned shift, void *tmp)
+void ev_vif_down_one_u8_avx2(uint16_t *out, const void *const *in, const int filter, const int w,
+                             const unsigned shift, void *tmp)
 {
     down_row1(out, in, 1, filter, w, shift, tmp);
 }
 
-void ev_vif_down_one_u16_avx2(uint16_t *out, const void *const *in, const int filter,
-                              const int w, const unsigned shift, void *tmp)
+void ev_vif_down_one_u16_avx2(uint16_t *out, const void *const *in, const int filter, const int w,
+                              const unsigned shift, void *tmp)
 {
     down_row1(out, in, 0, filter, w, shift, tmp);
 }

@@ -41,18 +41,18 @@
 #define VIF_INLINE static inline __attribute__((always_inline))
 
 enum {
-    VIF_V = 32,          /* columns per vector (16-bit lanes) */
-    VIF_MARGIN = 64,     /* samples before and after a row buffer (>= radius + VIF_V + 2) */
-    VIF_IDX_ROW = 4096,  /* statistic lanes between flushes: no 32-bit lane total overflows */
+    VIF_V = 32,         /* columns per vector (16-bit lanes) */
+    VIF_MARGIN = 64,    /* samples before and after a row buffer (>= radius + VIF_V + 2) */
+    VIF_IDX_ROW = 4096, /* statistic lanes between flushes: no 32-bit lane total overflows */
 };
 
 /* The row buffers: biased 16-bit rows, VIF_MARGIN samples of margin at each end, and the
  * statistic's index rows. */
 typedef struct VifSimdRows {
-    int16_t *mu[2];      /* vertical means of ref, dis */
-    int16_t *lo[3];      /* low and high 16 bits of the second moments xx, yy, xy */
+    int16_t *mu[2]; /* vertical means of ref, dis */
+    int16_t *lo[3]; /* low and high 16 bits of the second moments xx, yy, xy */
     int16_t *hi[3];
-    uint16_t *idx[3];    /* log2 table indices: den, n2, n1 */
+    uint16_t *idx[3]; /* log2 table indices: den, n2, n1 */
 } VifSimdRows;
 
 static size_t row_len(const int max_w)
@@ -147,9 +147,9 @@ static void pair_terms(VifTerms *t, const uint16_t *f, const int n_taps)
  * with 0, split where needed. Returns the number of terms; row[k] is the term's first row. */
 typedef struct VifVertTerms {
     int n;
-    int row[VIF_MAX_TAPS];  /* first row; the second is n_taps - 1 - row (the centre: none) */
+    int row[VIF_MAX_TAPS]; /* first row; the second is n_taps - 1 - row (the centre: none) */
     __m512i c[VIF_MAX_TAPS];
-    __m512i c32[VIF_MAX_TAPS];  /* the tap as one 32-bit value (the u8 squares) */
+    __m512i c32[VIF_MAX_TAPS]; /* the tap as one 32-bit value (the u8 squares) */
 } VifVertTerms;
 
 static void vert_terms(VifVertTerms *t, const uint16_t *f, const int n_taps)
@@ -188,10 +188,9 @@ static __m512i load_u16(const void *row, const int j, const __mmask32 m)
 static const __m512i *bias16(void)
 {
     static const int16_t b[32] __attribute__((aligned(64))) = {
-        -32768, -32768, -32768, -32768, -32768, -32768, -32768, -32768,
-        -32768, -32768, -32768, -32768, -32768, -32768, -32768, -32768,
-        -32768, -32768, -32768, -32768, -32768, -32768, -32768, -32768,
-        -32768, -32768, -32768, -32768, -32768, -32768, -32768, -32768,
+        -32768, -32768, -32768, -32768, -32768, -32768, -32768, -32768, -32768, -32768, -32768,
+        -32768, -32768, -32768, -32768, -32768, -32768, -32768, -32768, -32768, -32768, -32768,
+        -32768, -32768, -32768, -32768, -32768, -32768, -32768, -32768, -32768, -32768,
     };
     return (const __m512i *)b;
 }
@@ -210,10 +209,10 @@ static void store_split(int16_t *lo, int16_t *hi, const int j, const __m512i v_l
                         const __m512i v_hi)
 {
     const __m512i m16 = _mm512_set1_epi32(0xFFFF);
-    _mm512_storeu_si512(lo + j, pack_biased(_mm512_and_si512(v_lo, m16),
-                                            _mm512_and_si512(v_hi, m16)));
-    _mm512_storeu_si512(hi + j, pack_biased(_mm512_srli_epi32(v_lo, 16),
-                                            _mm512_srli_epi32(v_hi, 16)));
+    _mm512_storeu_si512(lo + j,
+                        pack_biased(_mm512_and_si512(v_lo, m16), _mm512_and_si512(v_hi, m16)));
+    _mm512_storeu_si512(hi + j,
+                        pack_biased(_mm512_srli_epi32(v_lo, 16), _mm512_srli_epi32(v_hi, 16)));
 }
 
 /* ---- vertical pass, 8-bit samples (scale 0): means rounded by 8 bits, second moments whole:
@@ -234,8 +233,10 @@ static void vert_u8(const VifSimdRows *rows, const void *const *ref, const void 
             const __m512i xa = load_u8(ref[a], j, m), ya = load_u8(dis[a], j, m);
             const __m512i xb = a == b ? zero : load_u8(ref[b], j, m);
             const __m512i yb = a == b ? zero : load_u8(dis[b], j, m);
-            const __m512i px_l = _mm512_unpacklo_epi16(xa, xb), px_h = _mm512_unpackhi_epi16(xa, xb);
-            const __m512i py_l = _mm512_unpacklo_epi16(ya, yb), py_h = _mm512_unpackhi_epi16(ya, yb);
+            const __m512i px_l = _mm512_unpacklo_epi16(xa, xb),
+                          px_h = _mm512_unpackhi_epi16(xa, xb);
+            const __m512i py_l = _mm512_unpacklo_epi16(ya, yb),
+                          py_h = _mm512_unpackhi_epi16(ya, yb);
             mu1l = DP(mu1l, px_l, t.c[k]);
             mu1h = DP(mu1h, px_h, t.c[k]);
             mu2l = DP(mu2l, py_l, t.c[k]);
@@ -277,21 +278,21 @@ static __m512i combine_sq(const __m512i sl, const __m512i sh, const unsigned s)
 }
 
 /* One product's halves, biased: lo16(a b) and hi16(a b) of 16-bit a, b. */
-#define PRODUCT_HALVES(a, b, lo, hi)                                                           \
-    do {                                                                                       \
-        lo = _mm512_xor_si512(_mm512_mullo_epi16(a, b), BIAS16);                               \
-        hi = _mm512_xor_si512(_mm512_mulhi_epu16(a, b), BIAS16);                               \
+#define PRODUCT_HALVES(a, b, lo, hi)                                                               \
+    do {                                                                                           \
+        lo = _mm512_xor_si512(_mm512_mullo_epi16(a, b), BIAS16);                                   \
+        hi = _mm512_xor_si512(_mm512_mulhi_epu16(a, b), BIAS16);                                   \
     } while (0)
 
 typedef struct VifAcc16 {
-    __m512i mu[2][2], lo[3][2], hi[3][2];   /* [quantity][unpack half] */
+    __m512i mu[2][2], lo[3][2], hi[3][2]; /* [quantity][unpack half] */
 } VifAcc16;
 
 /* Add rows a and b (b < 0: none) times the term's taps to the accumulators. */
 static void vert_u16_term(VifAcc16 *acc, const __m512i c, const __m512i xa, const __m512i ya,
                           const __m512i xb, const __m512i yb)
 {
-    __m512i q[8][2];   /* biased: x, y, then lo/hi of x^2, y^2, xy, for rows a and b */
+    __m512i q[8][2]; /* biased: x, y, then lo/hi of x^2, y^2, xy, for rows a and b */
     q[0][0] = _mm512_xor_si512(xa, BIAS16);
     q[0][1] = _mm512_xor_si512(xb, BIAS16);
     q[1][0] = _mm512_xor_si512(ya, BIAS16);
@@ -350,7 +351,7 @@ static void vert_u16(const VifSimdRows *rows, const void *const *ref, const void
 
 typedef struct VifPairs2 {
     int n_pairs, split;
-    __m512i c[2][VIF_MAX_TAPS / 2 + 1], cb[2][VIF_MAX_TAPS / 2 + 1];   /* [output][pair] */
+    __m512i c[2][VIF_MAX_TAPS / 2 + 1], cb[2][VIF_MAX_TAPS / 2 + 1]; /* [output][pair] */
 } VifPairs2;
 
 static void pairs2(VifPairs2 *t, const uint16_t *f, const int n)
@@ -363,7 +364,7 @@ static void pairs2(VifPairs2 *t, const uint16_t *f, const int n)
             for (int e = 0; e < 2; e++) {
                 const int q = 2 * p + e - o;
                 const unsigned c = q >= 0 && q < n ? f[q] : 0;
-                a[e] = c > 32767 ? c / 2 : c;   /* taps above int16: two halves */
+                a[e] = c > 32767 ? c / 2 : c; /* taps above int16: two halves */
                 b[e] = c - a[e];
                 t->split |= b[e] != 0;
             }
@@ -382,15 +383,15 @@ VIF_INLINE void quantities(__m512i *q, const void *ref, const void *dis, const i
                            const __mmask32 m, const int u16, const int pass, const int part)
 {
     if (!u16) {
-        const __m512i x = part == PART_DIS && pass == 0 ? _mm512_setzero_si512()
-                                                         : load_u8(ref, j, m);
+        const __m512i x =
+            part == PART_DIS && pass == 0 ? _mm512_setzero_si512() : load_u8(ref, j, m);
         const __m512i y = part == PART_REF ? _mm512_setzero_si512() : load_u8(dis, j, m);
         if (pass == 0) {
             q[0] = part == PART_DIS ? y : x;
             q[1] = y;
             return;
         }
-        const int at = part == PART_DIS ? 0 : 1;   /* where y^2 goes */
+        const int at = part == PART_DIS ? 0 : 1; /* where y^2 goes */
         if (part != PART_DIS)
             q[0] = _mm512_xor_si512(_mm512_mullo_epi16(x, x), BIAS16);
         if (part != PART_REF) {
@@ -446,9 +447,9 @@ VIF_INLINE void pass2(__m512i acc[2][3][2], const VifPairs2 *t, const void *cons
 
 /* The vertical pass of two output rows into out[0], out[1]: the quantities of part (the
  * others' rows are left as they are). */
-VIF_INLINE void vert2_part(const VifSimdRows *out, const void *const *ref,
-                           const void *const *dis, const uint16_t *f, const int n_taps,
-                           const int w, const int u16, const VifShifts sh, const int part)
+VIF_INLINE void vert2_part(const VifSimdRows *out, const void *const *ref, const void *const *dis,
+                           const uint16_t *f, const int n_taps, const int w, const int u16,
+                           const VifShifts sh, const int part)
 {
     VifPairs2 t;
     pairs2(&t, f, n_taps);
@@ -508,11 +509,11 @@ static void vert2(const VifSimdRows *out, const void *const *ref, const void *co
  * adds up after the row: table lookups in vectors would be gathers, slow on every CPU. */
 
 typedef struct VifLaneSums {
-    __m512i num_log, den_log;          /* 16 x int32: the 2048-per-bit parts */
-    __m512i n2_exp;                    /* 8 x int64: biased exponents of n2 */
-    __m512i num_non_log;               /* 8 x int64 */
-    int64_t den_non_log, n_num;        /* n_num: lanes that added an n2 exponent */
-    uint16_t *den_idx, *n2_idx, *n1_idx;   /* index rows, 16 entries per stat16 */
+    __m512i num_log, den_log;            /* 16 x int32: the 2048-per-bit parts */
+    __m512i n2_exp;                      /* 8 x int64: biased exponents of n2 */
+    __m512i num_non_log;                 /* 8 x int64 */
+    int64_t den_non_log, n_num;          /* n_num: lanes that added an n2 exponent */
+    uint16_t *den_idx, *n2_idx, *n1_idx; /* index rows, 16 entries per stat16 */
     int n_idx;
 } VifLaneSums;
 
@@ -540,8 +541,7 @@ VIF_INLINE __m512i log2_parts32(uint16_t *idx_out, const __m512i x, const __mmas
 
 /* The index part of log2 of 8 exact integer doubles x in [2^17, 2^53) (vif_log2_64): the top
  * 15 fraction bits. The exponent (k + 1038) is added to acc->n2_exp. */
-VIF_INLINE void log2_parts64(VifLaneSums *acc, uint16_t *idx_out, const __m512d x,
-                             const __mmask8 m)
+VIF_INLINE void log2_parts64(VifLaneSums *acc, uint16_t *idx_out, const __m512d x, const __mmask8 m)
 {
     const __m512i bits = _mm512_castpd_si512(x);
     const __m512i idx = _mm512_mask_blend_epi64(
@@ -562,7 +562,7 @@ VIF_INLINE __m256i num8(__m512d *n2d, const __m256i s1, const __m256i s2, const 
     __m512d g = _mm512_div_pd(s12d, _mm512_add_pd(s1d, _mm512_set1_pd(65536 * 1.0e-10)));
     __m256i sv = _mm512_cvttpd_epi32(_mm512_sub_pd(s2d, _mm512_mul_pd(g, s12d)));
     sv = _mm256_max_epi32(sv, _mm256_setzero_si256());
-    g = _mm512_min_pd(g, _mm512_set1_pd(egl));   /* g < egl ? g : egl */
+    g = _mm512_min_pd(g, _mm512_set1_pd(egl)); /* g < egl ? g : egl */
     const __m256i n1 = _mm256_add_epi32(sv, _mm256_set1_epi32(VIF_SIGMA_NSQ));
     const __m512d prod = _mm512_mul_pd(_mm512_mul_pd(g, g), s1d);
     *n2d = _mm512_add_pd(_mm512_roundscale_pd(prod, _MM_FROUND_TO_ZERO | _MM_FROUND_NO_EXC),
@@ -589,7 +589,8 @@ VIF_INLINE void den16(VifLaneSums *acc, const __m512i s1, const __mmask16 valid,
     acc->den_non_log += __builtin_popcount(low);
     const __m512i kd = log2_parts32(acc->den_idx + at, _mm512_add_epi32(s1, nsq), den);
     acc->den_log = _mm512_add_epi32(
-        acc->den_log, _mm512_slli_epi32(_mm512_maskz_sub_epi32(den, kd, _mm512_set1_epi32(17)), 11));
+        acc->den_log,
+        _mm512_slli_epi32(_mm512_maskz_sub_epi32(den, kd, _mm512_set1_epi32(17)), 11));
 }
 
 /* The numerator's part, from mu1 and s1 and the distorted's sums mu2, yy, xy. */
@@ -597,19 +598,18 @@ VIF_INLINE void num16(VifLaneSums *acc, const __m512i mu1, const __m512i s1, con
                       const __m512i yy, const __m512i xy, const __mmask16 valid, const int at,
                       const double egl)
 {
-    const __m512i s2 = _mm512_max_epi32(_mm512_sub_epi32(yy, mul_q32(mu2, mu2)),
-                                        _mm512_setzero_si512());
+    const __m512i s2 =
+        _mm512_max_epi32(_mm512_sub_epi32(yy, mul_q32(mu2, mu2)), _mm512_setzero_si512());
     const __m512i s12 = _mm512_sub_epi32(xy, mul_q32(mu1, mu2));
     const __m512i nsq = _mm512_set1_epi32(VIF_SIGMA_NSQ);
     const __mmask16 low = _mm512_mask_cmplt_epi32_mask(valid, s1, nsq);
     const __mmask16 den = valid & ~low;
     const __mmask16 num = _mm512_mask_cmpgt_epi32_mask(
-        _mm512_mask_cmpgt_epi32_mask(den, s12, _mm512_setzero_si512()), s2,
-        _mm512_setzero_si512());
+        _mm512_mask_cmpgt_epi32_mask(den, s12, _mm512_setzero_si512()), s2, _mm512_setzero_si512());
     /* non-log branch: sigma2 (>= 0) into int64 lanes, and the count */
     const __m512i s2_low = _mm512_maskz_mov_epi32(low, s2);
-    acc->num_non_log = _mm512_add_epi64(
-        acc->num_non_log, _mm512_cvtepu32_epi64(_mm512_castsi512_si256(s2_low)));
+    acc->num_non_log =
+        _mm512_add_epi64(acc->num_non_log, _mm512_cvtepu32_epi64(_mm512_castsi512_si256(s2_low)));
     acc->num_non_log = _mm512_add_epi64(
         acc->num_non_log, _mm512_cvtepu32_epi64(_mm512_extracti64x4_epi64(s2_low, 1)));
     acc->n_num += __builtin_popcount(num);
@@ -617,9 +617,9 @@ VIF_INLINE void num16(VifLaneSums *acc, const __m512i mu1, const __m512i s1, con
     __m512d n2a, n2b;
     const __m256i n1a = num8(&n2a, _mm512_castsi512_si256(s1), _mm512_castsi512_si256(s2),
                              _mm512_castsi512_si256(s12), egl);
-    const __m256i n1b = num8(&n2b, _mm512_extracti64x4_epi64(s1, 1),
-                             _mm512_extracti64x4_epi64(s2, 1), _mm512_extracti64x4_epi64(s12, 1),
-                             egl);
+    const __m256i n1b =
+        num8(&n2b, _mm512_extracti64x4_epi64(s1, 1), _mm512_extracti64x4_epi64(s2, 1),
+             _mm512_extracti64x4_epi64(s12, 1), egl);
     log2_parts64(acc, acc->n2_idx + at, n2a, (__mmask8)num);
     log2_parts64(acc, acc->n2_idx + at + 8, n2b, (__mmask8)(num >> 8));
     const __m512i n1 = _mm512_inserti64x4(_mm512_castsi256_si512(n1a), n1b, 1);
@@ -645,8 +645,8 @@ static int64_t hsum32(const __m512i v)
 #endif
 /* part: the sums it adds, PART_ALL both, PART_REF the denominator's, PART_DIS the
  * numerator's (the other rows of indices are not read). */
-EV_NO_VECTORIZE static void flush_lanes(VifSums *sums, VifLaneSums *acc,
-                                        const uint16_t *table, const int part)
+EV_NO_VECTORIZE static void flush_lanes(VifSums *sums, VifLaneSums *acc, const uint16_t *table,
+                                        const int part)
 {
     int64_t num = 0, den = 0;
     if (part == PART_ALL) {
@@ -686,9 +686,24 @@ EV_NO_VECTORIZE static void flush_lanes(VifSums *sums, VifLaneSums *acc,
 VIF_INLINE __m512i alignr32(const __m512i hi, const __m512i lo, const int n)
 {
     switch (n) {
-#define CASE(k) case k: return _mm512_alignr_epi32(hi, lo, k)
-    CASE(0); CASE(1); CASE(2); CASE(3); CASE(4); CASE(5); CASE(6); CASE(7);
-    CASE(8); CASE(9); CASE(10); CASE(11); CASE(12); CASE(13); CASE(14);
+#define CASE(k)                                                                                    \
+    case k:                                                                                        \
+        return _mm512_alignr_epi32(hi, lo, k)
+        CASE(0);
+        CASE(1);
+        CASE(2);
+        CASE(3);
+        CASE(4);
+        CASE(5);
+        CASE(6);
+        CASE(7);
+        CASE(8);
+        CASE(9);
+        CASE(10);
+        CASE(11);
+        CASE(12);
+        CASE(13);
+        CASE(14);
 #undef CASE
     default: return _mm512_alignr_epi32(hi, lo, 15);
     }
@@ -721,20 +736,28 @@ VIF_INLINE void hfilter(__m512i *even, __m512i *odd, const int16_t *src, const i
     const __m512i cc = _mm512_load_si512(src + j0 + 32);
     __m512i e = _mm512_setzero_si512(), d = e;
     /* the terms written out: each window's offset a constant expression */
-#define TERM(k)                                                                                \
-    do {                                                                                       \
-        if ((k) < NT) {                                                                        \
-            const __m512i we = win_at(src, j0, a, b, cc, -R + 2 * (k));                        \
-            const __m512i wo = win_at(src, j0, a, b, cc, -R + 2 * (k) + 1);                    \
-            e = DP(e, we, c[k]);                                                               \
-            d = DP(d, wo, c[k]);                                                               \
-            if (split && (k) == 0) {                                                           \
-                e = DP(e, we, c2[0]);                                                          \
-                d = DP(d, wo, c2[0]);                                                          \
-            }                                                                                  \
-        }                                                                                      \
+#define TERM(k)                                                                                    \
+    do {                                                                                           \
+        if ((k) < NT) {                                                                            \
+            const __m512i we = win_at(src, j0, a, b, cc, -R + 2 * (k));                            \
+            const __m512i wo = win_at(src, j0, a, b, cc, -R + 2 * (k) + 1);                        \
+            e = DP(e, we, c[k]);                                                                   \
+            d = DP(d, wo, c[k]);                                                                   \
+            if (split && (k) == 0) {                                                               \
+                e = DP(e, we, c2[0]);                                                              \
+                d = DP(d, wo, c2[0]);                                                              \
+            }                                                                                      \
+        }                                                                                          \
     } while (0)
-    TERM(0); TERM(1); TERM(2); TERM(3); TERM(4); TERM(5); TERM(6); TERM(7); TERM(8);
+    TERM(0);
+    TERM(1);
+    TERM(2);
+    TERM(3);
+    TERM(4);
+    TERM(5);
+    TERM(6);
+    TERM(7);
+    TERM(8);
 #undef TERM
     *even = e;
     *odd = d;
@@ -748,9 +771,9 @@ enum { VIF_REF_VECS = 4 };
  * PART_ALL; PART_REF: the reference's values to cache (VIF_REF_VECS vectors per block) and the
  * denominator's sums to *sums; PART_DIS: the reference's values from cache, the numerator's
  * sums to *sums. */
-VIF_INLINE void horiz_part_n(VifSums *sums, __m512i *cache, const VifSimdRows *rows,
-                             const int w, const VifStatParams *p, const uint16_t *f,
-                             const int R, const int NT, const int split, const int part)
+VIF_INLINE void horiz_part_n(VifSums *sums, __m512i *cache, const VifSimdRows *rows, const int w,
+                             const VifStatParams *p, const uint16_t *f, const int R, const int NT,
+                             const int split, const int part)
 {
     /* term k: taps (2k, 2k + 1) of f; scale 3's centre 43728 > int16 is split in halves */
     __m512i c[9], c2[1];
@@ -771,12 +794,12 @@ VIF_INLINE void horiz_part_n(VifSums *sums, __m512i *cache, const VifSimdRows *r
     acc.n1_idx = rows->idx[2];
     const __m512i r16 = _mm512_set1_epi32(32768);
     /* biased sums become true ones by their top bit; a second moment is SH + ((SL + 2^15) >> 16) */
-#define SQ(lo, hi)                                                                             \
-    _mm512_add_epi32(_mm512_xor_si512(hi, TOP32),                                              \
+#define SQ(lo, hi)                                                                                 \
+    _mm512_add_epi32(_mm512_xor_si512(hi, TOP32),                                                  \
                      _mm512_srli_epi32(_mm512_add_epi32(_mm512_xor_si512(lo, TOP32), r16), 16))
     for (int j0 = 0; j0 < w; j0 += VIF_V) {
         /* the rows' horizontal sums, even and odd outputs, in registers */
-        __m512i ref[VIF_REF_VECS];   /* mu1 even, mu1 odd, sigma1_sq even, sigma1_sq odd */
+        __m512i ref[VIF_REF_VECS]; /* mu1 even, mu1 odd, sigma1_sq even, sigma1_sq odd */
         __m512i *const cached = part == PART_ALL ? NULL : cache + j0 / VIF_V * VIF_REF_VECS;
         /* the filters in the rows' order (m1, m2, x^2, y^2, xy), each of the part's */
         __m512i exl, oxl, exh, oxh, em2, om2, eyl, oyl, eyh, oyh, ecl, ocl, ech, och;
@@ -812,13 +835,13 @@ VIF_INLINE void horiz_part_n(VifSums *sums, __m512i *cache, const VifSimdRows *r
         if (part != PART_DIS)
             den16(&acc, ref[2], ve, at);
         if (part != PART_REF)
-            num16(&acc, ref[0], ref[2], _mm512_xor_si512(em2, TOP32), SQ(eyl, eyh),
-                  SQ(ecl, ech), ve, at, p->egl);
+            num16(&acc, ref[0], ref[2], _mm512_xor_si512(em2, TOP32), SQ(eyl, eyh), SQ(ecl, ech),
+                  ve, at, p->egl);
         if (part != PART_DIS)
             den16(&acc, ref[3], vo, at + 16);
         if (part != PART_REF)
-            num16(&acc, ref[1], ref[3], _mm512_xor_si512(om2, TOP32), SQ(oyl, oyh),
-                  SQ(ocl, och), vo, at + 16, p->egl);
+            num16(&acc, ref[1], ref[3], _mm512_xor_si512(om2, TOP32), SQ(oyl, oyh), SQ(ocl, och),
+                  vo, at + 16, p->egl);
         if (part == PART_REF)
             for (int v = 0; v < VIF_REF_VECS; v++)
                 _mm512_store_si512(cached + v, ref[v]);
@@ -829,8 +852,8 @@ VIF_INLINE void horiz_part_n(VifSums *sums, __m512i *cache, const VifSimdRows *r
     flush_lanes(sums, &acc, p->log2_table, part);
 }
 
-VIF_INLINE void horiz_part(VifSums *sums, __m512i *cache, const VifSimdRows *rows,
-                           const int scale, const int w, const VifStatParams *p, const int part)
+VIF_INLINE void horiz_part(VifSums *sums, __m512i *cache, const VifSimdRows *rows, const int scale,
+                           const int w, const VifStatParams *p, const int part)
 {
     const uint16_t *f = vif_taps[scale];
     switch (scale) {
@@ -866,15 +889,15 @@ static void stat_rows(VifSums *sums, const void *const *ref, const void *const *
 }
 
 void VIF_FN(ev_vif_stat_row_u8)(VifSums *sums, const void *const *ref, const void *const *dis,
-                                const int n_out, const int scale, const int w,
-                                const VifShifts sh, const VifStatParams *p, void *tmp)
+                                const int n_out, const int scale, const int w, const VifShifts sh,
+                                const VifStatParams *p, void *tmp)
 {
     stat_rows(sums, ref, dis, n_out, scale, w, sh, p, tmp, 0);
 }
 
 void VIF_FN(ev_vif_stat_row_u16)(VifSums *sums, const void *const *ref, const void *const *dis,
-                                 const int n_out, const int scale, const int w,
-                                 const VifShifts sh, const VifStatParams *p, void *tmp)
+                                 const int n_out, const int scale, const int w, const VifShifts sh,
+                                 const VifStatParams *p, void *tmp)
 {
     stat_rows(sums, ref, dis, n_out, scale, w, sh, p, tmp, 1);
 }
@@ -925,32 +948,30 @@ static void stat_rows_part(VifSums *sums, void *cache, const void *const *ref,
     }
 }
 
-void VIF_FN(ev_vif_stat_ref_u8)(VifSums *den, void *cache, const void *const *ref,
-                                const int n_out, const int scale, const int w,
-                                const VifShifts sh, const VifStatParams *p, void *tmp)
+void VIF_FN(ev_vif_stat_ref_u8)(VifSums *den, void *cache, const void *const *ref, const int n_out,
+                                const int scale, const int w, const VifShifts sh,
+                                const VifStatParams *p, void *tmp)
 {
     stat_rows_part(den, cache, ref, NULL, n_out, scale, w, sh, p, tmp, 0, PART_REF);
 }
 
-void VIF_FN(ev_vif_stat_ref_u16)(VifSums *den, void *cache, const void *const *ref,
-                                 const int n_out, const int scale, const int w,
-                                 const VifShifts sh, const VifStatParams *p, void *tmp)
+void VIF_FN(ev_vif_stat_ref_u16)(VifSums *den, void *cache, const void *const *ref, const int n_out,
+                                 const int scale, const int w, const VifShifts sh,
+                                 const VifStatParams *p, void *tmp)
 {
     stat_rows_part(den, cache, ref, NULL, n_out, scale, w, sh, p, tmp, 1, PART_REF);
 }
 
 void VIF_FN(ev_vif_stat_dis_u8)(VifSums *sums, const void *cache, const void *const *ref,
                                 const void *const *dis, const int n_out, const int scale,
-                                const int w, const VifShifts sh, const VifStatParams *p,
-                                void *tmp)
+                                const int w, const VifShifts sh, const VifStatParams *p, void *tmp)
 {
     stat_rows_part(sums, (void *)cache, ref, dis, n_out, scale, w, sh, p, tmp, 0, PART_DIS);
 }
 
 void VIF_FN(ev_vif_stat_dis_u16)(VifSums *sums, const void *cache, const void *const *ref,
                                  const void *const *dis, const int n_out, const int scale,
-                                 const int w, const VifShifts sh, const VifStatParams *p,
-                                 void *tmp)
+                                 const int w, const VifShifts sh, const VifStatParams *p, void *tmp)
 {
     stat_rows_part(sums, (void *)cache, ref, dis, n_out, scale, w, sh, p, tmp, 1, PART_DIS);
 }
@@ -1016,8 +1037,8 @@ static void down_row1(uint16_t *out, const void *const *in, const int is_u8, con
     down_horiz(out, rows.mu[0], f, n, w / 2);
 }
 
-void VIF_FN(ev_vif_down_one_u8)(uint16_t *out, const void *const *in, const int filter,
-                                const int w, const unsigned shift, void *tmp)
+void VIF_FN(ev_vif_down_one_u8)(uint16_t *out, const void *const *in, const int filter, const int w,
+                                const unsigned shift, void *tmp)
 {
     down_row1(out, in, 1, filter, w, shift, tmp);
 }

@@ -31,10 +31,11 @@ EV_HD unsigned vif_float_nn_index(const int i, const float ratio)
 EV_HD float vif_log2f_approx(const float x)
 {
     /* double literals rounded to float, as the reference's float table */
-    const float poly[9] = { (float)-0.012671635276421, (float)0.064841182402670,
-                            (float)-0.157048836463065, (float)0.257167726303123,
-                            (float)-0.353800560300520, (float)0.480131410397451,
-                            (float)-0.721314327952201, (float)1.442694803896991, 0.0f };
+    const float poly[9] = {
+        (float)-0.012671635276421, (float)0.064841182402670,  (float)-0.157048836463065,
+        (float)0.257167726303123,  (float)-0.353800560300520, (float)0.480131410397451,
+        (float)-0.721314327952201, (float)1.442694803896991,  0.0f
+    };
     if (x == 0)
         return -INFINITY;
     if (x < 0)
@@ -42,7 +43,7 @@ EV_HD float vif_log2f_approx(const float x)
     uint32_t u;
     memcpy(&u, &x, sizeof(u));
     const int32_t exponent = (int32_t)((u & 0x7F800000u) >> 23);
-    const uint32_t mant_bits = (u & 0x007FFFFFu) | 0x3F800000u;  /* the mantissa in [1, 2) */
+    const uint32_t mant_bits = (u & 0x007FFFFFu) | 0x3F800000u; /* the mantissa in [1, 2) */
     float mant;
     memcpy(&mant, &mant_bits, sizeof(mant));
     const float t = mant - 1.0f;

@@ -13,8 +13,8 @@
 #include "features/vif/vif_math.h"
 
 typedef struct VifStatParams {
-    const uint16_t *log2_table;  /* VIF_LOG2_TABLE_PADDED entries (SIMD gathers read 32 bits) */
-    double egl;                  /* vif_enhn_gain_limit */
+    const uint16_t *log2_table; /* VIF_LOG2_TABLE_PADDED entries (SIMD gathers read 32 bits) */
+    double egl;                 /* vif_enhn_gain_limit */
 } VifStatParams;
 
 enum { VIF_LOG2_TABLE_PADDED = VIF_LOG2_TABLE_SIZE + 2 };
@@ -35,8 +35,7 @@ typedef void (*VifStatRowFn)(VifSums *sums, const void *const *ref, const void *
  * n = vif_n_taps[filter]), the vertical sums rounded by shift, then the horizontal pass at the
  * even columns only: w / 2 samples to each of out_ref, out_dis. */
 typedef void (*VifDownRowFn)(uint16_t *out_ref, uint16_t *out_dis, const void *const *ref,
-                             const void *const *dis, int filter, int w, unsigned shift,
-                             void *tmp);
+                             const void *const *dis, int filter, int w, unsigned shift, void *tmp);
 
 /* Many encodes against one reference: the statistic of a row pair in two parts, whose sums
  * add up to VifStatRowFn's. The reference's part adds the denominator's sums (den_log,
@@ -63,55 +62,53 @@ typedef struct VifDsp {
     size_t (*ref_cache_size)(int max_w);
 } VifDsp;
 
-
 void vif_stat_row_u8_c(VifSums *sums, const void *const *ref, const void *const *dis, int n_out,
                        int scale, int w, VifShifts sh, const VifStatParams *p, void *tmp);
-void vif_stat_row_u16_c(VifSums *sums, const void *const *ref, const void *const *dis,
-                        int n_out, int scale, int w, VifShifts sh, const VifStatParams *p,
-                        void *tmp);
+void vif_stat_row_u16_c(VifSums *sums, const void *const *ref, const void *const *dis, int n_out,
+                        int scale, int w, VifShifts sh, const VifStatParams *p, void *tmp);
 void vif_down_row_u8_c(uint16_t *out_ref, uint16_t *out_dis, const void *const *ref,
                        const void *const *dis, int filter, int w, unsigned shift, void *tmp);
 void vif_down_row_u16_c(uint16_t *out_ref, uint16_t *out_dis, const void *const *ref,
                         const void *const *dis, int filter, int w, unsigned shift, void *tmp);
 void vif_down_one_u8_c(uint16_t *out, const void *const *in, int filter, int w, unsigned shift,
                        void *tmp);
-void vif_down_one_u16_c(uint16_t *out, const void *const *in, int filter, int w,
-                        unsigned shift, void *tmp);
+void vif_down_one_u16_c(uint16_t *out, const void *const *in, int filter, int w, unsigned shift,
+                        void *tmp);
 size_t vif_row_tmp_size_c(int max_w);
 
-#define EV_VIF_DECLARE_ISA(isa)                                                                \
-    void ev_vif_stat_row_u8_##isa(VifSums *sums, const void *const *ref,                       \
-                                  const void *const *dis, int n_out, int scale, int w,         \
-                                  VifShifts sh, const VifStatParams *p, void *tmp);            \
-    void ev_vif_stat_row_u16_##isa(VifSums *sums, const void *const *ref,                      \
-                                   const void *const *dis, int n_out, int scale, int w,        \
-                                   VifShifts sh, const VifStatParams *p, void *tmp);           \
-    void ev_vif_down_row_u8_##isa(uint16_t *out_ref, uint16_t *out_dis, const void *const *ref, \
-                                  const void *const *dis, int filter, int w, unsigned shift,   \
-                                  void *tmp);                                                  \
-    void ev_vif_down_row_u16_##isa(uint16_t *out_ref, uint16_t *out_dis,                       \
-                                   const void *const *ref, const void *const *dis, int filter, \
-                                   int w, unsigned shift, void *tmp);                          \
-    void ev_vif_down_one_u8_##isa(uint16_t *out, const void *const *in, int filter, int w,      \
-                                  unsigned shift, void *tmp);                                  \
-    void ev_vif_down_one_u16_##isa(uint16_t *out, const void *const *in, int filter, int w,     \
-                                   unsigned shift, void *tmp);                                 \
+#define EV_VIF_DECLARE_ISA(isa)                                                                    \
+    void ev_vif_stat_row_u8_##isa(VifSums *sums, const void *const *ref, const void *const *dis,   \
+                                  int n_out, int scale, int w, VifShifts sh,                       \
+                                  const VifStatParams *p, void *tmp);                              \
+    void ev_vif_stat_row_u16_##isa(VifSums *sums, const void *const *ref, const void *const *dis,  \
+                                   int n_out, int scale, int w, VifShifts sh,                      \
+                                   const VifStatParams *p, void *tmp);                             \
+    void ev_vif_down_row_u8_##isa(uint16_t *out_ref, uint16_t *out_dis, const void *const *ref,    \
+                                  const void *const *dis, int filter, int w, unsigned shift,       \
+                                  void *tmp);                                                      \
+    void ev_vif_down_row_u16_##isa(uint16_t *out_ref, uint16_t *out_dis, const void *const *ref,   \
+                                   const void *const *dis, int filter, int w, unsigned shift,      \
+                                   void *tmp);                                                     \
+    void ev_vif_down_one_u8_##isa(uint16_t *out, const void *const *in, int filter, int w,         \
+                                  unsigned shift, void *tmp);                                      \
+    void ev_vif_down_one_u16_##isa(uint16_t *out, const void *const *in, int filter, int w,        \
+                                   unsigned shift, void *tmp);                                     \
     size_t ev_vif_row_tmp_size_##isa(int max_w);
 
 /* The many-encodes parts (the AVX2 and AVX-512 levels) */
-#define EV_VIF_DECLARE_PARTS(isa)                                                              \
-    void ev_vif_stat_ref_u8_##isa(VifSums *den, void *cache, const void *const *ref,           \
-                                  int n_out, int scale, int w, VifShifts sh,                   \
-                                  const VifStatParams *p, void *tmp);                          \
-    void ev_vif_stat_ref_u16_##isa(VifSums *den, void *cache, const void *const *ref,          \
-                                   int n_out, int scale, int w, VifShifts sh,                  \
-                                   const VifStatParams *p, void *tmp);                         \
-    void ev_vif_stat_dis_u8_##isa(VifSums *sums, const void *cache, const void *const *ref,    \
-                                  const void *const *dis, int n_out, int scale, int w,         \
-                                  VifShifts sh, const VifStatParams *p, void *tmp);            \
-    void ev_vif_stat_dis_u16_##isa(VifSums *sums, const void *cache, const void *const *ref,   \
-                                   const void *const *dis, int n_out, int scale, int w,        \
-                                   VifShifts sh, const VifStatParams *p, void *tmp);           \
+#define EV_VIF_DECLARE_PARTS(isa)                                                                  \
+    void ev_vif_stat_ref_u8_##isa(VifSums *den, void *cache, const void *const *ref, int n_out,    \
+                                  int scale, int w, VifShifts sh, const VifStatParams *p,          \
+                                  void *tmp);                                                      \
+    void ev_vif_stat_ref_u16_##isa(VifSums *den, void *cache, const void *const *ref, int n_out,   \
+                                   int scale, int w, VifShifts sh, const VifStatParams *p,         \
+                                   void *tmp);                                                     \
+    void ev_vif_stat_dis_u8_##isa(VifSums *sums, const void *cache, const void *const *ref,        \
+                                  const void *const *dis, int n_out, int scale, int w,             \
+                                  VifShifts sh, const VifStatParams *p, void *tmp);                \
+    void ev_vif_stat_dis_u16_##isa(VifSums *sums, const void *cache, const void *const *ref,       \
+                                   const void *const *dis, int n_out, int scale, int w,            \
+                                   VifShifts sh, const VifStatParams *p, void *tmp);               \
     size_t ev_vif_ref_cache_size_##isa(int max_w);
 
 EV_VIF_DECLARE_ISA(avx2)

@@ -16,9 +16,9 @@
 #include "base/hd.h"
 
 enum {
-    VIF_SIGMA_NSQ = 65536 << 1,  /* noise variance 2.0 in 8-bit^2 x 2^16 units */
-    VIF_LOG2_ONE = 2048,         /* the log2 table's fixed point: log2(x) x 2048 */
-    VIF_LOG2_TABLE_MIN = 32768,  /* the table covers the 16-bit mantissas [2^15, 2^16) */
+    VIF_SIGMA_NSQ = 65536 << 1, /* noise variance 2.0 in 8-bit^2 x 2^16 units */
+    VIF_LOG2_ONE = 2048,        /* the log2 table's fixed point: log2(x) x 2048 */
+    VIF_LOG2_TABLE_MIN = 32768, /* the table covers the 16-bit mantissas [2^15, 2^16) */
     VIF_LOG2_TABLE_SIZE = 32768,
     VIF_MAX_TAPS = 17,
     VIF_MAX_RADIUS = 8,
@@ -26,12 +26,12 @@ enum {
 
 /* The reference's Q16 filters, one per scale (17, 9, 5 and 3 taps, each summing to 65536);
  * the initialiser also fills the CUDA twin's constant-memory copy (vif.cu). */
-#define VIF_TAPS_INIT                                                                          \
-    {                                                                                          \
-        { 489, 935, 1640, 2640, 3896, 5274, 6547, 7455, 7784, 7455, 6547, 5274, 3896, 2640,    \
-          1640, 935, 489 },                                                                    \
-        { 1244, 3663, 7925, 12590, 14692, 12590, 7925, 3663, 1244 },                           \
-        { 3571, 16004, 26386, 16004, 3571 }, { 10904, 43728, 10904 },                          \
+#define VIF_TAPS_INIT                                                                              \
+    {                                                                                              \
+        { 489,  935,  1640, 2640, 3896, 5274, 6547, 7455, 7784,                                    \
+          7455, 6547, 5274, 3896, 2640, 1640, 935,  489 },                                         \
+            { 1244, 3663, 7925, 12590, 14692, 12590, 7925, 3663, 1244 },                           \
+            { 3571, 16004, 26386, 16004, 3571 }, { 10904, 43728, 10904 },                          \
     }
 static const uint16_t vif_taps[4][VIF_MAX_TAPS] = VIF_TAPS_INIT;
 static const int vif_n_taps[4] = { 17, 9, 5, 3 };
@@ -54,10 +54,10 @@ EV_HD VifShifts vif_shifts(const int scale, const unsigned bpc)
 
 /* The four per-scale totals of the reference (integer_vif.c), summed over pixels. */
 typedef struct VifSums {
-    int64_t num_log;      /* sum of log2 ratios, x 2048 */
+    int64_t num_log; /* sum of log2 ratios, x 2048 */
     int64_t den_log;
-    int64_t num_non_log;  /* sigma2_sq of the pixels below the noise floor */
-    int64_t den_non_log;  /* how many such pixels */
+    int64_t num_non_log; /* sigma2_sq of the pixels below the noise floor */
+    int64_t den_non_log; /* how many such pixels */
 } VifSums;
 
 /* Index of sample i of a line of n >= 2 samples extended by reflection without repeating the
@@ -144,9 +144,8 @@ EV_HD uint32_t vif_mul_q32(const uint32_t a, const uint32_t b)
  * 8-bit^2 x 2^16. egl: vif_enhn_gain_limit. The variances are uint32 differences read back as
  * int32 (they may wrap), and only sigma2_sq is clamped at 0, as the reference.
  */
-EV_HD void vif_pixel_stat(VifSums *s, const uint16_t *table, const uint32_t mu1,
-                          const uint32_t mu2, const uint32_t xx, const uint32_t yy,
-                          const uint32_t xy, const double egl)
+EV_HD void vif_pixel_stat(VifSums *s, const uint16_t *table, const uint32_t mu1, const uint32_t mu2,
+                          const uint32_t xx, const uint32_t yy, const uint32_t xy, const double egl)
 {
     const int32_t sigma1_sq = (int32_t)(xx - vif_mul_q32(mu1, mu1));
     int32_t sigma2_sq = (int32_t)(yy - vif_mul_q32(mu2, mu2));
@@ -175,8 +174,7 @@ EV_HD void vif_pixel_stat(VifSums *s, const uint16_t *table, const uint32_t mu1,
 /* The per-scale numerator and denominator, each a double expression stored as float. */
 EV_HD float vif_scale_num(const VifSums *s)
 {
-    return (float)(s->num_log / 2048.0 +
-                   (s->den_non_log - (s->num_non_log / 16384.0) / 65025.0));
+    return (float)(s->num_log / 2048.0 + (s->den_non_log - (s->num_non_log / 16384.0) / 65025.0));
 }
 
 EV_HD float vif_scale_den(const VifSums *s)

@@ -6,8 +6,7 @@
 
 enum { NAME_SCORE = 0, NAME_TOTAL = 4, NAME_NUM = 5, NAME_DEN = 6, NAME_SCALE_NUM = 7 };
 
-void vif_names_init(VifNames *n, const char *prefix, const EvExtractorClass *cls,
-                    const void *opts)
+void vif_names_init(VifNames *n, const char *prefix, const EvExtractorClass *cls, const void *opts)
 {
     char base[VIF_NAME_LEN];
     for (int k = 0; k < 4; k++) {
@@ -16,8 +15,7 @@ void vif_names_init(VifNames *n, const char *prefix, const EvExtractorClass *cls
         snprintf(base, sizeof(base), "%s_num_scale%d", prefix, k);
         ev_options_feature_name(n->name[NAME_SCALE_NUM + 2 * k], VIF_NAME_LEN, base, cls, opts);
         snprintf(base, sizeof(base), "%s_den_scale%d", prefix, k);
-        ev_options_feature_name(n->name[NAME_SCALE_NUM + 2 * k + 1], VIF_NAME_LEN, base, cls,
-                                opts);
+        ev_options_feature_name(n->name[NAME_SCALE_NUM + 2 * k + 1], VIF_NAME_LEN, base, cls, opts);
     }
     ev_options_feature_name(n->name[NAME_TOTAL], VIF_NAME_LEN, prefix, cls, opts);
     snprintf(base, sizeof(base), "%s_num", prefix);
@@ -26,8 +24,7 @@ void vif_names_init(VifNames *n, const char *prefix, const EvExtractorClass *cls
     ev_options_feature_name(n->name[NAME_DEN], VIF_NAME_LEN, base, cls, opts);
 }
 
-static int put_debug(EvSink *sink, const unsigned frame, const VifNames *n,
-                     const VifScaleScores *v)
+static int put_debug(EvSink *sink, const unsigned frame, const VifNames *n, const VifScaleScores *v)
 {
     double num = 0.0, den = 0.0;
     for (int k = v->skip_scale0 ? 1 : 0; k < 4; k++) {
@@ -47,8 +44,8 @@ static int put_debug(EvSink *sink, const unsigned frame, const VifNames *n,
     return err;
 }
 
-int vif_put_scores(EvSink *sink, const unsigned frame, const VifNames *n,
-                   const VifScaleScores *v, const int debug)
+int vif_put_scores(EvSink *sink, const unsigned frame, const VifNames *n, const VifScaleScores *v,
+                   const int debug)
 {
     int err = 0;
     for (int k = 0; k < 4; k++)

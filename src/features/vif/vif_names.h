@@ -17,11 +17,10 @@ typedef struct VifNames {
 typedef struct VifScaleScores {
     double score[4];
     float num[4], den[4];
-    int skip_scale0;    /* scale 0 not computed: num/den debug outputs 0 and -1 */
+    int skip_scale0; /* scale 0 not computed: num/den debug outputs 0 and -1 */
 } VifScaleScores;
 
-void vif_names_init(VifNames *n, const char *prefix, const EvExtractorClass *cls,
-                    const void *opts);
+void vif_names_init(VifNames *n, const char *prefix, const EvExtractorClass *cls, const void *opts);
 
 /* Write the four scores, then with debug the totals (sum over the computed scales in scale
  * order, in double; 1.0 when the denominator is 0) and the per-scale num/den. */

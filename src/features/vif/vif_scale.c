@@ -12,15 +12,15 @@
 
 #include "features/vif/vif_scale.h"
 
-enum { VIF_BLOCK = 256 };   /* columns per horizontal block: its sums stay in L1 */
+enum { VIF_BLOCK = 256 }; /* columns per horizontal block: its sums stay in L1 */
 
 /* The C kernels' row buffers for rows up to max_w wide, carved from tmp. */
 typedef struct VifRows {
-    uint16_t *mu[2];    /* vertical means of ref, dis (< 2^16), VIF_MAX_RADIUS margins */
-    uint32_t *sq[3];    /* vertical second moments xx, yy, xy, VIF_MAX_RADIUS margins */
-    uint32_t *vmu[2];   /* vertical sums of the means, before rounding */
-    uint64_t *vsq[3];   /* vertical sums of the second moments above 8 bits */
-    uint32_t *hmu[2];   /* horizontal sums over one block of columns */
+    uint16_t *mu[2];  /* vertical means of ref, dis (< 2^16), VIF_MAX_RADIUS margins */
+    uint32_t *sq[3];  /* vertical second moments xx, yy, xy, VIF_MAX_RADIUS margins */
+    uint32_t *vmu[2]; /* vertical sums of the means, before rounding */
+    uint64_t *vsq[3]; /* vertical sums of the second moments above 8 bits */
+    uint32_t *hmu[2]; /* horizontal sums over one block of columns */
     uint64_t *hsq[3];
 } VifRows;
 
@@ -39,7 +39,7 @@ size_t vif_row_tmp_size_c(const int max_w)
 
 static void vif_rows_init(VifRows *rows, void *mem, const int max_w)
 {
-    uint64_t *p64 = mem;    /* the 64-bit arrays first, so that each stays aligned */
+    uint64_t *p64 = mem; /* the 64-bit arrays first, so that each stays aligned */
     for (int l = 0; l < 3; l++, p64 += max_w)
         rows->vsq[l] = p64;
     for (int l = 0; l < 3; l++, p64 += VIF_BLOCK)
@@ -149,8 +149,8 @@ static void stat_vert_u16(VifRows *rows, const void *const *r, const void *const
 static void horiz_tap(uint32_t *restrict m1, uint32_t *restrict m2, uint64_t *restrict xx,
                       uint64_t *restrict yy, uint64_t *restrict xy, const uint16_t *restrict a,
                       const uint16_t *restrict b, const uint32_t *restrict sa,
-                      const uint32_t *restrict sb, const uint32_t *restrict sc,
-                      const uint16_t c, const int n)
+                      const uint32_t *restrict sb, const uint32_t *restrict sc, const uint16_t c,
+                      const int n)
 {
     for (int j = 0; j < n; j++) {
         m1[j] += (uint32_t)c * a[j];
@@ -229,7 +229,6 @@ static void down_horiz(uint16_t *restrict out, uint32_t *restrict acc,
         out[j] = (uint16_t)vif_round_shift(acc[j], 16);
 }
 
-
 /* Pad, then the horizontal pass and statistic of the row the vertical pass left in rows. */
 static void stat_horiz_row(VifSums *sums, const VifRows *rows, const int scale, const int w,
                            const VifStatParams *p)
@@ -284,16 +283,16 @@ static void down_row1(uint16_t *out, const void *const *in, const int is_u8, con
 }
 
 void vif_down_row_u8_c(uint16_t *out_ref, uint16_t *out_dis, const void *const *ref,
-                       const void *const *dis, const int filter, const int w,
-                       const unsigned shift, void *tmp)
+                       const void *const *dis, const int filter, const int w, const unsigned shift,
+                       void *tmp)
 {
     down_row1(out_ref, ref, 1, filter, w, shift, tmp);
     down_row1(out_dis, dis, 1, filter, w, shift, tmp);
 }
 
 void vif_down_row_u16_c(uint16_t *out_ref, uint16_t *out_dis, const void *const *ref,
-                        const void *const *dis, const int filter, const int w,
-                        const unsigned shift, void *tmp)
+                        const void *const *dis, const int filter, const int w, const unsigned shift,
+                        void *tmp)
 {
     down_row1(out_ref, ref, 0, filter, w, shift, tmp);
     down_row1(out_dis, dis, 0, filter, w, shift, tmp);
@@ -338,8 +337,8 @@ static void down_at(uint16_t *out_ref, uint16_t *out_dis, const ptrdiff_t out_st
 
 /* Whether rows [from, to) of ref or dis hold a sample above 2^bpc - 1 (uint16 planes): an OR
  * of the samples has a bit at or above bpc. */
-static int rows_over_depth(const VifPlane *ref, const VifPlane *dis, const int from,
-                           const int to, const unsigned bpc)
+static int rows_over_depth(const VifPlane *ref, const VifPlane *dis, const int from, const int to,
+                           const unsigned bpc)
 {
     unsigned acc = 0;
     for (int y = from; y < to; y++) {
@@ -353,16 +352,15 @@ static int rows_over_depth(const VifPlane *ref, const VifPlane *dis, const int f
     return (acc >> bpc) != 0;
 }
 
-int vif_scale_run(VifSums *sums, uint16_t *out_ref, uint16_t *out_dis,
-                  const ptrdiff_t out_stride, const VifPlane *ref, const VifPlane *dis,
-                  const int scale, const unsigned bpc, const VifStatParams *p,
-                  const VifDsp *dsp, void *tmp, const int check)
+int vif_scale_run(VifSums *sums, uint16_t *out_ref, uint16_t *out_dis, const ptrdiff_t out_stride,
+                  const VifPlane *ref, const VifPlane *dis, const int scale, const unsigned bpc,
+                  const VifStatParams *p, const VifDsp *dsp, void *tmp, const int check)
 {
     const int r = vif_n_taps[scale] / 2;
     const VifShifts sh = vif_shifts(scale, bpc);
     const VifStatRowFn row = ref->is_u8 ? dsp->stat_row_u8 : dsp->stat_row_u16;
     const void *rr[VIF_MAX_TAPS + 1], *dr[VIF_MAX_TAPS + 1];
-    int checked = 0;    /* rows [0, checked) are within the depth */
+    int checked = 0; /* rows [0, checked) are within the depth */
     for (int i = 0; i < ref->h; i += 2) {
         if (check) {
             /* outputs i, i + 1 and the next scale's row i / 2 read rows up to i + 1 + r
@@ -389,8 +387,8 @@ int vif_scale_run(VifSums *sums, uint16_t *out_ref, uint16_t *out_dis,
 /* Many encodes: the reference's rows once per row pair, then each distorted's (vif_scale.h). */
 void vif_scale_run_multi(VifSums *sums, uint16_t *out_ref, uint16_t *const *out_dis,
                          const ptrdiff_t out_stride, const VifPlane *ref, const VifPlane *dis,
-                         const int n, const int scale, const unsigned bpc,
-                         const VifStatParams *p, const VifDsp *dsp, void *tmp, void *cache)
+                         const int n, const int scale, const unsigned bpc, const VifStatParams *p,
+                         const VifDsp *dsp, void *tmp, void *cache)
 {
     const int r = vif_n_taps[scale] / 2, u8 = ref->is_u8;
     const VifShifts sh = vif_shifts(scale, bpc);
@@ -401,7 +399,7 @@ void vif_scale_run_multi(VifSums *sums, uint16_t *out_ref, uint16_t *const *out_
     const unsigned down_shift = vif_shifts(scale, bpc).mu_shift;
     const int rd = scale < 3 ? vif_n_taps[scale + 1] / 2 : 0;
     const void *rr[VIF_MAX_TAPS + 1], *dr[VIF_MAX_TAPS + 1];
-    VifSums den = { 0 };    /* the reference's part: the denominator's sums of every distorted */
+    VifSums den = { 0 }; /* the reference's part: the denominator's sums of every distorted */
     for (int i = 0; i < ref->h; i += 2) {
         if (sums) {
             const int n_out = ref->h - i > 1 ? 2 : 1;

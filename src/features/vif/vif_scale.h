@@ -11,7 +11,7 @@
 /* One scale's luma, read-only: uint8 samples (8-bit input at scale 0) or uint16. */
 typedef struct VifPlane {
     const void *data;
-    ptrdiff_t stride;   /* bytes */
+    ptrdiff_t stride; /* bytes */
     int w, h;
     int is_u8;
 } VifPlane;

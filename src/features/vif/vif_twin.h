@@ -98,8 +98,7 @@ EV_HD VifVert vif_twin_stat_vert_taps(const uint16_t *x, const uint16_t *y, cons
 
 /* Vertical pass of output row i at column c of two planes (the taps gathered, reflected). */
 EV_HD VifVert vif_twin_stat_vert(const VifTwinPlane *ref, const VifTwinPlane *dis,
-                                 const VifFilter *f, const VifShifts sh, const int i,
-                                 const int c)
+                                 const VifFilter *f, const VifShifts sh, const int i, const int c)
 {
     const int r = f->n / 2;
     uint16_t x[VIF_MAX_TAPS], y[VIF_MAX_TAPS];
@@ -143,8 +142,8 @@ EV_HD uint32_t vif_twin_down_vert_taps(const uint16_t *x, const int pitch, const
 }
 
 /* The same for next-scale row k at column c of a plane (input rows around 2k). */
-EV_HD uint32_t vif_twin_down_vert(const VifTwinPlane *in, const VifFilter *f,
-                                  const unsigned shift, const int k, const int c)
+EV_HD uint32_t vif_twin_down_vert(const VifTwinPlane *in, const VifFilter *f, const unsigned shift,
+                                  const int k, const int c)
 {
     const int r = f->n / 2;
     uint16_t x[VIF_MAX_TAPS];
