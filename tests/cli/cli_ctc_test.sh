@@ -5,18 +5,9 @@
 # build on the same inputs (ctc_names.txt: "PRESET VERSION: frame names | aggregate names").
 # usage: cli_ctc_test.sh EXACTVMAF_BINARY SOURCE_DIR [SHARED_DIR]
 set -u
-bin=$1
-src=$2
-shared=${3:-}
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-ref=$src/testdata/sample_ref.y4m
-dis=$src/testdata/sample_dis.y4m
+bin=$1 src=$2 shared=${3:-}
+. "$(dirname "$0")/lib.sh"
 expected=$(dirname "$0")/ctc_names.txt
-pass=0
-failed=0
-ok() { pass=$((pass + 1)); }
-bad() { failed=$((failed + 1)); echo "FAIL: $*"; }
 
 # names XML: the frame-0 attribute names, then "|", then the aggregate names (Netflix's order)
 names() {
@@ -64,24 +55,7 @@ if [ -f "$a3" ] && [ -f "$n1" ]; then
   expect_value pooled "$n1" vmaf_neg 96.439354
 fi
 
-# one line naming the problem, exit != 0, no output
-expect_error() { # name words args...
-  local name=$1 words=$2
-  shift 2
-  rm -f "$tmp/e.xml"
-  "$bin" "$@" -o "$tmp/e.xml" >/dev/null 2>"$tmp/err" </dev/null
-  local rc=$?
-  local lines
-  lines=$(grep -vc "using the CPU backend" "$tmp/err")
-  if [ $rc -eq 0 ] || [ "$lines" -ne 1 ] || [ -e "$tmp/e.xml" ]; then
-    bad "$name: rc $rc, $lines lines: $(cat "$tmp/err")"
-    return
-  fi
-  for w in $words; do
-    grep -qiF -- "$w" "$tmp/err" || { bad "$name: no \"$w\" in: $(cat "$tmp/err")"; return; }
-  done
-  ok
-}
+# one line naming the problem, exit != 0, no output (lib.sh)
 expect_error aom_proposed "--aom_ctc proposed deprecated" -r "$ref" -d "$dis" --aom_ctc proposed
 expect_error aom_bad "aom_ctc v8.0 v7.0" -r "$ref" -d "$dis" --aom_ctc v8.0
 expect_error aom_empty "aom_ctc" -r "$ref" -d "$dis" --aom_ctc ""
@@ -125,5 +99,4 @@ if [ -n "$shared" ] && [ -d "$shared/corpus" ]; then
   expect_value aggregate "$tmp/ten_aom_ctc.xml" apsnr_y 36.299232
 fi
 
-echo "$pass passed, $failed failed"
-[ "$failed" -eq 0 ]
+finish cli_ctc

@@ -4,16 +4,8 @@
 # libvmaf does for 4:0:0); the extractors that need chroma refuse it with one line each.
 # usage: cli_gray_test.sh EXACTVMAF_BINARY SOURCE_DIR
 set -u
-bin=$1
-src=$2
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-pass=0
-failed=0
-ok() { pass=$((pass + 1)); }
-bad() { failed=$((failed + 1)); echo "FAIL: $*"; }
-check() { local name=$1; shift; if "$@"; then ok; else bad "$name"; fi; }
-values() { grep -v '"fps"\|"version"' "$1"; }
+bin=$1 src=$2
+. "$(dirname "$0")/lib.sh"
 
 # From the 8-bit 4:2:0 sample pair: the same frames as gray y4m (8, 10 and 16 bits), the 10- and
 # 16-bit ones also as 4:2:0 (same luma, chroma scaled alike), and the gray luma as raw.
@@ -42,8 +34,6 @@ for name in ("ref", "dis"):
         for fr in frames:
             f.write(fr[:luma])
 PY
-ref=$src/testdata/sample_ref.y4m
-dis=$src/testdata/sample_dis.y4m
 cp "$ref" "$tmp/ref_420p8.y4m"
 cp "$dis" "$tmp/dis_420p8.y4m"
 
@@ -103,5 +93,4 @@ rc=$?
 check "gray vs 4:2:0: refused (rc $rc: $(cat "$tmp/err"))" [ $rc -ne 0 ]
 check "gray vs 4:2:0: the message names both layouts" grep -q "4:0:0.*4:2:0\|4:2:0.*4:0:0" "$tmp/err"
 
-echo "cli_gray: $pass passed, $failed failed"
-[ $failed -eq 0 ]
+finish cli_gray

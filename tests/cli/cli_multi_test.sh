@@ -5,18 +5,8 @@
 # or that would overwrite an input, before reading anything. Each check can fail.
 # usage: cli_multi_test.sh EXACTVMAF_BINARY SOURCE_DIR
 set -u
-bin=$1
-src=$2
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-ref=$src/testdata/sample_ref.y4m
-dis=$src/testdata/sample_dis.y4m
-pass=0
-failed=0
-ok() { pass=$((pass + 1)); }
-bad() { failed=$((failed + 1)); echo "FAIL: $*"; }
-check() { local name=$1; shift; if "$@"; then ok; else bad "$name"; fi; }
-values() { grep -v '"fps"\|"version"\|fps=\|version=' "$1"; }
+bin=$1 src=$2
+. "$(dirname "$0")/lib.sh"
 same_values() { cmp -s <(values "$1") <(values "$2"); }
 
 # Three encodes of the 3-frame 576x324 sample (43-byte header, FRAME\n + 279936 bytes a frame):
@@ -158,5 +148,4 @@ head -c $((320 * 324 * 3 / 2)) /dev/zero >>"$tmp/enc/small.y4m"
 refused "a distorted of another size" "small.y4m is 320x324" \
   -r "$ref" -d "${encs[0]}" -d "$tmp/enc/small.y4m" -o "$tmp/out"
 
-echo "cli_multi: $pass checks passed, $failed failed"
-[ "$failed" -eq 0 ]
+finish cli_multi

@@ -3,51 +3,8 @@
 # non-zero exit and no output file; good runs agree across threads, pipes and frame controls.
 # usage: cli_test.sh EXACTVMAF_BINARY SOURCE_DIR [SHARED_DIR]
 set -u
-bin=$1
-src=$2
-shared=${3:-}
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-ref=$src/testdata/sample_ref.y4m
-dis=$src/testdata/sample_dis.y4m
-pass=0
-failed=0
-
-ok() { pass=$((pass + 1)); }
-bad() { failed=$((failed + 1)); echo "FAIL: $*"; }
-
-# expect_error NAME "WORD..." ARGS...: exit != 0, exactly one stderr line containing every
-# word (case-insensitive), no output file.
-expect_error() {
-  local name=$1 words=$2
-  shift 2
-  rm -f "$tmp/out.xml" "$tmp/out.xml.partial"
-  "$bin" "$@" -o "$tmp/out.xml" >"$tmp/stdout" 2>"$tmp/stderr.all" </dev/null
-  local rc=$?
-  # a CUDA build without a device says once that it falls back to the CPU: not an error line
-  grep -v "using the CPU backend" "$tmp/stderr.all" >"$tmp/stderr"
-  local lines
-  lines=$(wc -l <"$tmp/stderr")
-  if [ $rc -eq 0 ]; then
-    bad "$name: exit 0 (stderr: $(cat "$tmp/stderr"))"
-    return
-  fi
-  if [ "$lines" -ne 1 ]; then
-    bad "$name: $lines stderr lines, want 1: $(cat "$tmp/stderr")"
-    return
-  fi
-  for w in $words; do
-    if ! grep -qiF -- "$w" "$tmp/stderr"; then
-      bad "$name: stderr lacks \"$w\": $(cat "$tmp/stderr")"
-      return
-    fi
-  done
-  if [ -e "$tmp/out.xml" ] || [ -e "$tmp/out.xml.partial" ]; then
-    bad "$name: an output file was left"
-    return
-  fi
-  ok
-}
+bin=$1 src=$2 shared=${3:-}
+. "$(dirname "$0")/lib.sh"
 
 # Raw fixtures cut from the sample (576x324 8-bit 4:2:0: 279936 bytes a frame).
 frame=279936
@@ -165,5 +122,4 @@ if [ -n "$shared" ] && [ -d "$cli" ]; then
   done
 fi
 
-echo "$pass passed, $failed failed"
-[ $failed -eq 0 ]
+finish cli_behaviour

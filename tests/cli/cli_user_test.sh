@@ -3,21 +3,10 @@
 # progress, discoverability. Each check names what it wants; each can fail.
 # usage: cli_user_test.sh EXACTVMAF_BINARY SOURCE_DIR
 set -u
-bin=$1
-src=$2
-tmp=$(mktemp -d)
+bin=$1 src=$2
+. "$(dirname "$0")/lib.sh"
 chmod 755 "$tmp"
-trap 'rm -rf "$tmp"' EXIT
-ref=$src/testdata/sample_ref.y4m
-dis=$src/testdata/sample_dis.y4m
-pass=0
-failed=0
-ok() { pass=$((pass + 1)); }
-bad() { failed=$((failed + 1)); echo "FAIL: $*"; }
-# check NAME COMMAND...: the command must succeed
-check() { local name=$1; shift; if "$@"; then ok; else bad "$name"; fi; }
 psnr_json() { "$bin" -n --feature psnr --json --precision max -q "$@"; }
-values() { grep -v '"fps"\|"version"' "$1"; }
 
 # 1. An output that names an input is refused before anything is read; the input is unchanged.
 cp "$dis" "$tmp/dis.y4m"
@@ -200,5 +189,4 @@ check "-o: nothing on a redirected stdout" [ ! -s "$tmp/score2.txt" ]
 "$bin" -r "$ref" -d "$dis" -n --feature psnr -q >"$tmp/score3.txt" 2>/dev/null
 check "-n: no score printed" [ ! -s "$tmp/score3.txt" ]
 
-echo "$pass passed, $failed failed"
-[ $failed -eq 0 ]
+finish cli_user

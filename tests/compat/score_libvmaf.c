@@ -26,8 +26,10 @@ static void y4m_header(FILE *f, unsigned *w, unsigned *h)
     if (!fgets(line, sizeof(line), f) || strncmp(line, "YUV4MPEG2 ", 10))
         die("y4m header", -1);
     for (char *t = strtok(line, " \n"); t; t = strtok(NULL, " \n")) {
-        if (t[0] == 'W') *w = (unsigned)atoi(t + 1);
-        if (t[0] == 'H') *h = (unsigned)atoi(t + 1);
+        if (t[0] == 'W')
+            *w = (unsigned)atoi(t + 1);
+        if (t[0] == 'H')
+            *h = (unsigned)atoi(t + 1);
         if (t[0] == 'C' && strncmp(t, "C420", 4) && strcmp(t, "Cmono"))
             die("y4m chroma (4:2:0 or 8-bit mono only)", -1);
     }
@@ -73,23 +75,26 @@ int main(int argc, char **argv)
     }
     const int chroma = atoi(argv[5]);
     const enum VmafPixelFormat fmt = chroma == 444   ? VMAF_PIX_FMT_YUV444P
-                                   : chroma == 422 ? VMAF_PIX_FMT_YUV422P
-                                   : chroma == 400 ? VMAF_PIX_FMT_YUV400P
-                                                   : VMAF_PIX_FMT_YUV420P;
+                                     : chroma == 422 ? VMAF_PIX_FMT_YUV422P
+                                     : chroma == 400 ? VMAF_PIX_FMT_YUV400P
+                                                     : VMAF_PIX_FMT_YUV420P;
     const unsigned bpc = (unsigned)atoi(argv[6]);
 
     VmafConfiguration cfg = { .log_level = VMAF_LOG_LEVEL_WARNING, .n_threads = 2 };
     VmafContext *vmaf;
     int err = vmaf_init(&vmaf, cfg);
-    if (err) die("vmaf_init", err);
+    if (err)
+        die("vmaf_init", err);
     VmafModel *model = NULL;
     if (!strncmp(argv[7], "model=", 6)) {
         VmafModelConfig mc = { .name = "vmaf", .flags = VMAF_MODEL_FLAGS_DEFAULT };
-        if ((err = vmaf_model_load(&model, &mc, argv[7] + 6))) die("vmaf_model_load", err);
+        if ((err = vmaf_model_load(&model, &mc, argv[7] + 6)))
+            die("vmaf_model_load", err);
         if ((err = vmaf_use_features_from_model(vmaf, model)))
             die("vmaf_use_features_from_model", err);
     } else if (!strncmp(argv[7], "feature=", 8)) {
-        if ((err = vmaf_use_feature(vmaf, argv[7] + 8, NULL))) die("vmaf_use_feature", err);
+        if ((err = vmaf_use_feature(vmaf, argv[7] + 8, NULL)))
+            die("vmaf_use_feature", err);
     } else {
         die("CASE", -1);
     }
@@ -97,18 +102,25 @@ int main(int argc, char **argv)
     unsigned n = 0;
     for (;; n++) {
         VmafPicture ref, dis;
-        if ((err = vmaf_picture_alloc(&ref, fmt, bpc, w, h))) die("vmaf_picture_alloc", err);
-        if ((err = vmaf_picture_alloc(&dis, fmt, bpc, w, h))) die("vmaf_picture_alloc", err);
+        if ((err = vmaf_picture_alloc(&ref, fmt, bpc, w, h)))
+            die("vmaf_picture_alloc", err);
+        if ((err = vmaf_picture_alloc(&dis, fmt, bpc, w, h)))
+            die("vmaf_picture_alloc", err);
         if (!read_picture(fr, y4m, &ref) || !read_picture(fd, y4m, &dis)) {
             vmaf_picture_unref(&ref);
             vmaf_picture_unref(&dis);
             break;
         }
-        if ((err = vmaf_read_pictures(vmaf, &ref, &dis, n))) die("vmaf_read_pictures", err);
+        if ((err = vmaf_read_pictures(vmaf, &ref, &dis, n)))
+            die("vmaf_read_pictures", err);
     }
-    if ((err = vmaf_read_pictures(vmaf, NULL, NULL, 0))) die("vmaf_read_pictures (flush)", err);
+    if ((err = vmaf_read_pictures(vmaf, NULL, NULL, 0)))
+        die("vmaf_read_pictures (flush)", err);
 
-    static const struct { enum VmafPoolingMethod m; const char *label; } pool[] = {
+    static const struct {
+        enum VmafPoolingMethod m;
+        const char *label;
+    } pool[] = {
         { VMAF_POOL_METHOD_MEAN, "pooled_mean" },
         { VMAF_POOL_METHOD_HARMONIC_MEAN, "pooled_harmonic_mean" },
         { VMAF_POOL_METHOD_MIN, "pooled_min" },
@@ -122,7 +134,8 @@ int main(int argc, char **argv)
             double v;
             err = is_model ? vmaf_score_at_index(vmaf, model, &v, i)
                            : vmaf_feature_score_at_index(vmaf, name, &v, i);
-            if (err) die(name, err);
+            if (err)
+                die(name, err);
             snprintf(frame, sizeof(frame), "%u", i);
             print_bits(frame, name, v);
         }
@@ -130,18 +143,21 @@ int main(int argc, char **argv)
             double v;
             err = is_model ? vmaf_score_pooled(vmaf, model, pool[k].m, &v, 0, n - 1)
                            : vmaf_feature_score_pooled(vmaf, name, pool[k].m, &v, 0, n - 1);
-            if (err) die(name, err);
+            if (err)
+                die(name, err);
             print_bits(pool[k].label, name, v);
         }
     }
-    static const struct { enum VmafOutputFormat f; const char *ext; } out[] = {
-        { VMAF_OUTPUT_FORMAT_JSON, "json" }, { VMAF_OUTPUT_FORMAT_XML, "xml" },
-        { VMAF_OUTPUT_FORMAT_CSV, "csv" }, { VMAF_OUTPUT_FORMAT_SUB, "sub" },
-    };
-    for (unsigned k = 0; k < 4; k++) {
+    /* every writer, XML to SUB in the enum's order */
+    static const char *const ext[] = { [VMAF_OUTPUT_FORMAT_XML] = "xml",
+                                       [VMAF_OUTPUT_FORMAT_JSON] = "json",
+                                       [VMAF_OUTPUT_FORMAT_CSV] = "csv",
+                                       [VMAF_OUTPUT_FORMAT_SUB] = "sub" };
+    for (int f = VMAF_OUTPUT_FORMAT_XML; f <= VMAF_OUTPUT_FORMAT_SUB; f++) {
         char path[4096];
-        snprintf(path, sizeof(path), "%s.%s", argv[8], out[k].ext);
-        if ((err = vmaf_write_output(vmaf, path, out[k].f))) die("vmaf_write_output", err);
+        snprintf(path, sizeof(path), "%s.%s", argv[8], ext[f]);
+        if ((err = vmaf_write_output(vmaf, path, (enum VmafOutputFormat)f)))
+            die("vmaf_write_output", err);
     }
     fprintf(stderr, "score_libvmaf: %u frames, version %s\n", n, vmaf_version());
     vmaf_model_destroy(model);

@@ -10,15 +10,11 @@
 # usage: ffmpeg_test.sh FFMPEG EXACTVMAF_CLI SOURCE_DIR [SHARED_DIR]
 set -uo pipefail
 ffmpeg=$1 cli=$2 src=$(cd "$3" && pwd) shared=${4:-$src/../shared}
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fails=0 passes=0
-bad() { echo "FAIL: $*"; fails=$((fails + 1)); }
-ok() { echo "ok: $*"; passes=$((passes + 1)); }
-ref=$src/testdata/sample_ref.y4m dis=$src/testdata/sample_dis.y4m
+. "$src/tests/cli/lib.sh"
 
 # Values of a log, one "frame feature value" line each (pooled and aggregate rows too), read
-# by the same parser whatever the layout, so two logs compare value for value.
+# by the same parser whatever the layout, so two logs compare value for value (this replaces
+# lib.sh's values, which only drops the version and fps lines).
 values() { # file format
   python3 - "$1" "$2" <<'PY'
 import csv, json, sys, xml.etree.ElementTree as ET
@@ -106,5 +102,4 @@ else
   echo "note: $golden absent: the comparison with Netflix's CLI output is skipped"
 fi
 
-echo "ffmpeg: $passes passed, $fails failed"
-[ $fails -eq 0 ]
+finish ffmpeg

@@ -8,38 +8,28 @@
 # usage: install_test.sh BUILD_DIR SOURCE_DIR
 set -uo pipefail
 build=$(cd "$1" && pwd) src=$(cd "$2" && pwd)
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-prefix=$tmp/prefix
-fails=0
-bad() { echo "FAIL: $*"; fails=$((fails + 1)); }
+. "$src/tests/cli/lib.sh"
+. "$src/tests/install/prefix.sh"
 
-cmake --install "$build" --prefix "$prefix" >"$tmp/install.log" 2>&1 || { cat "$tmp/install.log"; exit 1; }
-libdir=$prefix/lib
-[ -d "$prefix/lib64" ] && [ ! -d "$libdir" ] && libdir=$prefix/lib64
-for f in "$libdir/libexactvmaf.so.0.1.0" "$libdir/libexactvmaf.so.0" "$libdir/libexactvmaf.so" \
-         "$libdir/libexactvmaf.a" "$prefix/include/exactvmaf/exactvmaf.h" \
-         "$prefix/include/exactvmaf/video.h" "$prefix/bin/exactvmaf" \
-         "$libdir/pkgconfig/exactvmaf.pc" "$libdir/cmake/exactvmaf/exactvmafConfig.cmake" \
-         "$libdir/cmake/exactvmaf/exactvmafConfigVersion.cmake"; do
-  [ -e "$f" ] || bad "not installed: ${f#"$prefix"/}"
-done
-soname=$(readelf -d "$libdir/libexactvmaf.so.0.1.0" | sed -n 's/.*SONAME.*\[\(.*\)\]/\1/p')
-[ "$soname" = libexactvmaf.so.0 ] || bad "soname is '$soname', not libexactvmaf.so.0"
+install_prefix
+expect_installed "$libdir/libexactvmaf.so.0.1.0" "$libdir/libexactvmaf.so.0" \
+  "$libdir/libexactvmaf.so" "$libdir/libexactvmaf.a" "$prefix/include/exactvmaf/exactvmaf.h" \
+  "$prefix/include/exactvmaf/video.h" "$prefix/bin/exactvmaf" "$libdir/pkgconfig/exactvmaf.pc" \
+  "$libdir/cmake/exactvmaf/exactvmafConfig.cmake" \
+  "$libdir/cmake/exactvmaf/exactvmafConfigVersion.cmake"
+expect_soname "$libdir/libexactvmaf.so.0.1.0" libexactvmaf.so.0
 
 # Global symbols other than the API: none in the shared library's dynamic table, none in the
 # static library (nm: defined symbols, global or weak).
-leaks=$(nm -D --defined-only "$libdir/libexactvmaf.so" | awk 'NF == 3 && $3 !~ /^ev_/ {print $3}')
-[ -z "$leaks" ] || bad "libexactvmaf.so exports: $(echo $leaks | head -c 300)"
+expect_api_only "$libdir/libexactvmaf.so" ev_
+check "only $n_api API functions exported" [ "$n_api" -gt 20 ]
 # (DW.ref.*: the compiler's hidden weak references for C++ exception tables, never exported)
 leaks=$(nm -g --defined-only "$libdir/libexactvmaf.a" |
         awk 'NF == 3 && $3 !~ /^ev_/ && $3 !~ /^DW\.ref\./ {print $3}')
-[ -z "$leaks" ] || bad "libexactvmaf.a has global: $(echo $leaks | head -c 300)"
-n_api=$(nm -D --defined-only "$libdir/libexactvmaf.so" | grep -c ' ev_')
-[ "$n_api" -gt 20 ] || bad "only $n_api API functions exported"
+# shellcheck disable=SC2086
+check "libexactvmaf.a has global: $(echo $leaks | head -c 300)" [ -z "$leaks" ]
 
 # What the installed CLI says of the sample pair (model vmaf_v0.6.1), at full precision.
-ref=$src/testdata/sample_ref.y4m dis=$src/testdata/sample_dis.y4m
 "$prefix/bin/exactvmaf" -r "$ref" -d "$dis" --model version=vmaf_v0.6.1 --threads 2 \
   --precision max --json -q -o "$tmp/cli.json" 2>/dev/null || bad "the installed CLI failed"
 python3 - "$tmp/cli.json" >"$tmp/want.txt" <<'PY' || bad "reading the CLI's JSON"
@@ -60,13 +50,12 @@ check_run() { # name binary
   fi
   canon <"$tmp/$1.raw" >"$tmp/$1.txt"
   if cmp -s "$tmp/want.txt" "$tmp/$1.txt"; then
-    echo "ok: $1 gives the CLI's $(wc -l <"$tmp/want.txt") values"
+    ok "$1 gives the CLI's $(wc -l <"$tmp/want.txt") values"
   else
     bad "$1 differs from the CLI:"; diff "$tmp/want.txt" "$tmp/$1.txt" | head -5
   fi
 }
 
-export PKG_CONFIG_PATH=$libdir/pkgconfig
 cc=${CC:-cc}
 if ! pkg-config --exists exactvmaf; then
   bad "pkg-config does not find exactvmaf.pc"
@@ -76,10 +65,7 @@ else
   $cc -std=c11 -o "$tmp/score_pc" "$src/tests/install/score_pair.c" \
     $(pkg-config --cflags --libs exactvmaf) 2>"$tmp/cc.log" || bad "pkg-config build: $(head -5 "$tmp/cc.log")"
   if [ -x "$tmp/score_pc" ]; then
-    # (ldd's output is taken whole first: grep -q quitting early would fail the pipe)
-    loads=$(ldd "$tmp/score_pc"; LD_LIBRARY_PATH=$libdir ldd "$tmp/score_pc")
-    grep -q "libexactvmaf.so.0 => $libdir" <<<"$loads" ||
-      bad "score_pc does not load the installed libexactvmaf.so.0"
+    expect_loads "$tmp/score_pc" libexactvmaf.so.0
     LD_LIBRARY_PATH=$libdir check_run pkg-config-shared "$tmp/score_pc"
   fi
   # static: the archive, plus pkg-config --static's private libraries
@@ -90,7 +76,7 @@ else
     bad "pkg-config --static build: $(head -5 "$tmp/cc2.log")"
   if [ -x "$tmp/score_pc_static" ]; then
     loads=$(ldd "$tmp/score_pc_static")
-    grep -q libexactvmaf <<<"$loads" && bad "the static build loads libexactvmaf.so"
+    if grep -q libexactvmaf <<<"$loads"; then bad "the static build loads libexactvmaf.so"; else ok; fi
     check_run pkg-config-static "$tmp/score_pc_static"
   fi
 fi
@@ -107,6 +93,5 @@ else
   bad "find_package consumer: $(tail -5 "$tmp/consumer.log")"
 fi
 
-"$prefix/bin/exactvmaf" --version >/dev/null 2>&1 || bad "the installed CLI's --version fails"
-[ $fails -eq 0 ] && echo "install: all checks passed" || echo "install: $fails failed"
-[ $fails -eq 0 ]
+if "$prefix/bin/exactvmaf" --version >/dev/null 2>&1; then ok; else bad "the installed CLI's --version fails"; fi
+finish install

@@ -18,10 +18,10 @@ struct VmafFeatureDictionary {
 
 /* What a model and a collection both are here: a specification, not a loaded model. */
 typedef struct CvModelSpec {
-    char *name;         /* output name (cfg->name or "vmaf") */
-    char *source;       /* "version=X" or "path=F" */
-    uint64_t flags;     /* enum VmafModelFlags */
-    char *overloads;    /* ":<extractor>.<option>=<value>..." or "" */
+    char *name;      /* output name (cfg->name or "vmaf") */
+    char *source;    /* "version=X" or "path=F" */
+    uint64_t flags;  /* enum VmafModelFlags */
+    char *overloads; /* ":<extractor>.<option>=<value>..." or "" */
 } CvModelSpec;
 
 struct VmafModel {
@@ -34,14 +34,16 @@ struct VmafModelCollection {
 
 /* "k=v:k=v" (prefix NULL) or ":P.k=v:P.k=v" (prefix P); "" for an empty dictionary; malloc'd. */
 char *cv_dict_join(const VmafFeatureDictionary *d, const char *prefix);
+/* The value of key in d (NULL: empty), or NULL. */
+const char *cv_dict_get(const VmafFeatureDictionary *d, const char *key);
 
 /* The ev_use_model() specification of spec; malloc'd. */
 char *cv_spec_text(const CvModelSpec *spec);
 
 /* libvmaf's logging: lines to stderr in its style ("libvmaf ERROR ..."), up to a level. */
 typedef struct CvLog {
-    EvLogCallback cb;       /* cv_stderr_callback, or NULL (VMAF_LOG_LEVEL_NONE: silent) */
-    EvLogLevel level;       /* the most verbose level printed */
+    EvLogCallback cb; /* cv_stderr_callback, or NULL (VMAF_LOG_LEVEL_NONE: silent) */
+    EvLogLevel level; /* the most verbose level printed */
 } CvLog;
 
 /* The logger of a libvmaf log level (log.c). */

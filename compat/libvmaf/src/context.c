@@ -12,10 +12,8 @@ struct VmafContext {
     EvContext *ev;
     VmafConfiguration cfg;
     CvLog log;
-    char **model_spec;      /* ev_use_model() specifications registered, in order */
-    char **model_name;
-    unsigned n_models;
-    unsigned pic_cnt;       /* pairs read */
+    VmafFeatureDictionary *models; /* name: the ev_use_model() specification first under it */
+    unsigned pic_cnt;              /* pairs read */
     int flushed;
     clock_t t_begin, t_end; /* processor time from the first picture to the flush (fps) */
     int have_prealloc;
@@ -59,12 +57,7 @@ int vmaf_close(VmafContext *const vmaf)
     if (!vmaf)
         return -EINVAL;
     ev_close(&vmaf->ev);
-    for (unsigned i = 0; i < vmaf->n_models; i++) {
-        free(vmaf->model_spec[i]);
-        free(vmaf->model_name[i]);
-    }
-    free(vmaf->model_spec);
-    free(vmaf->model_name);
+    vmaf_feature_dictionary_free(&vmaf->models);
     free(vmaf);
     return 0;
 }
@@ -85,12 +78,10 @@ int vmaf_use_feature(VmafContext *const vmaf, const char *const feature_name,
     return err;
 }
 
-static int registered(const VmafContext *const vmaf, const char *const name)
+/* The ev_use_model() specification first registered as model name, or NULL. */
+static const char *registered(const VmafContext *const vmaf, const char *const name)
 {
-    for (unsigned i = 0; i < vmaf->n_models; i++)
-        if (!strcmp(vmaf->model_name[i], name))
-            return (int)i;
-    return -1;
+    return cv_dict_get(vmaf->models, name);
 }
 
 /* ev_use_model() once per specification; a second registration of the same one (a bootstrap
@@ -100,32 +91,18 @@ static int use_spec(VmafContext *const vmaf, const CvModelSpec *const spec)
     char *text = cv_spec_text(spec);
     if (!text)
         return -ENOMEM;
-    const int i = registered(vmaf, spec->name);
-    if (i >= 0 && !strcmp(vmaf->model_spec[i], text)) {
-        free(text);
-        return 0;
+    const char *const known = registered(vmaf, spec->name);
+    int err = 0;
+    if (!known || strcmp(known, text)) {
+        err = ev_use_model(vmaf->ev, text);
+        if (err == -ENOENT)
+            err = -EINVAL;
+        /* (spec->name is not empty: ev_use_model() refuses "name=") */
+        if (!err && !known)
+            err = vmaf_feature_dictionary_set(&vmaf->models, spec->name, text);
     }
-    int err = ev_use_model(vmaf->ev, text);
-    if (err) {
-        free(text);
-        return err == -ENOENT ? -EINVAL : err;
-    }
-    char **s = realloc(vmaf->model_spec, (vmaf->n_models + 1) * sizeof(*s));
-    if (s)
-        vmaf->model_spec = s;
-    char **n = realloc(vmaf->model_name, (vmaf->n_models + 1) * sizeof(*n));
-    if (n)
-        vmaf->model_name = n;
-    char *name = strdup(spec->name);
-    if (!s || !n || !name) {
-        free(text);
-        free(name);
-        return -ENOMEM;
-    }
-    vmaf->model_spec[vmaf->n_models] = text;
-    vmaf->model_name[vmaf->n_models] = name;
-    vmaf->n_models++;
-    return 0;
+    free(text);
+    return err;
 }
 
 int vmaf_use_features_from_model(VmafContext *const vmaf, VmafModel *const model)
@@ -167,8 +144,10 @@ static int to_ev_picture(const VmafContext *const vmaf, const VmafPicture *const
 {
     memset(e, 0, sizeof(*e));
     if (layout_of(p->pix_fmt, &e->layout)) {
-        cv_log(&vmaf->log, EV_LOG_ERROR, "vmaf_read_pictures: pixel format %d is not supported "
-               "(yuv420p, yuv422p, yuv444p or yuv400p)", (int)p->pix_fmt);
+        cv_log(&vmaf->log, EV_LOG_ERROR,
+               "vmaf_read_pictures: pixel format %d is not supported "
+               "(yuv420p, yuv422p, yuv444p or yuv400p)",
+               (int)p->pix_fmt);
         return -EINVAL;
     }
     e->width = p->w[0];
@@ -190,8 +169,8 @@ static int flush(VmafContext *const vmaf)
     const int err = ev_flush(vmaf->ev);
     vmaf->t_end = clock();
     if (!err) /* which engine scored: the one line that tells a CUDA run from a CPU one */
-        cv_log(&vmaf->log, EV_LOG_INFO, "exactvmaf: %u frames scored on %s", ev_frame_count(vmaf->ev),
-               ev_backend_name(vmaf->ev));
+        cv_log(&vmaf->log, EV_LOG_INFO, "exactvmaf: %u frames scored on %s",
+               ev_frame_count(vmaf->ev), ev_backend_name(vmaf->ev));
     return err;
 }
 
@@ -207,8 +186,10 @@ int vmaf_read_pictures(VmafContext *const vmaf, VmafPicture *const ref, VmafPict
     if (!ref || !dist || vmaf->flushed)
         err = -EINVAL;
     else if (index != vmaf->pic_cnt) {
-        cv_log(&vmaf->log, EV_LOG_ERROR, "vmaf_read_pictures: index %u out of order: exactvmaf "
-               "takes the pictures in order, %u expected", index, vmaf->pic_cnt);
+        cv_log(&vmaf->log, EV_LOG_ERROR,
+               "vmaf_read_pictures: index %u out of order: exactvmaf "
+               "takes the pictures in order, %u expected",
+               index, vmaf->pic_cnt);
         err = -EINVAL;
     } else if (!(err = to_ev_picture(vmaf, ref, &a)) && !(err = to_ev_picture(vmaf, dist, &b))) {
         if (!vmaf->pic_cnt)
@@ -262,14 +243,18 @@ int vmaf_feature_score_at_index(VmafContext *const vmaf, const char *const featu
 /* Model scores exist once the context has flushed (exactvmaf predicts them all then). */
 static int model_ready(VmafContext *const vmaf, const char *const name)
 {
-    if (registered(vmaf, name) < 0) {
-        cv_log(&vmaf->log, EV_LOG_ERROR, "model \"%s\" was not registered with "
-               "vmaf_use_features_from_model(): exactvmaf scores only registered models", name);
+    if (!registered(vmaf, name)) {
+        cv_log(&vmaf->log, EV_LOG_ERROR,
+               "model \"%s\" was not registered with "
+               "vmaf_use_features_from_model(): exactvmaf scores only registered models",
+               name);
         return -EINVAL;
     }
     if (!vmaf->flushed) {
-        cv_log(&vmaf->log, EV_LOG_ERROR, "model \"%s\": exactvmaf predicts the scores when the "
-               "context is flushed (vmaf_read_pictures(vmaf, NULL, NULL, 0))", name);
+        cv_log(&vmaf->log, EV_LOG_ERROR,
+               "model \"%s\": exactvmaf predicts the scores when the "
+               "context is flushed (vmaf_read_pictures(vmaf, NULL, NULL, 0))",
+               name);
         return -EINVAL;
     }
     return 0;
@@ -282,38 +267,6 @@ int vmaf_score_at_index(VmafContext *const vmaf, VmafModel *const model, double 
         return -EINVAL;
     const int err = model_ready(vmaf, model->spec.name);
     return err ? err : get_score(vmaf, model->spec.name, index, score);
-}
-
-/* NAME<suffix> into buf. */
-static const char *suffixed(char *const buf, const size_t size, const char *const name,
-                            const char *const suffix)
-{
-    snprintf(buf, size, "%s%s", name, suffix);
-    return buf;
-}
-
-int vmaf_score_at_index_model_collection(VmafContext *const vmaf,
-                                         VmafModelCollection *const model_collection,
-                                         VmafModelCollectionScore *const score,
-                                         const unsigned index)
-{
-    if (!vmaf || !model_collection || !score)
-        return -EINVAL;
-    const char *name = model_collection->spec.name;
-    int err = model_ready(vmaf, name);
-    if (err)
-        return err;
-    char buf[512];
-    score->type = VMAF_MODEL_COLLECTION_SCORE_BOOTSTRAP;
-    err = get_score(vmaf, suffixed(buf, sizeof(buf), name, "_bagging"), index,
-                    &score->bootstrap.bagging_score);
-    err |= get_score(vmaf, suffixed(buf, sizeof(buf), name, "_stddev"), index,
-                     &score->bootstrap.stddev);
-    err |= get_score(vmaf, suffixed(buf, sizeof(buf), name, "_ci_p95_lo"), index,
-                     &score->bootstrap.ci.p95.lo);
-    err |= get_score(vmaf, suffixed(buf, sizeof(buf), name, "_ci_p95_hi"), index,
-                     &score->bootstrap.ci.p95.hi);
-    return err ? -EINVAL : 0;
 }
 
 /* libvmaf's pooling over index_low..index_high, every n_subsample-th index: running double
@@ -368,11 +321,13 @@ int vmaf_score_pooled(VmafContext *const vmaf, VmafModel *const model,
                                            index_high);
 }
 
-int vmaf_score_pooled_model_collection(VmafContext *const vmaf,
-                                       VmafModelCollection *const model_collection,
-                                       const enum VmafPoolingMethod pool_method,
-                                       VmafModelCollectionScore *const score,
-                                       const unsigned index_low, const unsigned index_high)
+/* A bootstrap collection's four values, NAME_bagging, NAME_stddev, NAME_ci_p95_lo and
+ * NAME_ci_p95_hi: at index (pooled 0) or pooled with method over index..index_high. Each is
+ * read, also after a missing one. */
+static int collection_score(VmafContext *const vmaf, VmafModelCollection *const model_collection,
+                            VmafModelCollectionScore *const score, const int pooled,
+                            const enum VmafPoolingMethod method, const unsigned index,
+                            const unsigned index_high)
 {
     if (!vmaf || !model_collection || !score)
         return -EINVAL;
@@ -380,21 +335,42 @@ int vmaf_score_pooled_model_collection(VmafContext *const vmaf,
     int err = model_ready(vmaf, name);
     if (err)
         return err;
-    char buf[512];
     score->type = VMAF_MODEL_COLLECTION_SCORE_BOOTSTRAP;
-    err = vmaf_feature_score_pooled(vmaf, suffixed(buf, sizeof(buf), name, "_bagging"),
-                                    pool_method, &score->bootstrap.bagging_score, index_low,
-                                    index_high);
-    err |= vmaf_feature_score_pooled(vmaf, suffixed(buf, sizeof(buf), name, "_stddev"),
-                                     pool_method, &score->bootstrap.stddev, index_low,
-                                     index_high);
-    err |= vmaf_feature_score_pooled(vmaf, suffixed(buf, sizeof(buf), name, "_ci_p95_lo"),
-                                     pool_method, &score->bootstrap.ci.p95.lo, index_low,
-                                     index_high);
-    err |= vmaf_feature_score_pooled(vmaf, suffixed(buf, sizeof(buf), name, "_ci_p95_hi"),
-                                     pool_method, &score->bootstrap.ci.p95.hi, index_low,
-                                     index_high);
+    const struct {
+        const char *suffix;
+        double *value;
+    } part[] = {
+        { "_bagging", &score->bootstrap.bagging_score },
+        { "_stddev", &score->bootstrap.stddev },
+        { "_ci_p95_lo", &score->bootstrap.ci.p95.lo },
+        { "_ci_p95_hi", &score->bootstrap.ci.p95.hi },
+    };
+    for (size_t i = 0; i < sizeof(part) / sizeof(part[0]); i++) {
+        char buf[512];
+        snprintf(buf, sizeof(buf), "%s%s", name, part[i].suffix);
+        err |= pooled
+                   ? vmaf_feature_score_pooled(vmaf, buf, method, part[i].value, index, index_high)
+                   : get_score(vmaf, buf, index, part[i].value);
+    }
     return err ? -EINVAL : 0;
+}
+
+int vmaf_score_at_index_model_collection(VmafContext *const vmaf,
+                                         VmafModelCollection *const model_collection,
+                                         VmafModelCollectionScore *const score,
+                                         const unsigned index)
+{
+    return collection_score(vmaf, model_collection, score, 0, VMAF_POOL_METHOD_UNKNOWN, index,
+                            index);
+}
+
+int vmaf_score_pooled_model_collection(VmafContext *const vmaf,
+                                       VmafModelCollection *const model_collection,
+                                       const enum VmafPoolingMethod pool_method,
+                                       VmafModelCollectionScore *const score,
+                                       const unsigned index_low, const unsigned index_high)
+{
+    return collection_score(vmaf, model_collection, score, 1, pool_method, index_low, index_high);
 }
 
 int vmaf_write_output(VmafContext *const vmaf, const char *const output_path,

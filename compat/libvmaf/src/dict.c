@@ -5,6 +5,21 @@
 
 #include "compat.h"
 
+/* The index of key in d (NULL: empty), or -1. */
+static int find(const VmafFeatureDictionary *const d, const char *const key)
+{
+    for (unsigned i = 0; d && i < d->n; i++)
+        if (!strcmp(d->key[i], key))
+            return (int)i;
+    return -1;
+}
+
+const char *cv_dict_get(const VmafFeatureDictionary *const d, const char *const key)
+{
+    const int i = find(d, key);
+    return i < 0 ? NULL : d->val[i];
+}
+
 int vmaf_feature_dictionary_set(VmafFeatureDictionary **const dict, const char *const key,
                                 const char *const val)
 {
@@ -17,9 +32,8 @@ int vmaf_feature_dictionary_set(VmafFeatureDictionary **const dict, const char *
             return -ENOMEM;
         *dict = d;
     }
-    for (unsigned i = 0; i < d->n; i++) {
-        if (strcmp(d->key[i], key))
-            continue;
+    const int i = find(d, key);
+    if (i >= 0) {
         char *v = strdup(val);
         if (!v)
             return -ENOMEM;

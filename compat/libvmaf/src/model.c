@@ -93,8 +93,7 @@ static int load_model(VmafModel **const model, VmafModelConfig *const cfg, const
     return 0;
 }
 
-int vmaf_model_load(VmafModel **const model, VmafModelConfig *const cfg,
-                    const char *const version)
+int vmaf_model_load(VmafModel **const model, VmafModelConfig *const cfg, const char *const version)
 {
     return load_model(model, cfg, "version", version);
 }
@@ -134,15 +133,25 @@ static int valid_overload(const char *const feature_name, const VmafFeatureDicti
     return 1;
 }
 
-int vmaf_model_feature_overload(VmafModel *const model, const char *const feature_name,
-                                VmafFeatureDictionary *opts_dict)
+/* The options of feature_name into spec and, when given, also; the dictionary is consumed. */
+static int overload(CvModelSpec *const spec, CvModelSpec *const also,
+                    const char *const feature_name, VmafFeatureDictionary *opts_dict)
 {
     int err = -EINVAL;
-    if (model && valid_overload(feature_name, opts_dict))
-        err = add_overload(&model->spec, feature_name, opts_dict);
+    if (spec && valid_overload(feature_name, opts_dict)) {
+        err = add_overload(spec, feature_name, opts_dict);
+        if (!err && also)
+            err = add_overload(also, feature_name, opts_dict);
+    }
     if (opts_dict)
         vmaf_feature_dictionary_free(&opts_dict);
     return err;
+}
+
+int vmaf_model_feature_overload(VmafModel *const model, const char *const feature_name,
+                                VmafFeatureDictionary *opts_dict)
+{
+    return overload(model ? &model->spec : NULL, NULL, feature_name, opts_dict);
 }
 
 void vmaf_model_destroy(VmafModel *const model)
@@ -204,15 +213,8 @@ int vmaf_model_collection_feature_overload(VmafModel *const model,
                                            const char *const feature_name,
                                            VmafFeatureDictionary *opts_dict)
 {
-    int err = -EINVAL;
-    if (model_collection && *model_collection && valid_overload(feature_name, opts_dict)) {
-        err = add_overload(&(*model_collection)->spec, feature_name, opts_dict);
-        if (!err && model)
-            err = add_overload(&model->spec, feature_name, opts_dict);
-    }
-    if (opts_dict)
-        vmaf_feature_dictionary_free(&opts_dict);
-    return err;
+    return overload(model_collection && *model_collection ? &(*model_collection)->spec : NULL,
+                    model ? &model->spec : NULL, feature_name, opts_dict);
 }
 
 void vmaf_model_collection_destroy(VmafModelCollection *const model_collection)
