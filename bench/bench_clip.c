@@ -8,8 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int write_scaled(FILE *out, const unsigned char *src, unsigned w, unsigned h,
-                        unsigned scale, unsigned char *row)
+static int write_scaled(FILE *out, const unsigned char *src, unsigned w, unsigned h, unsigned scale,
+                        unsigned char *row)
 {
     for (unsigned y = 0; y < h; y++) {
         for (unsigned x = 0; x < w; x++)

@@ -93,8 +93,12 @@ static void print_log(void *user, EvLogLevel level, const char *line)
 
 static int parse_args(int argc, char **argv, BenchArgs *a)
 {
-    *a = (BenchArgs){ .width = 1920, .height = 1080, .bitdepth = 8, .threads = 1,
-                      .frames = 20, .layout = EV_PIX_420 };
+    *a = (BenchArgs){ .width = 1920,
+                      .height = 1080,
+                      .bitdepth = 8,
+                      .threads = 1,
+                      .frames = 20,
+                      .layout = EV_PIX_420 };
     for (int i = 1; i + 1 < argc; i += 2) {
         const char *k = argv[i], *v = argv[i + 1];
         if (!strcmp(k, "--feature") && a->n_features < 16)
@@ -106,8 +110,9 @@ static int parse_args(int argc, char **argv, BenchArgs *a)
         else if (!strcmp(k, "--bitdepth"))
             a->bitdepth = (unsigned)atoi(v);
         else if (!strcmp(k, "--layout"))
-            a->layout = !strcmp(v, "444") ? EV_PIX_444 : !strcmp(v, "422") ? EV_PIX_422
-                                                                            : EV_PIX_420;
+            a->layout = !strcmp(v, "444")   ? EV_PIX_444
+                        : !strcmp(v, "422") ? EV_PIX_422
+                                            : EV_PIX_420;
         else if (!strcmp(k, "--threads"))
             a->threads = (unsigned)atoi(v);
         else if (!strcmp(k, "--frames"))
@@ -117,7 +122,9 @@ static int parse_args(int argc, char **argv, BenchArgs *a)
         else
             return -1;
     }
-    return (a->n_features || a->n_models) && a->frames && a->bitdepth >= 8 && a->bitdepth <= 16 ? 0 : -1;
+    return (a->n_features || a->n_models) && a->frames && a->bitdepth >= 8 && a->bitdepth <= 16
+               ? 0
+               : -1;
 }
 
 static int add_feature(EvContext *ctx, const char *spec)
@@ -133,8 +140,11 @@ int main(int argc, char **argv)
 {
     BenchArgs a;
     if (parse_args(argc, argv, &a)) {
-        fprintf(stderr, "usage: %s --feature SPEC [--feature SPEC] [--model SPEC] [--size WxH] [--bitdepth N] "
-                        "[--layout 420|422|444] [--threads N] [--frames N] [--cpumask N]\n", argv[0]);
+        fprintf(
+            stderr,
+            "usage: %s --feature SPEC [--feature SPEC] [--model SPEC] [--size WxH] [--bitdepth N] "
+            "[--layout 420|422|444] [--threads N] [--frames N] [--cpumask N]\n",
+            argv[0]);
         return 2;
     }
     enum { N_PAIRS = 4 };
@@ -178,9 +188,8 @@ int main(int argc, char **argv)
     for (unsigned i = 0; i < a.n_features; i++)
         snprintf(label + strlen(label), sizeof(label) - strlen(label), "%s%s",
                  i || a.n_models ? "+" : "", a.feature[i]);
-    printf("%-40s %5ux%-5u %2u-bit threads %u frames %4u: %9.2f fps %10.3f ms/frame\n",
-           label, a.width, a.height, a.bitdepth, a.threads, a.frames, a.frames / dt,
-           1e3 * dt / a.frames);
+    printf("%-40s %5ux%-5u %2u-bit threads %u frames %4u: %9.2f fps %10.3f ms/frame\n", label,
+           a.width, a.height, a.bitdepth, a.threads, a.frames, a.frames / dt, 1e3 * dt / a.frames);
     ev_close(&ctx);
     for (unsigned i = 0; i < 2 * N_PAIRS; i++)
         free(bufs[i]);

@@ -5,8 +5,9 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 need=()
-for pkg in cmake gcc clang make pkg-config libjansson-dev dpkg-dev xz-utils python3; do
-  # clang: scripts/fuzz.sh; dpkg-dev, xz-utils: the ffmpeg source below; python3: scripts/layers.py
+for pkg in cmake gcc clang clang-format make pkg-config libjansson-dev dpkg-dev xz-utils python3; do
+  # clang: scripts/fuzz.sh; clang-format: scripts/format.sh; dpkg-dev, xz-utils: the ffmpeg
+  # source below; python3: scripts/layers.py
   dpkg -s "$pkg" >/dev/null 2>&1 || need+=("$pkg")
 done
 if ((${#need[@]})); then

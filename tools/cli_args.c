@@ -10,103 +10,135 @@
 #include "cli_presets.h"
 
 enum {
-    ARG_XML = 256, ARG_JSON, ARG_CSV, ARG_SUB, ARG_THREADS, ARG_FEATURE, ARG_SUBSAMPLE,
-    ARG_CPUMASK, ARG_GPUMASK, ARG_AOM_CTC, ARG_NFLX_CTC, ARG_FRAME_CNT, ARG_FRAME_SKIP_REF,
-    ARG_FRAME_SKIP_DIST, ARG_PRECISION, ARG_HELP, ARG_LIST, ARG_BACKEND, ARG_GPU, ARG_LIST_MODELS,
+    ARG_XML = 256,
+    ARG_JSON,
+    ARG_CSV,
+    ARG_SUB,
+    ARG_THREADS,
+    ARG_FEATURE,
+    ARG_SUBSAMPLE,
+    ARG_CPUMASK,
+    ARG_GPUMASK,
+    ARG_AOM_CTC,
+    ARG_NFLX_CTC,
+    ARG_FRAME_CNT,
+    ARG_FRAME_SKIP_REF,
+    ARG_FRAME_SKIP_DIST,
+    ARG_PRECISION,
+    ARG_HELP,
+    ARG_LIST,
+    ARG_BACKEND,
+    ARG_GPU,
+    ARG_LIST_MODELS,
 };
 
 static const struct option long_opts[] = {
-    { "reference", 1, NULL, 'r' },        { "distorted", 1, NULL, 'd' },
-    { "width", 1, NULL, 'w' },            { "height", 1, NULL, 'h' },
-    { "pixel_format", 1, NULL, 'p' },     { "bitdepth", 1, NULL, 'b' },
-    { "model", 1, NULL, 'm' },            { "output", 1, NULL, 'o' },
-    { "xml", 0, NULL, ARG_XML },          { "json", 0, NULL, ARG_JSON },
-    { "csv", 0, NULL, ARG_CSV },          { "sub", 0, NULL, ARG_SUB },
-    { "threads", 1, NULL, ARG_THREADS },  { "feature", 1, NULL, ARG_FEATURE },
-    { "subsample", 1, NULL, ARG_SUBSAMPLE }, { "cpumask", 1, NULL, ARG_CPUMASK },
-    { "gpumask", 1, NULL, ARG_GPUMASK },  { "aom_ctc", 1, NULL, ARG_AOM_CTC },
-    { "nflx_ctc", 1, NULL, ARG_NFLX_CTC }, { "frame_cnt", 1, NULL, ARG_FRAME_CNT },
+    { "reference", 1, NULL, 'r' },
+    { "distorted", 1, NULL, 'd' },
+    { "width", 1, NULL, 'w' },
+    { "height", 1, NULL, 'h' },
+    { "pixel_format", 1, NULL, 'p' },
+    { "bitdepth", 1, NULL, 'b' },
+    { "model", 1, NULL, 'm' },
+    { "output", 1, NULL, 'o' },
+    { "xml", 0, NULL, ARG_XML },
+    { "json", 0, NULL, ARG_JSON },
+    { "csv", 0, NULL, ARG_CSV },
+    { "sub", 0, NULL, ARG_SUB },
+    { "threads", 1, NULL, ARG_THREADS },
+    { "feature", 1, NULL, ARG_FEATURE },
+    { "subsample", 1, NULL, ARG_SUBSAMPLE },
+    { "cpumask", 1, NULL, ARG_CPUMASK },
+    { "gpumask", 1, NULL, ARG_GPUMASK },
+    { "aom_ctc", 1, NULL, ARG_AOM_CTC },
+    { "nflx_ctc", 1, NULL, ARG_NFLX_CTC },
+    { "frame_cnt", 1, NULL, ARG_FRAME_CNT },
     { "frame_skip_ref", 1, NULL, ARG_FRAME_SKIP_REF },
     { "frame_skip_dist", 1, NULL, ARG_FRAME_SKIP_DIST },
-    { "precision", 1, NULL, ARG_PRECISION }, { "no_prediction", 0, NULL, 'n' },
-    { "version", 0, NULL, 'v' },          { "quiet", 0, NULL, 'q' },
-    { "help", 0, NULL, ARG_HELP },        { "list_features", 0, NULL, ARG_LIST },
-    { "backend", 1, NULL, ARG_BACKEND },  { "gpu", 1, NULL, ARG_GPU },
+    { "precision", 1, NULL, ARG_PRECISION },
+    { "no_prediction", 0, NULL, 'n' },
+    { "version", 0, NULL, 'v' },
+    { "quiet", 0, NULL, 'q' },
+    { "help", 0, NULL, ARG_HELP },
+    { "list_features", 0, NULL, ARG_LIST },
+    { "backend", 1, NULL, ARG_BACKEND },
+    { "gpu", 1, NULL, ARG_GPU },
     { "list_models", 0, NULL, ARG_LIST_MODELS },
     { NULL, 0, NULL, 0 },
 };
 
 void cli_usage(FILE *f, const char *app)
 {
-    fprintf(f,
-            "Usage: %s -r REF -d DIS [options]\n"
-            "Scores DIS against REF with Netflix's VMAF (default model vmaf_v0.6.1) and any\n"
-            "--feature; the results equal Netflix libvmaf's bit for bit (--version says which).\n"
-            "\n"
-            "Input (a file starting with YUV4MPEG2 is read as y4m whatever its name):\n"
-            " --reference/-r $path:        reference .y4m or raw .yuv; - reads standard input\n"
-            " --distorted/-d $path:        distorted .y4m or raw .yuv; - reads standard input\n"
-            "                              (only one input can be -). Repeat -d to score many\n"
-            "                              encodes against one reference read once: one\n"
-            "                              output each, -o a folder or a pattern with {}\n"
-            " --width/-w $unsigned:        raw .yuv width   } all four for raw input, for both\n"
-            " --height/-h $unsigned:       raw .yuv height  } files; odd sizes use ffmpeg's\n"
-            " --pixel_format/-p $layout:   420|422|444|400  } layout (chroma rounded up), 400 gray\n"
-            " --bitdepth/-b 8..16:         raw bit depth    } (16-bit samples little-endian)\n"
-            " --frame_cnt $unsigned:       score at most N frames (0 = all)\n"
-            " --frame_skip_ref $unsigned:  skip the first N frames of the reference\n"
-            " --frame_skip_dist $unsigned: skip the first N frames of the distorted\n"
-            " --subsample $unsigned:       score every Nth frame (0 or 1 = every frame)\n"
-            "\n"
-            "What to compute:\n"
-            " --model/-m $params:          a model, colon-separated: version=NAME (see\n"
-            "                              --list_models) or path=FILE.json; name=OUT (default\n"
-            "                              vmaf); enable_transform; disable_clip; and\n"
-            "                              EXTRACTOR.OPTION=VALUE; repeat for several models\n"
-            " --feature $name[=k=v:...]:   add an extractor with options (see --list_features)\n"
-            " --no_prediction/-n:          no score: the --feature extractors and the\n"
-            "                              extractors of each --model only\n"
-            " --aom_ctc $version:          AOM CTC preset (v1.0..v7.0): models vmaf_v0.6.1 (vmaf)\n"
-            "                              and vmaf_v0.6.1neg (vmaf_neg); psnr, ciede, float_ssim,\n"
-            "                              float_ms_ssim (dB), psnr_hvs; v3.0+ cambi; v7.0\n"
-            "                              float_ssim scale=1 (v6.0+ inputs of different bit\n"
-            "                              depths: refused). Added where it stands among\n"
-            "                              --model and --feature, as in Netflix's CLI\n"
-            " --nflx_ctc $version:         Netflix CTC preset (v1.0): vmaf_4k_v0.6.1 (vmaf),\n"
-            "                              vmaf_4k_v0.6.1neg (vmaf_neg), psnr with chroma and\n"
-            "                              apsnr, float_ssim (dB), cambi\n"
-            "\n"
-            "Output:\n"
-            " --output/-o $path:           write the results there; - = standard output;\n"
-            "                              none: only the pooled score on a terminal. With\n"
-            "                              several -d: a folder (FOLDER/NAME.xml|json|csv|sub)\n"
-            "                              or a pattern, each {} replaced by NAME, where NAME\n"
-            "                              is the distorted file name without its last\n"
-            "                              extension (a.mp4.y4m: a.mp4; stdin: stdin). Checked\n"
-            "                              before scoring; nothing is written if scoring fails;\n"
-            "                              an input file is never overwritten\n"
-            " --xml | --json | --csv | --sub  layout (default XML), byte for byte Netflix's\n"
-            " --precision $N|max:          %%.Nf for every value (0..17), or max = %%.17g (every\n"
-            "                              double exactly); default Netflix's %%.6f\n"
-            " --quiet/-q:                  no progress line and no warnings (errors still)\n"
-            "\n"
-            "Where to compute:\n"
-            " --threads $unsigned:         threads; 0 (default) = one per core; results are\n"
-            "                              the same bits for every count\n"
-            " --backend cpu|cuda|auto:     default auto: CUDA when a device exists and every\n"
-            "                              extractor has a CUDA twin, else the CPU\n"
-            " --gpu $unsigned:             CUDA device ordinal (default 0)\n"
-            " --cpumask $bitmask:          CPU instruction sets not to use: 1 SSE2, 2 SSSE3,\n"
-            "                              4 SSE4.1, 8 AVX2, 16 AVX-512, 32 AVX-512 ICL (8: the C\n"
-            "                              reference; the same bits for every mask)\n"
-            " --gpumask $bitmask:          accepted for Netflix compatibility; no effect\n"
-            "\n"
-            "Information:\n"
-            " --list_features:             the extractors, their options, defaults and ranges\n"
-            " --list_models:               the built-in models\n"
-            " --version/-v:                version, the Netflix libvmaf matched, backends, SIMD\n"
-            " --help:                      this text\n",
-            app);
+    fprintf(
+        f,
+        "Usage: %s -r REF -d DIS [options]\n"
+        "Scores DIS against REF with Netflix's VMAF (default model vmaf_v0.6.1) and any\n"
+        "--feature; the results equal Netflix libvmaf's bit for bit (--version says which).\n"
+        "\n"
+        "Input (a file starting with YUV4MPEG2 is read as y4m whatever its name):\n"
+        " --reference/-r $path:        reference .y4m or raw .yuv; - reads standard input\n"
+        " --distorted/-d $path:        distorted .y4m or raw .yuv; - reads standard input\n"
+        "                              (only one input can be -). Repeat -d to score many\n"
+        "                              encodes against one reference read once: one\n"
+        "                              output each, -o a folder or a pattern with {}\n"
+        " --width/-w $unsigned:        raw .yuv width   } all four for raw input, for both\n"
+        " --height/-h $unsigned:       raw .yuv height  } files; odd sizes use ffmpeg's\n"
+        " --pixel_format/-p $layout:   420|422|444|400  } layout (chroma rounded up), 400 gray\n"
+        " --bitdepth/-b 8..16:         raw bit depth    } (16-bit samples little-endian)\n"
+        " --frame_cnt $unsigned:       score at most N frames (0 = all)\n"
+        " --frame_skip_ref $unsigned:  skip the first N frames of the reference\n"
+        " --frame_skip_dist $unsigned: skip the first N frames of the distorted\n"
+        " --subsample $unsigned:       score every Nth frame (0 or 1 = every frame)\n"
+        "\n"
+        "What to compute:\n"
+        " --model/-m $params:          a model, colon-separated: version=NAME (see\n"
+        "                              --list_models) or path=FILE.json; name=OUT (default\n"
+        "                              vmaf); enable_transform; disable_clip; and\n"
+        "                              EXTRACTOR.OPTION=VALUE; repeat for several models\n"
+        " --feature $name[=k=v:...]:   add an extractor with options (see --list_features)\n"
+        " --no_prediction/-n:          no score: the --feature extractors and the\n"
+        "                              extractors of each --model only\n"
+        " --aom_ctc $version:          AOM CTC preset (v1.0..v7.0): models vmaf_v0.6.1 (vmaf)\n"
+        "                              and vmaf_v0.6.1neg (vmaf_neg); psnr, ciede, float_ssim,\n"
+        "                              float_ms_ssim (dB), psnr_hvs; v3.0+ cambi; v7.0\n"
+        "                              float_ssim scale=1 (v6.0+ inputs of different bit\n"
+        "                              depths: refused). Added where it stands among\n"
+        "                              --model and --feature, as in Netflix's CLI\n"
+        " --nflx_ctc $version:         Netflix CTC preset (v1.0): vmaf_4k_v0.6.1 (vmaf),\n"
+        "                              vmaf_4k_v0.6.1neg (vmaf_neg), psnr with chroma and\n"
+        "                              apsnr, float_ssim (dB), cambi\n"
+        "\n"
+        "Output:\n"
+        " --output/-o $path:           write the results there; - = standard output;\n"
+        "                              none: only the pooled score on a terminal. With\n"
+        "                              several -d: a folder (FOLDER/NAME.xml|json|csv|sub)\n"
+        "                              or a pattern, each {} replaced by NAME, where NAME\n"
+        "                              is the distorted file name without its last\n"
+        "                              extension (a.mp4.y4m: a.mp4; stdin: stdin). Checked\n"
+        "                              before scoring; nothing is written if scoring fails;\n"
+        "                              an input file is never overwritten\n"
+        " --xml | --json | --csv | --sub  layout (default XML), byte for byte Netflix's\n"
+        " --precision $N|max:          %%.Nf for every value (0..17), or max = %%.17g (every\n"
+        "                              double exactly); default Netflix's %%.6f\n"
+        " --quiet/-q:                  no progress line and no warnings (errors still)\n"
+        "\n"
+        "Where to compute:\n"
+        " --threads $unsigned:         threads; 0 (default) = one per core; results are\n"
+        "                              the same bits for every count\n"
+        " --backend cpu|cuda|auto:     default auto: CUDA when a device exists and every\n"
+        "                              extractor has a CUDA twin, else the CPU\n"
+        " --gpu $unsigned:             CUDA device ordinal (default 0)\n"
+        " --cpumask $bitmask:          CPU instruction sets not to use: 1 SSE2, 2 SSSE3,\n"
+        "                              4 SSE4.1, 8 AVX2, 16 AVX-512, 32 AVX-512 ICL (8: the C\n"
+        "                              reference; the same bits for every mask)\n"
+        " --gpumask $bitmask:          accepted for Netflix compatibility; no effect\n"
+        "\n"
+        "Information:\n"
+        " --list_features:             the extractors, their options, defaults and ranges\n"
+        " --list_models:               the built-in models\n"
+        " --version/-v:                version, the Netflix libvmaf matched, backends, SIMD\n"
+        " --help:                      this text\n",
+        app);
 }
 
 static int parse_unsigned(const char *arg, const char *opt, unsigned *out, char *err, size_t n)
@@ -236,8 +268,9 @@ static int check_raw(const CliSettings *s, char *err, size_t n)
     if (!s->raw)
         return 0;
     if (!s->raw_fmt.width || !s->raw_fmt.height || !s->raw_fmt.layout || !s->raw_fmt.bitdepth)
-        return cli_fail(err, n, "raw .yuv input needs all of --width, --height, --pixel_format "
-                            "and --bitdepth");
+        return cli_fail(err, n,
+                        "raw .yuv input needs all of --width, --height, --pixel_format "
+                        "and --bitdepth");
     return 0;
 }
 

@@ -67,9 +67,12 @@ void cli_list_models(FILE *f)
 
 static void put_levels(FILE *f, unsigned levels)
 {
-    static const struct { unsigned bit; const char *name; } names[] = {
-        { 1, "sse2" }, { 2, "ssse3" }, { 4, "sse4.1" }, { 8, "avx2" }, { 16, "avx512" },
-        { 32, "avx512icl" },
+    static const struct {
+        unsigned bit;
+        const char *name;
+    } names[] = {
+        { 1, "sse2" }, { 2, "ssse3" },   { 4, "sse4.1" },
+        { 8, "avx2" }, { 16, "avx512" }, { 32, "avx512icl" },
     };
     int any = 0;
     for (unsigned i = 0; i < sizeof(names) / sizeof(names[0]); i++)

@@ -19,10 +19,10 @@ typedef struct Scoring {
     EvVideo *video;
     EvContext *ctx;
     CliOutput out;
-    SideReader reader;  /* its reading thread (more than one --threads), when side */
+    SideReader reader; /* its reading thread (more than one --threads), when side */
     int side;
-    unsigned frames;    /* pairs pushed */
-    int active;         /* its stream has not ended */
+    unsigned frames; /* pairs pushed */
+    int active;      /* its stream has not ended */
 } Scoring;
 
 void cli_multi_base_name(const char *dis_path, char *name, size_t size)
@@ -40,8 +40,10 @@ void cli_multi_base_name(const char *dis_path, char *name, size_t size)
 
 static const char *format_extension(EvOutputFormat f)
 {
-    return f == EV_OUTPUT_JSON ? "json" : f == EV_OUTPUT_CSV ? "csv" : f == EV_OUTPUT_SUB ? "sub"
-                                                                                        : "xml";
+    return f == EV_OUTPUT_JSON  ? "json"
+           : f == EV_OUTPUT_CSV ? "csv"
+           : f == EV_OUTPUT_SUB ? "sub"
+                                : "xml";
 }
 
 /* pattern with every "{}" replaced by name. @return 0, -1 when it does not fit. */
@@ -76,8 +78,10 @@ int cli_multi_output_paths(const CliSettings *s, char (*paths)[CLI_MULTI_PATH_SI
     const int folder = !pattern && strcmp(o, "-") &&
                        ((olen && o[olen - 1] == '/') || (!stat(o, &st) && S_ISDIR(st.st_mode)));
     if (!pattern && !folder)
-        return cli_fail(err, n, "%s: one output for %u distorted inputs: give -o a folder or a "
-                            "pattern with {} (replaced by each distorted's name)", o, s->n_dis);
+        return cli_fail(err, n,
+                        "%s: one output for %u distorted inputs: give -o a folder or a "
+                        "pattern with {} (replaced by each distorted's name)",
+                        o, s->n_dis);
     for (unsigned i = 0; i < s->n_dis; i++) {
         char name[1024];
         cli_multi_base_name(s->dis_paths[i], name, sizeof(name));
@@ -92,9 +96,10 @@ int cli_multi_output_paths(const CliSettings *s, char (*paths)[CLI_MULTI_PATH_SI
             return cli_fail(err, n, "%s: no output name can be made for %s", o, s->dis_paths[i]);
         for (unsigned j = 0; j < i; j++)
             if (!strcmp(paths[i], paths[j]))
-                return cli_fail(err, n, "%s: %s and %s would both be written to %s: give each "
-                                    "distorted its own file name", o, s->dis_paths[j],
-                            s->dis_paths[i], paths[i]);
+                return cli_fail(err, n,
+                                "%s: %s and %s would both be written to %s: give each "
+                                "distorted its own file name",
+                                o, s->dis_paths[j], s->dis_paths[i], paths[i]);
     }
     return 0;
 }
@@ -110,8 +115,8 @@ static int push_frame(const CliSettings *s, EvVideo *ref, Scoring *sc, unsigned 
     EvPicture ref_pic, dis[CLI_MAX_ITEMS];
     for (unsigned i = 0; i < n_dis; i++)
         lent[i] = sc[i].active ? sc[i].ctx : NULL;
-    if (ev_borrow_pictures_multi(lent, n_dis, fmt->width, fmt->height, fmt->bitdepth,
-                                 fmt->layout, &ref_pic, dis))
+    if (ev_borrow_pictures_multi(lent, n_dis, fmt->width, fmt->height, fmt->bitdepth, fmt->layout,
+                                 &ref_pic, dis))
         return -1; /* the logger said why */
     /* every distorted on its reading thread (if any) while this one reads the reference; even
      * past the reference's end, as a single run does, to say which ended */
@@ -140,8 +145,8 @@ static int push_frame(const CliSettings *s, EvVideo *ref, Scoring *sc, unsigned 
             sc[i].active = 0;
             longer += rb[i];
             if (ra && !s->quiet)
-                fprintf(stderr, "%s: warning: %s ends after %u frames; scoring %u frames\n",
-                        app, sc[i].path, sc[i].frames, sc[i].frames);
+                fprintf(stderr, "%s: warning: %s ends after %u frames; scoring %u frames\n", app,
+                        sc[i].path, sc[i].frames, sc[i].frames);
             continue;
         }
         to[i] = sc[i].ctx;
@@ -256,7 +261,7 @@ static int finish_all(const CliSettings *s, Scoring *sc, unsigned n_dis, double 
 int cli_run_multi(const CliSettings *s)
 {
     const unsigned n_dis = s->n_dis;
-    char (*paths)[CLI_MULTI_PATH_SIZE] = calloc(n_dis, sizeof(*paths));
+    char(*paths)[CLI_MULTI_PATH_SIZE] = calloc(n_dis, sizeof(*paths));
     Scoring *sc = calloc(n_dis, sizeof(*sc));
     EvVideo *ref = NULL;
     int rc = 1;
@@ -271,8 +276,7 @@ int cli_run_multi(const CliSettings *s)
     for (unsigned i = 0; i < n_dis; i++) {
         sc[i].path = s->dis_paths[i];
         sc[i].active = 1;
-        if (cli_output_check_path(s, s->out_path ? paths[i] : NULL, &sc[i].out, err,
-                                  sizeof(err)))
+        if (cli_output_check_path(s, s->out_path ? paths[i] : NULL, &sc[i].out, err, sizeof(err)))
             goto failed;
     }
     double fps = 0;

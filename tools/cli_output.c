@@ -46,8 +46,7 @@ int cli_output_check(const CliSettings *s, CliOutput *o, char *err, size_t n)
     return cli_output_check_path(s, s->out_path, o, err, n);
 }
 
-int cli_output_check_path(const CliSettings *s, const char *path, CliOutput *o, char *err,
-                          size_t n)
+int cli_output_check_path(const CliSettings *s, const char *path, CliOutput *o, char *err, size_t n)
 {
     *o = (CliOutput){ .path = path };
     if (!path)
@@ -59,7 +58,7 @@ int cli_output_check_path(const CliSettings *s, const char *path, CliOutput *o, 
         const int input = names_input(s, &st);
         if (input)
             return cli_fail(err, n, "%s: the output is the %s input: refusing to overwrite it",
-                        path, input == 1 ? "reference" : "distorted");
+                            path, input == 1 ? "reference" : "distorted");
         if (S_ISDIR(st.st_mode))
             return cli_fail(err, n, "%s: cannot write: %s", path, strerror(EISDIR));
     }
@@ -84,8 +83,7 @@ int cli_output_check_path(const CliSettings *s, const char *path, CliOutput *o, 
     o->mode = o->exists ? lst.st_mode & 07777 : 0;
     o->direct = (exists && !S_ISREG(lst.st_mode)) || access(dir, W_OK | X_OK);
     if (o->direct && !exists) /* no temporary possible, and no file to write in place */
-        return cli_fail(err, n, "%s: cannot write: folder %s: %s", path, dir,
-                    strerror(EACCES));
+        return cli_fail(err, n, "%s: cannot write: folder %s: %s", path, dir, strerror(EACCES));
     return 0;
 }
 

@@ -7,10 +7,10 @@
 #include "cli_args.h"
 
 typedef struct CliOutput {
-    const char *path;   /* as the user gave it; "-" is standard output */
-    int direct;         /* write in place: stdout, a device, a pipe, a link, or a folder that
+    const char *path; /* as the user gave it; "-" is standard output */
+    int direct;       /* write in place: stdout, a device, a pipe, a link, or a folder that
                            takes no temporary file */
-    int exists;         /* a regular file is there: the replacement keeps its mode */
+    int exists;       /* a regular file is there: the replacement keeps its mode */
     mode_t mode;
 } CliOutput;
 

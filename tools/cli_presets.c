@@ -32,8 +32,9 @@ typedef struct Preset {
 
 /* AOM common test conditions, versions 1.0 to 7.0 */
 static const Preset aom_ctc[] = {
-    { "v1.0", NULL, {
-        { STEP_MODEL, "version=vmaf_v0.6.1:name=vmaf", NULL },
+    { "v1.0",
+      NULL,
+      { { STEP_MODEL, "version=vmaf_v0.6.1:name=vmaf", NULL },
         { STEP_MODEL, "version=vmaf_v0.6.1neg:name=vmaf_neg", NULL },
         { STEP_FEATURE, "psnr", "reduced_hbd_peak=true:enable_apsnr=true:min_sse=0.5" },
         { STEP_FEATURE, "ciede", NULL },
@@ -46,15 +47,17 @@ static const Preset aom_ctc[] = {
     { "v4.0", "v3.0", { { STEP_END, NULL, NULL } } },
     { "v5.0", "v4.0", { { STEP_END, NULL, NULL } } },
     { "v6.0", "v5.0", { { STEP_COMMON_BITDEPTH, NULL, NULL }, { STEP_END, NULL, NULL } } },
-    { "v7.0", "v6.0", {
-        { STEP_SET_FEATURE, "float_ssim", "scale=1:enable_db=true:clip_db=true" },
+    { "v7.0",
+      "v6.0",
+      { { STEP_SET_FEATURE, "float_ssim", "scale=1:enable_db=true:clip_db=true" },
         { STEP_END, NULL, NULL } } },
 };
 
 /* Netflix common test conditions */
 static const Preset nflx_ctc[] = {
-    { "v1.0", NULL, {
-        { STEP_MODEL, "version=vmaf_4k_v0.6.1:name=vmaf", NULL },
+    { "v1.0",
+      NULL,
+      { { STEP_MODEL, "version=vmaf_4k_v0.6.1:name=vmaf", NULL },
         { STEP_MODEL, "version=vmaf_4k_v0.6.1neg:name=vmaf_neg", NULL },
         { STEP_FEATURE, "psnr", "enable_chroma=true:enable_apsnr=true" },
         { STEP_FEATURE, "float_ssim", "enable_db=true:clip_db=true" },
@@ -120,15 +123,15 @@ int cli_apply_preset(CliSettings *s, CliPresetFamily family, const char *version
 {
     const int aom = family == CLI_PRESET_AOM_CTC;
     const Preset *table = aom ? aom_ctc : nflx_ctc;
-    const size_t count = aom ? sizeof(aom_ctc) / sizeof(*aom_ctc)
-                             : sizeof(nflx_ctc) / sizeof(*nflx_ctc);
+    const size_t count =
+        aom ? sizeof(aom_ctc) / sizeof(*aom_ctc) : sizeof(nflx_ctc) / sizeof(*nflx_ctc);
     if (aom && !strcmp(version, "proposed"))
         return cli_fail(err, n, "`--aom_ctc proposed` is deprecated; use a version: %s",
-                    cli_preset_versions(family));
+                        cli_preset_versions(family));
     const Preset *p = find(table, count, version);
     if (!p)
-        return cli_fail(err, n, "bad %s version \"%s\": want one of %s", aom ? "aom_ctc" : "nflx_ctc",
-                    version, cli_preset_versions(family));
+        return cli_fail(err, n, "bad %s version \"%s\": want one of %s",
+                        aom ? "aom_ctc" : "nflx_ctc", version, cli_preset_versions(family));
     return apply(s, table, count, p, err, n);
 }
 

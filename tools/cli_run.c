@@ -38,9 +38,10 @@ static void warn_tag_mismatch(const char *ref_path, const EvVideo *ref, const ch
     ev_video_tags(dis, &b);
     if (a.fps_den && b.fps_den &&
         (unsigned long long)a.fps_num * b.fps_den != (unsigned long long)b.fps_num * a.fps_den)
-        fprintf(stderr, "%s: warning: %s is %u:%u fps but %s is %u:%u fps: frames are paired by "
-                        "index\n", app, ref_path, a.fps_num, a.fps_den, dis_path,
-                b.fps_num, b.fps_den);
+        fprintf(stderr,
+                "%s: warning: %s is %u:%u fps but %s is %u:%u fps: frames are paired by "
+                "index\n",
+                app, ref_path, a.fps_num, a.fps_den, dis_path, b.fps_num, b.fps_den);
     const char ia = a.interlace == 'p' ? 0 : a.interlace, ib = b.interlace == 'p' ? 0 : b.interlace;
     if (ia != ib)
         fprintf(stderr, "%s: warning: %s is %s but %s is %s\n", app, ref_path,
@@ -65,17 +66,18 @@ int cli_check_pair(const CliSettings *s, const char *ref_path, const EvVideo *re
         a.height == b.height && a.layout == b.layout) {
         /* Netflix f85a8536 reads the shallower file with the deeper one's sample size there
          * (it loses framing and crashes), so there is no result to match: refuse */
-        fprintf(stderr, "%s: %s is %u-bit but %s is %u-bit: --aom_ctc v6.0 and later accept "
-                        "inputs of different bit depths in Netflix's CLI, but scoring them at a "
-                        "common depth is not supported; convert one input first\n", app,
-                ref_path, a.bitdepth, dis_path, b.bitdepth);
+        fprintf(stderr,
+                "%s: %s is %u-bit but %s is %u-bit: --aom_ctc v6.0 and later accept "
+                "inputs of different bit depths in Netflix's CLI, but scoring them at a "
+                "common depth is not supported; convert one input first\n",
+                app, ref_path, a.bitdepth, dis_path, b.bitdepth);
         return -1;
     }
     if (a.width != b.width || a.height != b.height || a.bitdepth != b.bitdepth ||
         a.layout != b.layout) {
-        fprintf(stderr, "%s: %s is %ux%u %u-bit %s but %s is %ux%u %u-bit %s\n", app,
-                ref_path, a.width, a.height, a.bitdepth, ev_layout_name(a.layout), dis_path,
-                b.width, b.height, b.bitdepth, ev_layout_name(b.layout));
+        fprintf(stderr, "%s: %s is %ux%u %u-bit %s but %s is %ux%u %u-bit %s\n", app, ref_path,
+                a.width, a.height, a.bitdepth, ev_layout_name(a.layout), dis_path, b.width,
+                b.height, b.bitdepth, ev_layout_name(b.layout));
         return -1;
     }
     if (!s->quiet)
@@ -112,8 +114,11 @@ int cli_skip_frames(EvVideo *v, unsigned n, const char *path)
 static int use_features(EvContext *ctx, const CliSettings *s)
 {
     if (s->no_prediction && !s->n_features && !s->n_models)
-        return fprintf(stderr, "%s: nothing to compute: -n/--no_prediction without --feature "
-                               "or --model (see --list_features)\n", app), -1;
+        return fprintf(stderr,
+                       "%s: nothing to compute: -n/--no_prediction without --feature "
+                       "or --model (see --list_features)\n",
+                       app),
+               -1;
     if (!s->no_prediction && !s->n_models && ev_use_model(ctx, "version=vmaf_v0.6.1"))
         return -1;
     /* with -n a model still brings its features, unscored, as in Netflix's CLI */
@@ -166,8 +171,7 @@ void cli_show_progress(unsigned frames, long long total, double start, int final
 
 /* Read one pair straight into a borrowed frame slot of the library (no copy). @return 1 a pair
  * was submitted, 0 a stream ended (with a warning if only one did), -1 on an error. */
-int cli_write_results(const EvContext *ctx, const CliSettings *s, const CliOutput *out,
-                         double fps)
+int cli_write_results(const EvContext *ctx, const CliSettings *s, const CliOutput *out, double fps)
 {
     EvOutputOptions o;
     ev_default_output_options(&o);
@@ -220,8 +224,8 @@ static void print_model_scores(FILE *f, const EvContext *ctx, const CliSettings 
                 have = !ev_get_pooled(ctx, key, EV_POOL_MEAN, &v[k]);
             }
             if (pass == 1 && have)
-                fprintf(f, "%s%s: %f, ci.p95: [%f, %f], stddev: %f\n", prefix, lab, v[0],
-                        v[1], v[2], v[3]);
+                fprintf(f, "%s%s: %f, ci.p95: [%f, %f], stddev: %f\n", prefix, lab, v[0], v[1],
+                        v[2], v[3]);
             else if (pass == 0 && !ev_get_pooled(ctx, nm, EV_POOL_MEAN, &v[0]))
                 fprintf(f, "%s%s: %f\n", prefix, lab, v[0]);
         }

@@ -33,7 +33,6 @@ void cli_show_progress(unsigned frames, long long total, double start, int final
  * -n. */
 void cli_report_scores(const EvContext *ctx, const CliSettings *s, const char *prefix);
 /* Write the results to out in s's layout and precision. */
-int cli_write_results(const EvContext *ctx, const CliSettings *s, const CliOutput *out,
-                      double fps);
+int cli_write_results(const EvContext *ctx, const CliSettings *s, const CliOutput *out, double fps);
 
 #endif

@@ -10,30 +10,30 @@
 
 typedef struct CliFeature {
     char name[64];
-    const char *options;    /* "k=v:k=v" or NULL, points into argv */
+    const char *options; /* "k=v:k=v" or NULL, points into argv */
 } CliFeature;
 
 typedef struct CliSettings {
     const char *ref_path, *dis_path, *out_path; /* dis_path: the first -d */
-    const char *dis_paths[CLI_MAX_ITEMS];   /* every -d, in order (several: one reference,
+    const char *dis_paths[CLI_MAX_ITEMS];       /* every -d, in order (several: one reference,
                                                many distorted; see cli_multi.h) */
     unsigned n_dis;
-    int raw;                        /* any of -w -h -p -b given: raw .yuv */
+    int raw; /* any of -w -h -p -b given: raw .yuv */
     EvVideoFormat raw_fmt;
     EvOutputFormat format;
-    int precision;                  /* EV_PRECISION_* or 0..17 */
+    int precision; /* EV_PRECISION_* or 0..17 */
     CliFeature feature[CLI_MAX_ITEMS];
     unsigned n_features;
     const char *model[CLI_MAX_ITEMS];
     unsigned n_models;
-    unsigned threads;               /* 0: one per core */
-    EvBackend backend;              /* default EV_BACKEND_AUTO */
-    unsigned gpu;                   /* CUDA device ordinal */
-    unsigned cpumask;               /* EvSettings.cpu_mask */
+    unsigned threads;  /* 0: one per core */
+    EvBackend backend; /* default EV_BACKEND_AUTO */
+    unsigned gpu;      /* CUDA device ordinal */
+    unsigned cpumask;  /* EvSettings.cpu_mask */
     unsigned subsample;
-    unsigned frame_cnt;             /* 0: all */
+    unsigned frame_cnt; /* 0: all */
     unsigned frame_skip_ref, frame_skip_dist;
-    int common_bitdepth;            /* --aom_ctc v6.0+: the inputs' depths may differ */
+    int common_bitdepth; /* --aom_ctc v6.0+: the inputs' depths may differ */
     int no_prediction, quiet, version, list;
 } CliSettings;
 

@@ -111,9 +111,13 @@ static inline EvPicture bench_picture_depth(uint8_t *buf, unsigned w, unsigned h
 {
     const unsigned cw = (w + 1) / 2, ch = (h + 1) / 2, bytes = bpc > 8 ? 2 : 1;
     const size_t luma = (size_t)w * h * bytes, chroma = (size_t)cw * ch * bytes;
-    return (EvPicture){ w, h, bpc, EV_PIX_420, { buf, buf + luma, buf + luma + chroma },
-                        { (ptrdiff_t)(w * bytes), (ptrdiff_t)(cw * bytes),
-                          (ptrdiff_t)(cw * bytes) } };
+    return (
+        EvPicture){ w,
+                    h,
+                    bpc,
+                    EV_PIX_420,
+                    { buf, buf + luma, buf + luma + chroma },
+                    { (ptrdiff_t)(w * bytes), (ptrdiff_t)(cw * bytes), (ptrdiff_t)(cw * bytes) } };
 }
 
 static inline EvPicture bench_picture(uint8_t *buf, unsigned w, unsigned h)

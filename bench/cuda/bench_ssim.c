@@ -28,8 +28,8 @@ static void fill_content(uint8_t *buf, unsigned w, unsigned h)
     for (unsigned y = 0; y < h; y++)
         for (unsigned i = 0; i < w; i++) {
             x = x * 1664525u + 1013904223u;
-            const double v = 128 + 60 * sin(i / 37.0) * cos(y / 23.0) + 30.0 * i / w +
-                             (double)(x >> 28) - 8;
+            const double v =
+                128 + 60 * sin(i / 37.0) * cos(y / 23.0) + 30.0 * i / w + (double)(x >> 28) - 8;
             const int r = v < 0 ? 0 : v > 255 ? 255 : (int)v;
             x = x * 1664525u + 1013904223u;
             const int d = r + (int)(x >> 28) % 13 - 6;
@@ -50,16 +50,13 @@ int main(int argc, char **argv)
     const double h2d = bench_h2d_bandwidth();
     printf("pinned host-to-device bandwidth: %.1f GB/s\n\n", h2d / 1e9);
     static const char *const configs[] = {
-        "float_ssim",
-        "float_ssim=enable_lcs=true",
-        "float_ssim=scale=1",
-        "float_ssim=scale=1:enable_lcs=true",
-        "float_ms_ssim",
-        "float_ms_ssim=enable_lcs=true",
+        "float_ssim",         "float_ssim=enable_lcs=true",
+        "float_ssim=scale=1", "float_ssim=scale=1:enable_lcs=true",
+        "float_ms_ssim",      "float_ms_ssim=enable_lcs=true",
     };
     const unsigned sizes[2][2] = { { 1920, 1080 }, { 3840, 2160 } };
-    printf("ms per frame (throughput): CPU on %u threads, CUDA with %u frames in flight\n",
-           cores, streams);
+    printf("ms per frame (throughput): CPU on %u threads, CUDA with %u frames in flight\n", cores,
+           streams);
     printf("| extractor | size | CPU ms | CUDA ms | CPU / CUDA | luma upload ms | "
            "means certified | summed in order |\n");
     printf("|---|---|---|---|---|---|---|---|\n");
@@ -72,14 +69,14 @@ int main(int argc, char **argv)
         const double upload_ms = 1e3 * 2.0 * w * h / h2d;
         for (unsigned c = 0; c < sizeof(configs) / sizeof(configs[0]); c++) {
             unsigned long long c0, o0, c1, o1;
-            const double cpu = bench_fps(EV_BACKEND_CPU, &configs[c], 1, host, w, h, 3 * cores,
-                                         cores, cores);
+            const double cpu =
+                bench_fps(EV_BACKEND_CPU, &configs[c], 1, host, w, h, 3 * cores, cores, cores);
             ev_ssim_cuda_mean_counts(&c0, &o0);
-            const double gpu = bench_fps(EV_BACKEND_CUDA, &configs[c], 1, host, w, h, frames,
-                                         24, streams);
+            const double gpu =
+                bench_fps(EV_BACKEND_CUDA, &configs[c], 1, host, w, h, frames, 24, streams);
             ev_ssim_cuda_mean_counts(&c1, &o1);
-            printf("| %s | %ux%u | %.3f | %.4f | %.0fx | %.4f | %llu | %llu |\n", configs[c], w,
-                   h, 1e3 / cpu, 1e3 / gpu, gpu / cpu, upload_ms, c1 - c0, o1 - o0);
+            printf("| %s | %ux%u | %.3f | %.4f | %.0fx | %.4f | %llu | %llu |\n", configs[c], w, h,
+                   1e3 / cpu, 1e3 / gpu, gpu / cpu, upload_ms, c1 - c0, o1 - o0);
             fflush(stdout);
         }
         free(host);

@@ -90,8 +90,9 @@ int main(int argc, char **argv)
     printf("device memory bandwidth (D2D copy, read+write): %.0f GB/s\n", dev_bw / 1e9);
     printf("pinned host-to-device bandwidth: %.1f GB/s\n\n", h2d_bw / 1e9);
     const unsigned sizes[3][2] = { { 1920, 1080 }, { 3840, 2160 }, { 7680, 4320 } };
-    printf("| twin | size | device ms/frame (median of %u) | input read at bandwidth, ms | ratio |\n",
-           frames);
+    printf(
+        "| twin | size | device ms/frame (median of %u) | input read at bandwidth, ms | ratio |\n",
+        frames);
     printf("|---|---|---|---|---|\n");
     for (unsigned t = 0; t < 3; t++)
         for (unsigned k = 0; k < 3; k++) {

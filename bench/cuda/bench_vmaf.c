@@ -37,30 +37,41 @@ typedef struct TwinSpec {
 
 typedef struct ModelSpec {
     const char *model;
-    int scene;                  /* content frames by default */
+    int scene; /* content frames by default */
     unsigned n;
     TwinSpec twin[6];
 } ModelSpec;
 
 static const ModelSpec models[] = {
     { "vmaf_v0.6.1", 0, 3, { { "vif", "", 0 }, { "adm", "", 0 }, { "motion", "", 1 } } },
-    { "vmaf_v1.0.16_3d0h", 1, 4,
+    { "vmaf_v1.0.16_3d0h",
+      1,
+      4,
       { { "cambi", "cambi_high_res_speedup=1080:cambi_vis_lum_threshold=0.06:cambi_max_val=17", 0 },
-        { "speed_chroma", "speed_kernelscale=1.0:speed_nn_floor=0.1:speed_sigma_nn=0.19:"
-                          "speed_weight_var_mode=5:speed_max_val=45", 0 },
-        { "adm", "adm_dlm_weight=0.7:adm_enhn_gain_limit=1.0:adm_noise_weight=0.02:"
-                 "adm_norm_view_dist=3.0:adm_ref_display_height=1080:adm_min_val=0.5:"
-                 "adm_csf_mode=2", 0 },
+        { "speed_chroma",
+          "speed_kernelscale=1.0:speed_nn_floor=0.1:speed_sigma_nn=0.19:"
+          "speed_weight_var_mode=5:speed_max_val=45",
+          0 },
+        { "adm",
+          "adm_dlm_weight=0.7:adm_enhn_gain_limit=1.0:adm_noise_weight=0.02:"
+          "adm_norm_view_dist=3.0:adm_ref_display_height=1080:adm_min_val=0.5:"
+          "adm_csf_mode=2",
+          0 },
         { "motion", "motion_max_val=18", 1 } } },
     /* not a model: the other twins' device times only (no end-to-end part) */
-    { "other", 0, 6,
-      { { "psnr_hvs", "", 0 }, { "ciede", "", 0 }, { "float_vif", "", 0 },
-        { "float_adm", "", 0 }, { "float_motion", "", 1 }, { "float_ansnr", "", 0 } } },
+    { "other",
+      0,
+      6,
+      { { "psnr_hvs", "", 0 },
+        { "ciede", "", 0 },
+        { "float_vif", "", 0 },
+        { "float_adm", "", 0 },
+        { "float_motion", "", 1 },
+        { "float_ansnr", "", 0 } } },
 };
 
 /* ref then dis of one frame: noise, or the scene (dis banded: the scene without noise). */
-static void fill_pair(uint8_t *pair, unsigned w, unsigned h, unsigned bpc, int scene,
-                      uint32_t seed)
+static void fill_pair(uint8_t *pair, unsigned w, unsigned h, unsigned bpc, int scene, uint32_t seed)
 {
     const size_t frame = bench_frame_bytes_depth(w, h, bpc);
     if (!scene) {
@@ -148,8 +159,8 @@ static double twin_input_bytes(const TwinSpec *t, unsigned w, unsigned h, unsign
 {
     const EvExtractorClass *cls = ev_find_twin(t->name);
     const int luma = cls && (cls->flags & EV_FEX_CUDA_LUMA);
-    return 2.0 * (luma ? (double)w * h * (bpc > 8 ? 2 : 1)
-                       : (double)bench_frame_bytes_depth(w, h, bpc));
+    return 2.0 *
+           (luma ? (double)w * h * (bpc > 8 ? 2 : 1) : (double)bench_frame_bytes_depth(w, h, bpc));
 }
 
 int main(int argc, char **argv)
@@ -203,7 +214,8 @@ int main(int argc, char **argv)
     printf("pinned host-to-device bandwidth: %.1f GB/s\n\n", h2d_bw / 1e9);
     const unsigned sizes[2][2] = { { 1920, 1080 }, { 3840, 2160 } }, depths[2] = { 8, 10 };
     printf("| twin | size | bits | device ms/frame (median of %u) | input planes read at "
-           "bandwidth (roofline), ms | ratio |\n", frames);
+           "bandwidth (roofline), ms | ratio |\n",
+           frames);
     printf("|---|---|---|---|---|---|\n");
     for (unsigned k = 0; k < 2; k++)
         for (unsigned d = 0; d < 2; d++) {
@@ -243,12 +255,12 @@ int main(int argc, char **argv)
                 return 1;
             fill_pair(host, w, h, bpc, scene, 11);
             const unsigned n = k ? frames * 4 : frames * 10;
-            const double cpu = bench_fps_depth(EV_BACKEND_CPU, model, 1, host, w, h, bpc,
-                                               k ? 24 : 96, 16, cores);
+            const double cpu =
+                bench_fps_depth(EV_BACKEND_CPU, model, 1, host, w, h, bpc, k ? 24 : 96, 16, cores);
             printf("| %ux%u | %u | %.1f |", w, h, bpc, cpu);
             for (unsigned s = 0; s < n_streams; s++)
-                printf(" %.1f |", bench_fps_depth(EV_BACKEND_CUDA, model, 1, host, w, h, bpc, n,
-                                                  64, streams[s]));
+                printf(" %.1f |", bench_fps_depth(EV_BACKEND_CUDA, model, 1, host, w, h, bpc, n, 64,
+                                                  streams[s]));
             printf(" %.1f |\n", h2d_bw / (2.0 * (double)frame));
             fflush(stdout);
             free(host);

@@ -76,12 +76,12 @@ typedef enum EvPixelLayout {
  * sized as Netflix libvmaf sizes them: width >> ss_x, height >> ss_y (floor).
  */
 typedef struct EvPicture {
-    unsigned width;         /**< luma width in samples */
-    unsigned height;        /**< luma height in samples */
-    unsigned bitdepth;      /**< 8..16 */
-    EvPixelLayout layout;   /**< chroma layout */
-    const void *data[3];    /**< Y, Cb, Cr */
-    ptrdiff_t stride[3];    /**< bytes between rows, per plane */
+    unsigned width;       /**< luma width in samples */
+    unsigned height;      /**< luma height in samples */
+    unsigned bitdepth;    /**< 8..16 */
+    EvPixelLayout layout; /**< chroma layout */
+    const void *data[3];  /**< Y, Cb, Cr */
+    ptrdiff_t stride[3];  /**< bytes between rows, per plane */
 } EvPicture;
 
 /** "4:2:0", "4:2:2", "4:4:4", "4:0:0" ("unknown" for another value). Static storage. */
@@ -106,27 +106,27 @@ typedef enum EvLogLevel {
 typedef void (*EvLogCallback)(void *user, EvLogLevel level, const char *line);
 
 typedef enum EvBackend {
-    EV_BACKEND_CPU = 0,     /**< the C reference (default) */
-    EV_BACKEND_CUDA = 1,    /**< CUDA twins for every extractor, or fail at the first frame */
-    EV_BACKEND_AUTO = 2,    /**< CUDA when a device exists and every extractor has a twin for
+    EV_BACKEND_CPU = 0,  /**< the C reference (default) */
+    EV_BACKEND_CUDA = 1, /**< CUDA twins for every extractor, or fail at the first frame */
+    EV_BACKEND_AUTO = 2, /**< CUDA when a device exists and every extractor has a twin for
                                  its options, else the CPU (logged at EV_LOG_WARNING, saying why) */
 } EvBackend;
 
 typedef struct EvSettings {
-    unsigned n_threads;     /**< worker threads; 0 = one per online core (default 0). With CUDA
+    unsigned n_threads;   /**< worker threads; 0 = one per online core (default 0). With CUDA
                                  each worker drives its own stream: frames in flight */
-    unsigned n_subsample;   /**< compute every Nth frame (0 or 1 = every frame), as --subsample */
-    EvLogCallback log;      /**< NULL = silent (default) */
-    void *log_user;         /**< passed to log */
-    EvLogLevel log_level;   /**< most verbose level delivered (default EV_LOG_WARNING) */
-    EvBackend backend;      /**< default EV_BACKEND_CPU */
-    int gpu_index;          /**< CUDA device ordinal (default 0) */
-    unsigned cpu_mask;      /**< CPU instruction sets the kernels must not use, libvmaf's
+    unsigned n_subsample; /**< compute every Nth frame (0 or 1 = every frame), as --subsample */
+    EvLogCallback log;    /**< NULL = silent (default) */
+    void *log_user;       /**< passed to log */
+    EvLogLevel log_level; /**< most verbose level delivered (default EV_LOG_WARNING) */
+    EvBackend backend;    /**< default EV_BACKEND_CPU */
+    int gpu_index;        /**< CUDA device ordinal (default 0) */
+    unsigned cpu_mask;    /**< CPU instruction sets the kernels must not use, libvmaf's
                                  --cpumask bits: 1 SSE2, 2 SSSE3, 4 SSE4.1, 8 AVX2, 16 AVX-512,
                                  32 AVX-512 (Ice Lake). A level needs the ones below it, so 8
                                  gives the C reference everywhere. Results are the same bits
                                  for every mask (default 0: all the CPU has) */
-    uint8_t reserved[20];   /**< zero; room for new fields without an ABI break */
+    uint8_t reserved[20]; /**< zero; room for new fields without an ABI break */
 } EvSettings;
 
 typedef struct EvContext EvContext; /* opaque */
@@ -157,14 +157,14 @@ EV_API const char *const *ev_extractor_names(void);
 
 /** One option of an extractor, from its option table. Strings have static storage. */
 typedef struct EvOptionInfo {
-    const char *name;       /**< the key, as in ev_use_feature()'s options */
-    const char *alias;      /**< its short form in output-name suffixes, or NULL */
-    const char *help;       /**< one line */
-    const char *type;       /**< "bool", "int", "double", "string" or "choice" */
-    double def, min, max;   /**< default and accepted range (bools: 0..1; not for strings
+    const char *name;           /**< the key, as in ev_use_feature()'s options */
+    const char *alias;          /**< its short form in output-name suffixes, or NULL */
+    const char *help;           /**< one line */
+    const char *type;           /**< "bool", "int", "double", "string" or "choice" */
+    double def, min, max;       /**< default and accepted range (bools: 0..1; not for strings
                                  and choices) */
-    int renames;            /**< 1: a non-default value adds a suffix to the output names */
-    const char *def_text;   /**< strings and choices: the default ("" for none), else NULL */
+    int renames;                /**< 1: a non-default value adds a suffix to the output names */
+    const char *def_text;       /**< strings and choices: the default ("" for none), else NULL */
     const char *const *choices; /**< choices: the accepted values, NULL-terminated, else NULL */
 } EvOptionInfo;
 
@@ -348,9 +348,9 @@ typedef enum EvOutputFormat {
 
 typedef struct EvOutputOptions {
     EvOutputFormat format;
-    int precision;          /**< EV_PRECISION_NETFLIX (default), EV_PRECISION_MAX, or 0..17:
+    int precision; /**< EV_PRECISION_NETFLIX (default), EV_PRECISION_MAX, or 0..17:
                                  %.<precision>f for every value */
-    double fps;             /**< written in the fyi/fps field */
+    double fps;    /**< written in the fyi/fps field */
     uint8_t reserved[32];
 } EvOutputOptions;
 

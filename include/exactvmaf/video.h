@@ -19,7 +19,7 @@ extern "C" {
 typedef struct EvVideoFormat {
     unsigned width;
     unsigned height;
-    unsigned bitdepth;      /**< 8..16 */
+    unsigned bitdepth; /**< 8..16 */
     EvPixelLayout layout;
 } EvVideoFormat;
 
@@ -65,8 +65,8 @@ EV_API int ev_video_frame_count(const EvVideo *v, unsigned long long *n);
 
 /** The y4m header's frame rate and interlacing tags (zeros when absent, and for raw video). */
 typedef struct EvVideoTags {
-    unsigned fps_num, fps_den;  /**< F<num>:<den>; 0:0 when absent */
-    char interlace;             /**< I<letter>: 'p', 't', 'b', 'm' or '?'; 0 when absent */
+    unsigned fps_num, fps_den; /**< F<num>:<den>; 0:0 when absent */
+    char interlace;            /**< I<letter>: 'p', 't', 'b', 'm' or '?'; 0 when absent */
 } EvVideoTags;
 
 EV_API void ev_video_tags(const EvVideo *v, EvVideoTags *t);

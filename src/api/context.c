@@ -61,8 +61,8 @@ static void log_unknown(const EvContext *const c, const char *const extractor)
     for (unsigned i = 0; names[i]; i++)
         snprintf(known + strlen(known), sizeof(known) - strlen(known), "%s%s", i ? ", " : "",
                  names[i]);
-    ev_log(&c->log, EV_LOG_ERROR, "unknown feature extractor \"%s\" (extractors: %s)",
-           extractor, known);
+    ev_log(&c->log, EV_LOG_ERROR, "unknown feature extractor \"%s\" (extractors: %s)", extractor,
+           known);
 }
 
 int ev_use_feature(EvContext *const c, const char *const extractor, const char *const options)
@@ -117,8 +117,8 @@ void ev_return_pictures(EvContext *const c)
 /* The engines of n contexts (NULL where the context is NULL), in buf when n fits, else in
  * *heap (freed by the caller). NULL when out of memory. */
 #define EV_STACK_ENGINES 32
-static EvEngine **engines_of(EvContext *const *const ctx, const unsigned n,
-                             EvEngine **const buf, EvEngine ***const heap)
+static EvEngine **engines_of(EvContext *const *const ctx, const unsigned n, EvEngine **const buf,
+                             EvEngine ***const heap)
 {
     *heap = NULL;
     EvEngine **e = buf;
@@ -143,8 +143,7 @@ int ev_send_pictures_multi(EvContext *const *const ctx, const unsigned n,
 
 int ev_borrow_pictures_multi(EvContext *const *const ctx, const unsigned n, const unsigned width,
                              const unsigned height, const unsigned bitdepth,
-                             const EvPixelLayout layout, EvPicture *const ref,
-                             EvPicture *const dis)
+                             const EvPixelLayout layout, EvPicture *const ref, EvPicture *const dis)
 {
     if (!ctx)
         return ev_engine_borrow_multi(NULL, n, width, height, bitdepth, layout, ref, dis);

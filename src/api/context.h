@@ -10,9 +10,9 @@
 struct EvContext {
     EvEngine *engine;
     EvLog log;
-    struct EvModels *models;    /* ev_use_model, or NULL */
-    int flushed;                /* ev_flush ran: the models scored, the collector finished */
-    int error;                  /* its result */
+    struct EvModels *models; /* ev_use_model, or NULL */
+    int flushed;             /* ev_flush ran: the models scored, the collector finished */
+    int error;               /* its result */
 };
 
 #endif

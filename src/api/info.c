@@ -86,8 +86,12 @@ int ev_extractor_option(const char *const extractor, const unsigned i, EvOptionI
         if (k != i)
             continue;
         const EvOption *const o = &cls->options[k];
-        *info = (EvOptionInfo){ .name = o->name, .alias = o->alias, .help = o->help,
-                                .type = type_name(o->type), .def = o->def, .min = o->min,
+        *info = (EvOptionInfo){ .name = o->name,
+                                .alias = o->alias,
+                                .help = o->help,
+                                .type = type_name(o->type),
+                                .def = o->def,
+                                .min = o->min,
                                 .max = o->max,
                                 .renames = !!(o->flags & EV_OPT_FEATURE_PARAM),
                                 .def_text = default_text(cls, o),

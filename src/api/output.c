@@ -30,8 +30,7 @@ static int check_args(const EvContext *const c, const EvOutputOptions *const opt
         return c->error;
     }
     if (!valid_precision(opt->precision)) {
-        ev_log(&c->log, EV_LOG_ERROR, "output: bad precision %d (-2, -1 or 0..17)",
-               opt->precision);
+        ev_log(&c->log, EV_LOG_ERROR, "output: bad precision %d (-2, -1 or 0..17)", opt->precision);
         return -EINVAL;
     }
     if (opt->format < EV_OUTPUT_XML || opt->format > EV_OUTPUT_SUB) {

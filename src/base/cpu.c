@@ -27,12 +27,12 @@ unsigned ev_cpu_detect(void)
     if (!(flags & EV_CPU_SSE41) || !osxsave || !avx)
         return flags;
     const unsigned long long xcr0 = xgetbv0();
-    if ((xcr0 & 0x6) != 0x6)            /* xmm and ymm state */
+    if ((xcr0 & 0x6) != 0x6) /* xmm and ymm state */
         return flags;
     if (__get_cpuid_max(0, 0) < 7)
         return flags;
     __cpuid_count(7, 0, a, b, c, d);
-    if (!(b & (1u << 5)) || !(b & (1u << 3)) || !(b & (1u << 8)))  /* AVX2, BMI1, BMI2 */
+    if (!(b & (1u << 5)) || !(b & (1u << 3)) || !(b & (1u << 8))) /* AVX2, BMI1, BMI2 */
         return flags;
     flags |= EV_CPU_AVX2;
     /* F(16) DQ(17) CD(28) BW(30) VL(31), and opmask + zmm state in XCR0 */
@@ -42,8 +42,8 @@ unsigned ev_cpu_detect(void)
     flags |= EV_CPU_AVX512;
     /* IFMA (b21); VBMI (c1), VBMI2 (c6), GFNI (c8), VAES (c9), VPCLMULQDQ (c10), VNNI (c11),
      * BITALG (c12), VPOPCNTDQ (c14) */
-    const unsigned icl_c = (1u << 1) | (1u << 6) | (1u << 8) | (1u << 9) | (1u << 10) |
-                           (1u << 11) | (1u << 12) | (1u << 14);
+    const unsigned icl_c = (1u << 1) | (1u << 6) | (1u << 8) | (1u << 9) | (1u << 10) | (1u << 11) |
+                           (1u << 12) | (1u << 14);
     if ((b & (1u << 21)) && (c & icl_c) == icl_c)
         flags |= EV_CPU_AVX512ICL;
     return flags;

@@ -13,9 +13,9 @@ enum {
     EV_CPU_SSE2 = 1 << 0,
     EV_CPU_SSSE3 = 1 << 1,
     EV_CPU_SSE41 = 1 << 2,
-    EV_CPU_AVX2 = 1 << 3,       /* AVX2, with the OS saving the ymm state */
-    EV_CPU_AVX512 = 1 << 4,     /* AVX-512 F, CD, BW, DQ and VL, with the OS saving zmm/k */
-    EV_CPU_AVX512ICL = 1 << 5,  /* + VNNI, IFMA, VBMI, VBMI2, BITALG, VPOPCNTDQ, GFNI, VAES,
+    EV_CPU_AVX2 = 1 << 3,      /* AVX2, with the OS saving the ymm state */
+    EV_CPU_AVX512 = 1 << 4,    /* AVX-512 F, CD, BW, DQ and VL, with the OS saving zmm/k */
+    EV_CPU_AVX512ICL = 1 << 5, /* + VNNI, IFMA, VBMI, VBMI2, BITALG, VPOPCNTDQ, GFNI, VAES,
                                    VPCLMULQDQ (Ice Lake and later, Zen 4 and later) */
     EV_CPU_ALL = (1 << 6) - 1,
 };

@@ -31,13 +31,13 @@ extern "C" {
 #endif
 
 typedef enum EvOptionType {
-    EV_OPT_BOOL,    /* stored as int (0/1); accepts true/false */
-    EV_OPT_INT,     /* stored as int */
-    EV_OPT_DOUBLE,  /* stored as double */
-    EV_OPT_CHOICE,  /* one of the class's EvChoices for it, stored as its index (int); def is
+    EV_OPT_BOOL,   /* stored as int (0/1); accepts true/false */
+    EV_OPT_INT,    /* stored as int */
+    EV_OPT_DOUBLE, /* stored as double */
+    EV_OPT_CHOICE, /* one of the class's EvChoices for it, stored as its index (int); def is
                        the default's index. libvmaf's string options with a fixed set of values;
                        names print the string */
-    EV_OPT_STRING,  /* stored as char[EV_OPT_STRING_SIZE], NUL-terminated, taken verbatim;
+    EV_OPT_STRING, /* stored as char[EV_OPT_STRING_SIZE], NUL-terminated, taken verbatim;
                        its default is the class's str_defaults[(int)def] ("" if none) */
 } EvOptionType;
 
@@ -50,19 +50,19 @@ enum {
 };
 
 typedef struct EvOption {
-    const char *name;       /* the key users write (libvmaf's option name) */
-    const char *alias;      /* short form used in output-name suffixes, or NULL */
+    const char *name;  /* the key users write (libvmaf's option name) */
+    const char *alias; /* short form used in output-name suffixes, or NULL */
     const char *help;
     EvOptionType type;
-    size_t offset;          /* of the value inside the extractor's options struct */
-    double def, min, max;   /* default and accepted range (bools: 0..1) */
+    size_t offset;        /* of the value inside the extractor's options struct */
+    double def, min, max; /* default and accepted range (bools: 0..1) */
     unsigned flags;
 } EvOption;
 
 /* The accepted strings of an EV_OPT_CHOICE option. */
 typedef struct EvChoices {
-    const char *option;             /* the option's name */
-    const char *const *values;      /* NULL-terminated */
+    const char *option;        /* the option's name */
+    const char *const *values; /* NULL-terminated */
 } EvChoices;
 
 enum {
@@ -81,24 +81,24 @@ int ev_sink_put(EvSink *s, const char *name, unsigned frame, double value);
 int ev_sink_put_aggregate(EvSink *s, const char *name, double value);
 
 typedef struct EvExtractorClass {
-    const char *name;             /* Netflix's extractor name, e.g. "psnr" */
-    unsigned flags;               /* EV_FEX_* */
-    const EvOption *options;      /* terminated by an entry with name == NULL; may be NULL */
-    const EvChoices *choices;     /* of its EV_OPT_CHOICE options, terminated by option == NULL;
+    const char *name;                /* Netflix's extractor name, e.g. "psnr" */
+    unsigned flags;                  /* EV_FEX_* */
+    const EvOption *options;         /* terminated by an entry with name == NULL; may be NULL */
+    const EvChoices *choices;        /* of its EV_OPT_CHOICE options, terminated by option == NULL;
                                      may be NULL when it has none */
     const char *const *str_defaults; /* defaults of EV_OPT_STRING options (by their def) */
-    size_t opts_size;             /* sizeof the options struct */
-    size_t state_size;            /* sizeof the shared state, zeroed before init */
+    size_t opts_size;                /* sizeof the options struct */
+    size_t state_size;               /* sizeof the shared state, zeroed before init */
     /* Check the geometry and set up state. Log one line and return -EINVAL when the frame is
      * unsuitable (too small, unsupported depth): the log names the extractor and the reason. */
     int (*init)(void *state, const void *opts, const EvPicInfo *info, const EvLog *log);
-    size_t (*scratch_size)(const void *state);     /* may be NULL: no scratch */
+    size_t (*scratch_size)(const void *state); /* may be NULL: no scratch */
     int (*extract)(const void *state, void *scratch, const EvPic *ref, const EvPic *dis,
                    unsigned frame, EvSink *sink);
     int (*flush)(void *state, unsigned n_frames, EvSink *sink); /* may be NULL */
     int (*launch)(const void *state, void *scratch, const EvPic *ref, const EvPic *dis,
-                  unsigned frame);                               /* may be NULL (CUDA twins) */
-    void (*close)(void *state);                                  /* may be NULL */
+                  unsigned frame); /* may be NULL (CUDA twins) */
+    void (*close)(void *state);    /* may be NULL */
 } EvExtractorClass;
 
 /*
@@ -120,19 +120,17 @@ typedef struct EvExtractorClass {
 
 /* A function with the signature of the class's extract() or launch(), for a family's header
  * to declare its twin's entry points with: EV_LAUNCH_FN(ev_foo_launch_cuda); */
-#define EV_EXTRACT_FN(fn) \
-    int fn(const void *state, void *scratch, const EvPic *ref, const EvPic *dis, \
-           unsigned frame, EvSink *sink)
-#define EV_LAUNCH_FN(fn) \
+#define EV_EXTRACT_FN(fn)                                                                          \
+    int fn(const void *state, void *scratch, const EvPic *ref, const EvPic *dis, unsigned frame,   \
+           EvSink *sink)
+#define EV_LAUNCH_FN(fn)                                                                           \
     int fn(const void *state, void *scratch, const EvPic *ref, const EvPic *dis, unsigned frame)
-
 
 /*
  * Parse "k=v:k=v" into opts (already holding the defaults). Unknown keys, bad values and
  * values out of range are logged (naming the extractor and the key) and return -EINVAL.
  */
-int ev_options_parse(const EvExtractorClass *cls, void *opts, const char *spec,
-                     const EvLog *log);
+int ev_options_parse(const EvExtractorClass *cls, void *opts, const char *spec, const EvLog *log);
 void ev_options_defaults(const EvExtractorClass *cls, void *opts);
 /* 1 when a and b give the same output names (equal EV_OPT_FEATURE_PARAM options): libvmaf
  * then keeps only the first registration (core/context.c). */
@@ -144,7 +142,7 @@ int ev_options_same_names(const EvExtractorClass *cls, const void *a, const void
  * "_<alias or name>_<value %g>" otherwise. Returns base unchanged when all are default.
  */
 void ev_options_feature_name(char *buf, size_t size, const char *base, const EvExtractorClass *cls,
-                     const void *opts);
+                             const void *opts);
 
 /* For an extractor that needs chroma: 0 for a layout with chroma planes, else logs the one
  * refusal every such extractor gives for 4:0:0 (gray) input ("what" says which part needs

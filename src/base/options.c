@@ -104,8 +104,8 @@ static const char *const *choices_of(const EvExtractorClass *cls, const EvOption
     return none;
 }
 
-static int set_choice(const EvExtractorClass *cls, const EvOption *o, void *opts,
-                      const char *val, const EvLog *log)
+static int set_choice(const EvExtractorClass *cls, const EvOption *o, void *opts, const char *val,
+                      const EvLog *log)
 {
     const char *const *values = choices_of(cls, o);
     char known[256] = "";
@@ -117,20 +117,20 @@ static int set_choice(const EvExtractorClass *cls, const EvOption *o, void *opts
         snprintf(known + strlen(known), sizeof(known) - strlen(known), "%s%s", i ? ", " : "",
                  values[i]);
     }
-    ev_log(log, EV_LOG_ERROR, "%s: option %s must be one of [%s], not \"%s\"", cls->name,
-           o->name, known, val);
+    ev_log(log, EV_LOG_ERROR, "%s: option %s must be one of [%s], not \"%s\"", cls->name, o->name,
+           known, val);
     return -EINVAL;
 }
 
-static int set_option(const EvExtractorClass *cls, const EvOption *o, void *opts,
-                      const char *val, const EvLog *log)
+static int set_option(const EvExtractorClass *cls, const EvOption *o, void *opts, const char *val,
+                      const EvLog *log)
 {
     if (o->type == EV_OPT_CHOICE)
         return set_choice(cls, o, opts, val, log);
     if (o->type == EV_OPT_BOOL) {
         if (strcmp(val, "true") && strcmp(val, "false")) {
-            ev_log(log, EV_LOG_ERROR, "%s: option %s must be true or false, not \"%s\"",
-                   cls->name, o->name, val);
+            ev_log(log, EV_LOG_ERROR, "%s: option %s must be true or false, not \"%s\"", cls->name,
+                   o->name, val);
             return -EINVAL;
         }
         *(int *)opt_ptr(opts, o) = !strcmp(val, "true");
@@ -159,8 +159,8 @@ static int set_option(const EvExtractorClass *cls, const EvOption *o, void *opts
         return -EINVAL;
     }
     if (d < o->min || d > o->max) {
-        ev_log(log, EV_LOG_ERROR, "%s: option %s=%s is out of range [%g, %g]", cls->name,
-               o->name, val, o->min, o->max);
+        ev_log(log, EV_LOG_ERROR, "%s: option %s=%s is out of range [%g, %g]", cls->name, o->name,
+               val, o->min, o->max);
         return -EINVAL;
     }
     if (o->type == EV_OPT_INT)
@@ -187,8 +187,7 @@ int ev_options_parse(const EvExtractorClass *const cls, void *const opts, const 
         item[len] = '\0';
         char *eq = strchr(item, '=');
         if (!eq || eq == item) {
-            ev_log(log, EV_LOG_ERROR, "%s: bad option \"%s\" (want key=value)", cls->name,
-                   item);
+            ev_log(log, EV_LOG_ERROR, "%s: bad option \"%s\" (want key=value)", cls->name, item);
             return -EINVAL;
         }
         *eq = '\0';
@@ -198,8 +197,8 @@ int ev_options_parse(const EvExtractorClass *const cls, void *const opts, const 
             for (const EvOption *k = cls->options; k && k->name; k++)
                 snprintf(known + strlen(known), sizeof(known) - strlen(known), "%s%s",
                          k == cls->options ? "" : ", ", k->name);
-            ev_log(log, EV_LOG_ERROR, "%s: unknown option \"%s\" (options: %s)", cls->name,
-                   item, known[0] ? known : "none");
+            ev_log(log, EV_LOG_ERROR, "%s: unknown option \"%s\" (options: %s)", cls->name, item,
+                   known[0] ? known : "none");
             return -EINVAL;
         }
         const int err = set_option(cls, o, opts, eq + 1, log);
@@ -216,7 +215,7 @@ static int cmp_option_name(const void *a, const void *b)
 }
 
 void ev_options_feature_name(char *buf, const size_t size, const char *base,
-                     const EvExtractorClass *const cls, const void *const opts)
+                             const EvExtractorClass *const cls, const void *const opts)
 {
     const EvOption *changed[64];
     size_t n = 0;

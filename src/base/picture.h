@@ -8,12 +8,12 @@
 #include "exactvmaf/exactvmaf.h"
 
 typedef struct EvPic {
-    unsigned bpc;           /* 8..16; bpc > 8 stores uint16 samples */
+    unsigned bpc; /* 8..16; bpc > 8 stores uint16 samples */
     EvPixelLayout layout;
-    unsigned w[3], h[3];    /* per plane, chroma floor-sized as libvmaf */
-    ptrdiff_t stride[3];    /* bytes; the same for the device copy */
-    const void *data[3];    /* host samples */
-    const void *dev[3];     /* device copy of the samples (CUDA backend), else NULL */
+    unsigned w[3], h[3];      /* per plane, chroma floor-sized as libvmaf */
+    ptrdiff_t stride[3];      /* bytes; the same for the device copy */
+    const void *data[3];      /* host samples */
+    const void *dev[3];       /* device copy of the samples (CUDA backend), else NULL */
     struct EvCudaWorker *gpu; /* the worker that uploaded dev (CUDA backend), else NULL */
     struct EvRefShare *share; /* on a reference: the many-encodes group whose other contexts
                                  have this same reference as this frame (core/refshare.h),
@@ -24,7 +24,7 @@ typedef struct EvPic {
 typedef struct EvPicInfo {
     unsigned width, height, bpc;
     EvPixelLayout layout;
-    unsigned cpu;           /* EV_CPU_* levels the extractor's kernels may use (core/cpu.h) */
+    unsigned cpu; /* EV_CPU_* levels the extractor's kernels may use (core/cpu.h) */
 } EvPicInfo;
 
 /* Width and height of plane p (0..2) of a picture of this geometry, as libvmaf sizes them:

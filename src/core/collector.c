@@ -77,8 +77,7 @@ static int grow(EvFeatureVec *f, unsigned frame)
     return 0;
 }
 
-int ev_sink_put(EvSink *const s, const char *const name, const unsigned frame,
-                const double value)
+int ev_sink_put(EvSink *const s, const char *const name, const unsigned frame, const double value)
 {
     EvCollector *c = s->c;
     const uint64_t key = ((uint64_t)s->epoch << 32) | ((uint64_t)s->extractor << 16) | s->seq;

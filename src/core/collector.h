@@ -14,7 +14,7 @@
 
 typedef struct EvFeatureVec {
     char *name;
-    uint64_t first_key;     /* smallest (epoch, extractor, seq) key of any write */
+    uint64_t first_key; /* smallest (epoch, extractor, seq) key of any write */
     double *value;
     uint8_t *written;
     unsigned cap;
@@ -37,9 +37,9 @@ typedef struct EvCollector {
 /* The sink an extractor writes through: one per extract()/flush() call. */
 struct EvSink {
     EvCollector *c;
-    uint32_t epoch;         /* frame index, or EV_EPOCH_FLUSH */
-    uint16_t extractor;     /* registration index */
-    uint16_t seq;           /* writes so far in this call */
+    uint32_t epoch;     /* frame index, or EV_EPOCH_FLUSH */
+    uint16_t extractor; /* registration index */
+    uint16_t seq;       /* writes so far in this call */
 };
 #define EV_EPOCH_FLUSH 0xFFFFFFFFu
 

@@ -122,8 +122,10 @@ int ev_engine_register(EvEngine *const c, const EvExtractorClass *const cls,
      * a model that already runs vif adds nothing. */
     for (unsigned r = 0; r < c->n_reg; r++) {
         if (c->reg[r].cls == cls && ev_options_same_names(cls, c->reg[r].opts, opts)) {
-            ev_log(&c->log, EV_LOG_DEBUG, "%s: already registered with the same output names; "
-                   "this use is dropped, as libvmaf drops it", cls->name);
+            ev_log(&c->log, EV_LOG_DEBUG,
+                   "%s: already registered with the same output names; "
+                   "this use is dropped, as libvmaf drops it",
+                   cls->name);
             free(opts);
             return 0;
         }
@@ -139,8 +141,8 @@ int ev_engine_register(EvEngine *const c, const EvExtractorClass *const cls,
         free(opts);
         return -ENOMEM;
     }
-    c->reg[c->n_reg++] = (EvRegistration){ .cls = cls, .twin = twin, .run = cls, .opts = opts,
-                                           .state = state };
+    c->reg[c->n_reg++] =
+        (EvRegistration){ .cls = cls, .twin = twin, .run = cls, .opts = opts, .state = state };
     return 0;
 }
 

@@ -32,11 +32,11 @@ unsigned ev_engine_frame_count(const EvEngine *e);
 typedef struct EvEngineResults {
     EvCollector *collector;
     unsigned n_frames;
-    unsigned step;          /* every step-th frame was computed (n_subsample, at least 1) */
+    unsigned step; /* every step-th frame was computed (n_subsample, at least 1) */
     unsigned first_free_sink;
     EvPicInfo info;
     int flushed;
-    int error;              /* the first error of any frame, 0 if none */
+    int error; /* the first error of any frame, 0 if none */
     const EvLog *log;
 } EvEngineResults;
 EvEngineResults ev_engine_results(const EvEngine *e);

@@ -11,11 +11,11 @@
 typedef struct EvEngine EvEngine;
 
 typedef struct EvRegistration {
-    const EvExtractorClass *cls;    /* the CPU reference (options, names) */
-    const EvExtractorClass *twin;   /* its CUDA twin, or NULL */
-    const EvExtractorClass *run;    /* what runs: cls, or its CUDA twin */
-    void *opts;             /* cls->opts_size bytes */
-    void *state;            /* cls->state_size bytes, set up by init */
+    const EvExtractorClass *cls;  /* the CPU reference (options, names) */
+    const EvExtractorClass *twin; /* its CUDA twin, or NULL */
+    const EvExtractorClass *run;  /* what runs: cls, or its CUDA twin */
+    void *opts;                   /* cls->opts_size bytes */
+    void *state;                  /* cls->state_size bytes, set up by init */
     size_t scratch_size;
     int initialised;
 } EvRegistration;
@@ -24,7 +24,7 @@ typedef struct EvRegistration {
 typedef struct EvSlot {
     unsigned frame;
     int busy;
-    uint8_t *buf;           /* ref planes then dis planes */
+    uint8_t *buf; /* ref planes then dis planes */
     EvPic ref, dis;
     /* lent by ev_borrow_pictures_multi: the group of that call, or NULL, and the data[0] of
      * the reference it lent, which a submit must give for the frame to count as the group's */
@@ -39,7 +39,7 @@ typedef struct EvSlot {
 typedef struct EvWorker {
     struct EvEngine *ctx;
     pthread_t thread;
-    void **scratch;         /* one block per registration */
+    void **scratch;           /* one block per registration */
     struct EvCudaWorker *gpu; /* stream + device frame (CUDA backend), else NULL */
 } EvWorker;
 
@@ -54,16 +54,16 @@ struct EvEngine {
     /* geometry of the first frame; every frame must match it */
     int have_geometry;
     EvPicInfo info;
-    size_t frame_bytes;     /* one picture, planes packed */
+    size_t frame_bytes; /* one picture, planes packed */
 
-    int use_cuda;           /* decided at the first frame (settings.backend) */
-    EvSlot *borrowed;       /* slot lent by ev_borrow_pictures, until submitted */
+    int use_cuda;     /* decided at the first frame (settings.backend) */
+    EvSlot *borrowed; /* slot lent by ev_borrow_pictures, until submitted */
 
-    unsigned n_frames;      /* pairs pushed */
+    unsigned n_frames;        /* pairs pushed */
     struct EvRefShare *share; /* the many-encodes group this context is aligned with, or NULL
                                  (left for good at a pair pushed outside the group's calls) */
     int flushed;
-    int error;              /* first error of any frame, 0 if none */
+    int error; /* first error of any frame, 0 if none */
 
     /* scheduler: n_workers threads (0 = everything on the caller) over n_slots slots. On the
      * CPU the caller is one of the n_threads: n_workers = n_threads - 1, and the caller
@@ -72,15 +72,15 @@ struct EvEngine {
     unsigned n_threads;
     unsigned n_workers;
     EvWorker *workers;
-    EvWorker caller;        /* scratch for work done on the calling thread */
+    EvWorker caller; /* scratch for work done on the calling thread */
     EvSlot *slots;
     unsigned n_slots;
-    unsigned *queue;        /* ring of slot indices waiting for a worker */
+    unsigned *queue; /* ring of slot indices waiting for a worker */
     unsigned q_head, q_len;
     int stopping;
     pthread_mutex_t lock;
-    pthread_cond_t work_ready;  /* a slot was queued, or stopping */
-    pthread_cond_t slot_free;   /* a slot finished */
+    pthread_cond_t work_ready; /* a slot was queued, or stopping */
+    pthread_cond_t slot_free;  /* a slot finished */
 };
 
 #endif

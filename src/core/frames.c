@@ -174,7 +174,8 @@ static int run_extractors(EvEngine *c, EvWorker *w, const EvSlot *s, int sequent
     EvPic ref = s->ref, dis = s->dis;
     int twins = 0, luma_only = 1;
     for (unsigned r = 0; r < c->n_reg; r++)
-        if (ev_reg_runs_now(c, &c->reg[r], s->frame, sequential) && (c->reg[r].run->flags & EV_FEX_CUDA)) {
+        if (ev_reg_runs_now(c, &c->reg[r], s->frame, sequential) &&
+            (c->reg[r].run->flags & EV_FEX_CUDA)) {
             twins = 1;
             if (!(c->reg[r].run->flags & EV_FEX_CUDA_LUMA))
                 luma_only = 0;
@@ -204,8 +205,8 @@ static int run_extractors(EvEngine *c, EvWorker *w, const EvSlot *s, int sequent
         EvSink sink = ev_sink(&c->collector, s->frame, r);
         err = reg->run->extract(reg->state, w->scratch[r], &ref, &dis, s->frame, &sink);
         if (err) {
-            ev_log(&c->log, EV_LOG_ERROR, "%s: failed at frame %u (%s)", reg->cls->name,
-                   s->frame, strerror(-err));
+            ev_log(&c->log, EV_LOG_ERROR, "%s: failed at frame %u (%s)", reg->cls->name, s->frame,
+                   strerror(-err));
             return err;
         }
     }
@@ -320,8 +321,8 @@ static int admit_frame(EvEngine *c, const EvPicture *ref)
             return c->error = err;
     } else if (!same_geometry(ref, &c->info)) {
         ev_log(&c->log, EV_LOG_ERROR,
-               "frame %u is %ux%u %u-bit %s, but the first frame was %ux%u %u-bit %s",
-               c->n_frames, ref->width, ref->height, ref->bitdepth, ev_pic_layout_name(ref->layout),
+               "frame %u is %ux%u %u-bit %s, but the first frame was %ux%u %u-bit %s", c->n_frames,
+               ref->width, ref->height, ref->bitdepth, ev_pic_layout_name(ref->layout),
                c->info.width, c->info.height, c->info.bpc, ev_pic_layout_name(c->info.layout));
         return -EINVAL;
     }
@@ -336,16 +337,16 @@ static void leave_group(EvEngine *c)
 }
 
 /* Check a pair and copy it into a free slot (*slot), not yet dispatched. */
-static int prepare_pair(EvEngine *const c, const EvPicture *const ref,
-                        const EvPicture *const dis, EvSlot **slot)
+static int prepare_pair(EvEngine *const c, const EvPicture *const ref, const EvPicture *const dis,
+                        EvSlot **slot)
 {
     int err = check_picture(c, ref, "reference");
     if (!err)
         err = check_picture(c, dis, "distorted");
     if (err)
         return err;
-    if (ref->width != dis->width || ref->height != dis->height ||
-        ref->bitdepth != dis->bitdepth || ref->layout != dis->layout) {
+    if (ref->width != dis->width || ref->height != dis->height || ref->bitdepth != dis->bitdepth ||
+        ref->layout != dis->layout) {
         ev_log(&c->log, EV_LOG_ERROR,
                "reference (%ux%u %u-bit %s) and distorted (%ux%u %u-bit %s) differ", ref->width,
                ref->height, ref->bitdepth, ev_pic_layout_name(ref->layout), dis->width, dis->height,
@@ -418,8 +419,8 @@ static EvRefShare *call_group(EvEngine *const *ctx, unsigned n, const EvPicture 
  * with one group share their reference-only per-frame values (core/refshare.h) and score the
  * frame in group jobs (core/groupjob.h): every member's pair is in its slot, joined, before the
  * first is dispatched. */
-int ev_engine_send_multi(EvEngine *const *const ctx, const unsigned n,
-                           const EvPicture *const ref, const EvPicture *const *const dis)
+int ev_engine_send_multi(EvEngine *const *const ctx, const unsigned n, const EvPicture *const ref,
+                         const EvPicture *const *const dis)
 {
     if (!ctx || !dis)
         return -EINVAL;
@@ -466,17 +467,20 @@ static void public_view(const EvPic *p, EvPicture *out)
 }
 
 int ev_engine_borrow(EvEngine *const c, const unsigned width, const unsigned height,
-                       const unsigned bitdepth, const EvPixelLayout layout, EvPicture *const ref,
-                       EvPicture *const dis)
+                     const unsigned bitdepth, const EvPixelLayout layout, EvPicture *const ref,
+                     EvPicture *const dis)
 {
     if (!c || !ref || !dis)
         return -EINVAL;
     memset(ref, 0, sizeof(*ref));
     memset(dis, 0, sizeof(*dis));
     static const uint8_t probe[1];
-    const EvPicture want = { width, height, bitdepth, layout, { probe, probe, probe },
-                             { (ptrdiff_t)width * 2, (ptrdiff_t)width * 2,
-                               (ptrdiff_t)width * 2 } };
+    const EvPicture want = { width,
+                             height,
+                             bitdepth,
+                             layout,
+                             { probe, probe, probe },
+                             { (ptrdiff_t)width * 2, (ptrdiff_t)width * 2, (ptrdiff_t)width * 2 } };
     int err = check_picture(c, &want, "borrowed");
     if (!err)
         err = admit_frame(c, &want);
@@ -526,9 +530,8 @@ static EvEngine *first_taking(EvEngine *const *ctx, unsigned n)
 }
 
 int ev_engine_borrow_multi(EvEngine *const *const ctx, const unsigned n, const unsigned width,
-                             const unsigned height, const unsigned bitdepth,
-                             const EvPixelLayout layout, EvPicture *const ref,
-                             EvPicture *const dis)
+                           const unsigned height, const unsigned bitdepth,
+                           const EvPixelLayout layout, EvPicture *const ref, EvPicture *const dis)
 {
     if (!ctx || !ref || !dis)
         return -EINVAL;
@@ -542,7 +545,7 @@ int ev_engine_borrow_multi(EvEngine *const *const ctx, const unsigned n, const u
             continue;
         EvPicture own_ref;
         const int err = ev_engine_borrow(ctx[i], width, height, bitdepth, layout,
-                                           ctx[i] == first ? ref : &own_ref, &dis[i]);
+                                         ctx[i] == first ? ref : &own_ref, &dis[i]);
         if (err) {
             ev_engine_return_multi(ctx, i);
             memset(ref, 0, sizeof(*ref));
@@ -563,8 +566,7 @@ int ev_engine_borrow_multi(EvEngine *const *const ctx, const unsigned n, const u
     return 0;
 }
 
-int ev_engine_submit_multi(EvEngine *const *const ctx, const unsigned n,
-                             const EvPicture *const ref)
+int ev_engine_submit_multi(EvEngine *const *const ctx, const unsigned n, const EvPicture *const ref)
 {
     if (!ctx || !ref)
         return -EINVAL;
@@ -601,7 +603,7 @@ int ev_engine_submit_multi(EvEngine *const *const ctx, const unsigned n,
         }
         if (ref->data[0] != s->group_ref || !s->group)
             leave_group(c); /* another reference than the group's: its frames are its own */
-        if (!ready) { /* no memory for the list: pushed at once, alone */
+        if (!ready) {       /* no memory for the list: pushed at once, alone */
             const int e = submit_pair(c, ref->data[0] == s->group_ref ? s->group : NULL);
             err = err ? err : e;
             continue;
@@ -664,11 +666,9 @@ int ev_engine_flush(EvEngine *const c)
         EvSink sink = ev_sink(&c->collector, EV_EPOCH_FLUSH, r);
         const int err = reg->run->flush(reg->state, c->n_frames, &sink);
         if (err) {
-            ev_log(&c->log, EV_LOG_ERROR, "%s: flush failed (%s)", reg->cls->name,
-                   strerror(-err));
+            ev_log(&c->log, EV_LOG_ERROR, "%s: flush failed (%s)", reg->cls->name, strerror(-err));
             c->error = err;
         }
     }
     return c->error;
 }
-

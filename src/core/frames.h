@@ -15,8 +15,7 @@ void ev_engine_return(EvEngine *e);
 int ev_engine_send_multi(EvEngine *const *e, unsigned n, const EvPicture *ref,
                          const EvPicture *const *dis);
 int ev_engine_borrow_multi(EvEngine *const *e, unsigned n, unsigned width, unsigned height,
-                           unsigned bitdepth, EvPixelLayout layout, EvPicture *ref,
-                           EvPicture *dis);
+                           unsigned bitdepth, EvPixelLayout layout, EvPicture *ref, EvPicture *dis);
 int ev_engine_submit_multi(EvEngine *const *e, unsigned n, const EvPicture *ref);
 void ev_engine_return_multi(EvEngine *const *e, unsigned n);
 /* Finish every frame and run the extractors' flush. The collector is left open: the layers

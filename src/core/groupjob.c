@@ -13,26 +13,26 @@
 
 typedef struct Member {
     const EvEngine *ctx;
-    const EvPic *dis;       /* read only while the member is in the frame, or pinned */
-    const void *samples;    /* dis->data[0] at the join: the member's key */
-    int left;               /* its slot is done with the frame */
-    unsigned pins;          /* running jobs that read dis */
+    const EvPic *dis;    /* read only while the member is in the frame, or pinned */
+    const void *samples; /* dis->data[0] at the join: the member's key */
+    int left;            /* its slot is done with the frame */
+    unsigned pins;       /* running jobs that read dis */
 } Member;
 
 struct Frame;
 
 typedef struct Job {
     struct Job *next;
-    struct Frame *frame;    /* in use while the job's members are pinned */
+    struct Frame *frame; /* in use while the job's members are pinned */
     const EvExtractorClass *run;
-    void *opts;             /* a copy of the claiming registration's */
+    void *opts; /* a copy of the claiming registration's */
     int done;
     unsigned n;
-    unsigned member[EV_GROUP_MAX_MEMBERS];   /* indices into the frame's members */
+    unsigned member[EV_GROUP_MAX_MEMBERS]; /* indices into the frame's members */
     unsigned n_values;
     double *values;
     void *scratch;
-    size_t scratch_size;    /* its allocation's */
+    size_t scratch_size; /* its allocation's */
 } Job;
 
 typedef struct Frame {
@@ -43,7 +43,7 @@ typedef struct Frame {
     Job *jobs;
 } Frame;
 
-typedef struct Spare {      /* a job's scratch, kept for the next job */
+typedef struct Spare { /* a job's scratch, kept for the next job */
     struct Spare *next;
     size_t size;
     void *mem;
@@ -51,7 +51,7 @@ typedef struct Spare {      /* a job's scratch, kept for the next job */
 
 struct EvGroupJobs {
     pthread_mutex_t lock;
-    pthread_cond_t changed;     /* a job finished */
+    pthread_cond_t changed; /* a job finished */
     Frame ring[GROUP_RING];
     Spare *spares;
     unsigned long jobs, scored, allocs;
@@ -137,7 +137,7 @@ void ev_group_leave(EvGroupJobs *j, const unsigned frame, const EvPic *dis)
         while (f->m[k].pins)
             pthread_cond_wait(&j->changed, &j->lock);
         f->m[k].left = 1;
-        if (++f->n_left == f->n_members) {   /* every member is done: the entry is free */
+        if (++f->n_left == f->n_members) { /* every member is done: the entry is free */
             free_jobs(f);
             f->used = 0;
         }
@@ -228,8 +228,8 @@ static Job *claim(EvGroupJobs *j, Frame *f, const unsigned k, const EvRegistrati
     return b;
 }
 
-EvShareTake ev_group_take(EvGroupJobs *j, const void *state, const unsigned frame,
-                          const EvPic *dis, double *values, const unsigned n_values,
+EvShareTake ev_group_take(EvGroupJobs *j, const void *state, const unsigned frame, const EvPic *dis,
+                          double *values, const unsigned n_values,
                           size_t (*scratch_size)(const void *state, unsigned n), EvGroupJob *job)
 {
     pthread_mutex_lock(&j->lock);

@@ -25,14 +25,14 @@ struct EvEngine;
 typedef struct EvGroupJobs EvGroupJobs;
 
 typedef enum EvShareTake {
-    EV_SHARE_TAKEN = 1,     /* *values hold the group's values of the frame */
-    EV_SHARE_COMPUTE = 0,   /* the caller holds the claim: compute, then ev_refshare_put() or ev_group_put() */
-    EV_SHARE_ALONE = -1,    /* compute without publishing (no room, or out of memory) */
+    EV_SHARE_TAKEN = 1, /* *values hold the group's values of the frame */
+    EV_SHARE_COMPUTE =
+        0, /* the caller holds the claim: compute, then ev_refshare_put() or ev_group_put() */
+    EV_SHARE_ALONE = -1, /* compute without publishing (no room, or out of memory) */
 } EvShareTake;
 
-
-EvGroupJobs *ev_group_jobs_new(void);   /* NULL when out of memory */
-void ev_group_jobs_free(EvGroupJobs *j);  /* NULL-safe; no job may be running */
+EvGroupJobs *ev_group_jobs_new(void);    /* NULL when out of memory */
+void ev_group_jobs_free(EvGroupJobs *j); /* NULL-safe; no job may be running */
 
 /* Engine: dis (a slot's distorted picture) is context c's frame `frame` of the group.
  * Returns 0, or -1 when it cannot be (the member then computes alone). */
@@ -40,14 +40,14 @@ int ev_group_join(EvGroupJobs *j, unsigned frame, const struct EvEngine *c, cons
 /* Engine: the slot holding dis (joined for frame) is done: waits while a job reads dis. */
 void ev_group_leave(EvGroupJobs *j, unsigned frame, const EvPic *dis);
 
-enum { EV_GROUP_MAX_MEMBERS = 32 };   /* members of one frame; more compute alone */
+enum { EV_GROUP_MAX_MEMBERS = 32 }; /* members of one frame; more compute alone */
 
 typedef struct EvGroupJob {
-    unsigned n;                 /* members to score; [0] is the caller */
-    const EvPic *dis[EV_GROUP_MAX_MEMBERS];   /* their distorted pictures */
-    double *values;             /* n x n_values: member k's at k * n_values, the caller fills */
-    void *scratch;              /* the scratch asked for, 64-byte aligned */
-    void *job;                  /* internal */
+    unsigned n;                             /* members to score; [0] is the caller */
+    const EvPic *dis[EV_GROUP_MAX_MEMBERS]; /* their distorted pictures */
+    double *values; /* n x n_values: member k's at k * n_values, the caller fills */
+    void *scratch;  /* the scratch asked for, 64-byte aligned */
+    void *job;      /* internal */
 } EvGroupJob;
 
 /* The n_values doubles of frame `frame` for the member whose distorted is dis, scored by the
@@ -56,8 +56,7 @@ typedef struct EvGroupJob {
  * must score job->n members and call ev_group_put() with nothing fallible between. */
 EvShareTake ev_group_take(EvGroupJobs *j, const void *state, unsigned frame, const EvPic *dis,
                           double *values, unsigned n_values,
-                          size_t (*scratch_size)(const void *state, unsigned n),
-                          EvGroupJob *job);
+                          size_t (*scratch_size)(const void *state, unsigned n), EvGroupJob *job);
 void ev_group_put(EvGroupJobs *j, EvGroupJob *job);
 
 /* Jobs run, members scored by them and job scratch buffers allocated so far (a buffer is kept

@@ -31,7 +31,7 @@ typedef struct ShareTable {
 
 struct EvRefShare {
     pthread_mutex_t lock;
-    pthread_cond_t done;   /* an entry was published */
+    pthread_cond_t done; /* an entry was published */
     unsigned refs;
     unsigned frames;
     unsigned long published, taken;
@@ -47,7 +47,7 @@ EvRefShare *ev_refshare_new(void)
     pthread_mutex_init(&g->lock, NULL);
     pthread_cond_init(&g->done, NULL);
     g->refs = 1;
-    g->jobs = ev_group_jobs_new();   /* NULL: every member computes alone */
+    g->jobs = ev_group_jobs_new(); /* NULL: every member computes alone */
     return g;
 }
 
@@ -196,14 +196,12 @@ int ev_group_values(const void *state, void *scratch, const EvPic *ref, const Ev
     EvGroupJob job;
     switch (j ? ev_group_take(j, state, frame, dis, values, n_values, scratch_size, &job)
               : EV_SHARE_ALONE) {
-    case EV_SHARE_TAKEN:
-        return 1;
+    case EV_SHARE_TAKEN: return 1;
     case EV_SHARE_COMPUTE:
         score(state, scratch, ref, &job);
-        memcpy(values, job.values, n_values * sizeof(*values));   /* member 0: the caller */
+        memcpy(values, job.values, n_values * sizeof(*values)); /* member 0: the caller */
         ev_group_put(j, &job);
         return 1;
-    default:
-        return 0;
+    default: return 0;
     }
 }

@@ -32,7 +32,6 @@ void ev_refshare_release(EvRefShare *g); /* NULL-safe; frees at the last referen
 unsigned ev_refshare_frames(const EvRefShare *g);
 void ev_refshare_advance(EvRefShare *g);
 
-
 /* The n doubles of frame `frame` for (cls, opts[0..opts_size)). Waits while another context
  * computes them. A caller given EV_SHARE_COMPUTE must call ev_refshare_put() for that frame
  * (others may be waiting): compute nothing fallible between the two. */

@@ -9,8 +9,7 @@ static int skipped_by_subsample(const EvEngine *c, const EvExtractorClass *cls, 
     return n > 1 && frame % n && !(cls->flags & EV_FEX_NO_SUBSAMPLE);
 }
 
-int ev_reg_runs_now(const EvEngine *c, const EvRegistration *reg, unsigned frame,
-                    int sequential)
+int ev_reg_runs_now(const EvEngine *c, const EvRegistration *reg, unsigned frame, int sequential)
 {
     return !!(reg->run->flags & EV_FEX_SEQUENTIAL) == sequential &&
            !skipped_by_subsample(c, reg->run, frame);

@@ -7,8 +7,7 @@
 
 /* 1 when reg runs on frame in this pass (sequential: the EV_FEX_SEQUENTIAL pass, else the
  * parallel one): not skipped by n_subsample unless it runs on every frame. */
-int ev_reg_runs_now(const EvEngine *c, const EvRegistration *reg, unsigned frame,
-                    int sequential);
+int ev_reg_runs_now(const EvEngine *c, const EvRegistration *reg, unsigned frame, int sequential);
 /* The registration of c whose state is `state`, or NULL. */
 const EvRegistration *ev_context_reg_of(const EvEngine *c, const void *state);
 /* 1 when c runs the parallel extractor `run` on the CPU with options opts (run->opts_size

@@ -30,7 +30,7 @@ inline EvFloatSpan ev_span_range(int lo, int hi)
 // A term read from a float plane.
 struct EvPlaneTerm {
     const float *p;
-    ptrdiff_t stride;   // floats
+    ptrdiff_t stride; // floats
     __device__ float operator()(int i, int j) const { return p[(ptrdiff_t)i * stride + j]; }
 };
 
@@ -64,7 +64,7 @@ __global__ void __launch_bounds__(EV_ROW_TILE)
 
 // totals[q] = the visited ones of rows[q * rows_stride + r] (r < n_rows) in order, from 0.
 static __global__ void ev_float_rows_total_kernel(const float *rows, int rows_stride, int n_rows,
-                                           EvFloatSpan visit, int n_totals, float *totals)
+                                                  EvFloatSpan visit, int n_totals, float *totals)
 {
     const int q = threadIdx.x;
     if (q >= n_totals)

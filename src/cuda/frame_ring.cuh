@@ -31,9 +31,10 @@
 #include "base/log.h"
 #include "cuda/runtime.h"
 
-class EvFrameRing {
-public:
-    static constexpr int SLOTS = 64;    // far more than frames in flight
+class EvFrameRing
+{
+  public:
+    static constexpr int SLOTS = 64; // far more than frames in flight
     static constexpr int WAIT_SECONDS = 60;
 
     EvFrameRing(const char *name, const EvLog *log) : name_(name), log_(log)
@@ -150,7 +151,7 @@ public:
     // Whether the first frame made the ring (the twin's buffers exist).
     bool ready() const { return ready_; }
 
-private:
+  private:
     static constexpr long long NONE = -1;
 
     template <class Prepare>
@@ -182,8 +183,8 @@ private:
         if (seen && ok())
             return 0;
         if (failed_ != NONE)
-            ev_log(log_, EV_LOG_ERROR, "%s: frame %lld failed; frame %lld needs it", name_,
-                   failed_, frame);
+            ev_log(log_, EV_LOG_ERROR, "%s: frame %lld failed; frame %lld needs it", name_, failed_,
+                   frame);
         else
             ev_log(log_, EV_LOG_ERROR, "%s: frame %lld waited %d s for an earlier frame", name_,
                    frame, WAIT_SECONDS);
@@ -194,9 +195,9 @@ private:
     const EvLog *log_;
     std::mutex lock_;
     std::condition_variable changed_;
-    long long queued_ = NONE;        // the last frame whose work is on the stream
-    long long read_[SLOTS];          // the frame that last read each slot
-    long long failed_ = NONE;        // the first abandoned frame, or NONE
+    long long queued_ = NONE; // the last frame whose work is on the stream
+    long long read_[SLOTS];   // the frame that last read each slot
+    long long failed_ = NONE; // the first abandoned frame, or NONE
     bool ready_ = false;
     int device_ = 0;
     cudaStream_t stream_ = nullptr;
@@ -230,8 +231,9 @@ void ev_ring_twin_close(S *s, Free free_buffers)
 
 // A twin's per-frame scores, kept by frame number for the flush (the motion twins' moving
 // sums need every frame's score): put() from the extracts, in any order; take() at the flush.
-class EvFrameScores {
-public:
+class EvFrameScores
+{
+  public:
     void put(unsigned frame, double score)
     {
         std::lock_guard<std::mutex> hold(lock_);
@@ -267,7 +269,7 @@ public:
         return 0;
     }
 
-private:
+  private:
     std::mutex lock_;
     std::vector<double> score_;
     std::vector<char> have_;

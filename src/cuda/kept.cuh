@@ -11,7 +11,8 @@
 #include "cuda/runtime.h"
 
 // count T at offset inside base (nullptr: only measure); every block 256-byte aligned.
-template <class T> T *ev_take(char *base, size_t &offset, size_t count)
+template <class T>
+T *ev_take(char *base, size_t &offset, size_t count)
 {
     T *p = base ? reinterpret_cast<T *>(base + offset) : nullptr;
     offset += (count * sizeof(T) + 255) & ~size_t(255);
@@ -37,8 +38,7 @@ int ev_kept_layout(const State *s, EvCudaWorker *gpu, Bufs &b, LayOut lay_out)
 // the worker that holds pic (the frame's ref or dis) and that worker's stream, handed to
 // body(s, b, stream), whose result is returned.
 template <class State, class Bufs, class LayOut, class Body>
-int ev_kept_launch(const void *state, const EvPic *ref, const EvPic *pic, LayOut lay_out,
-                   Body body)
+int ev_kept_launch(const void *state, const EvPic *ref, const EvPic *pic, LayOut lay_out, Body body)
 {
     if (!ref)
         return 0;

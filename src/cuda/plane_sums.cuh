@@ -32,9 +32,9 @@ constexpr int EV_MAX_SUM_BLOCKS = 1024;
 
 struct EvSegments {
     const char *ref[EV_MAX_SEGMENTS];
-    const char *dis[EV_MAX_SEGMENTS]; // unused for single-picture terms
+    const char *dis[EV_MAX_SEGMENTS];      // unused for single-picture terms
     unsigned long long n[EV_MAX_SEGMENTS]; // samples
-    int vector[EV_MAX_SEGMENTS];      // both runs 16-byte aligned: 16-byte loads
+    int vector[EV_MAX_SEGMENTS];           // both runs 16-byte aligned: 16-byte loads
     int count;
 };
 
@@ -66,7 +66,8 @@ __device__ __forceinline__ unsigned long long ev_block_sum(unsigned long long v)
     return warp < 1 ? ev_warp_sum(v) : 0;
 }
 
-template <typename Sample> __device__ __forceinline__ uint32_t ev_lane(const uint4 &v, int k)
+template <typename Sample>
+__device__ __forceinline__ uint32_t ev_lane(const uint4 &v, int k)
 {
     constexpr int per_word = sizeof(uint32_t) / sizeof(Sample);
     const uint32_t w = (&v.x)[k / per_word];
@@ -79,10 +80,18 @@ template <typename Sample> __device__ __forceinline__ uint32_t ev_lane(const uin
 // uint32_t &b) const` for 8-bit samples: the same terms of four packed bytes added to a and b
 // (with byte-parallel instructions such as __dp4a); it must give the same integers, and 16 of
 // its terms must fit 32 bits (one 16-byte vector is summed in 32 bits, then widened).
-template <typename Term> struct EvHasWord {
+template <typename Term>
+struct EvHasWord {
     template <typename T>
-    static constexpr bool test(decltype(&T::word)) { return true; }
-    template <typename T> static constexpr bool test(...) { return false; }
+    static constexpr bool test(decltype(&T::word))
+    {
+        return true;
+    }
+    template <typename T>
+    static constexpr bool test(...)
+    {
+        return false;
+    }
     static constexpr bool value = test<Term>(nullptr);
 };
 
@@ -167,8 +176,7 @@ __device__ void ev_segment_pair(const EvSegments &segs, Term term, unsigned long
 template <typename Sample, bool SINGLE>
 __device__ __forceinline__ bool ev_pairable(const EvSegments &segs)
 {
-    return SINGLE && segs.count == 2 && segs.n[0] == segs.n[1] && segs.vector[0] &&
-           segs.vector[1];
+    return SINGLE && segs.count == 2 && segs.n[0] == segs.n[1] && segs.vector[0] && segs.vector[1];
 }
 
 template <typename Sample, bool SINGLE, typename Term>
@@ -241,7 +249,8 @@ void ev_segment_sums(const EvSegments &segs, Term term, void *scratch, unsigned 
         most = segs.n[s] > most ? segs.n[s] : most;
     /* EV_SUM_SAMPLES_PER_THREAD samples per thread and run; measured on an H200 (bench_twins):
      * fewer, fuller blocks beat many short ones, whose partials the last block must add */
-    const unsigned long long per_block = (unsigned long long)EV_SUM_THREADS * EV_SUM_SAMPLES_PER_THREAD;
+    const unsigned long long per_block =
+        (unsigned long long)EV_SUM_THREADS * EV_SUM_SAMPLES_PER_THREAD;
     unsigned long long blocks = (most + per_block - 1) / per_block;
     blocks = blocks < 1 ? 1 : blocks > EV_MAX_SUM_BLOCKS ? EV_MAX_SUM_BLOCKS : blocks;
     ev_segment_sums_kernel<Sample, SINGLE, Term><<<(unsigned)blocks, EV_SUM_THREADS, 0, stream>>>(

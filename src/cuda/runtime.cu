@@ -15,12 +15,12 @@
 struct EvCudaWorker {
     int device;
     cudaStream_t stream;
-    void *slot;             // device copy of one frame slot
+    void *slot; // device copy of one frame slot
     size_t slot_bytes;
     void *scratch_dev;
-    void *scratch_host;     // pinned
+    void *scratch_host; // pinned
     const EvLog *log;
-    struct Kept {           // ev_cuda_worker_memory
+    struct Kept { // ev_cuda_worker_memory
         const void *owner;
         void *dev, *host;
         size_t dev_bytes, host_bytes;
@@ -49,9 +49,10 @@ extern "C" int ev_cuda_probe(int index, char *why, size_t why_size)
         if (!driver)
             snprintf(why, why_size, "no CUDA device: no NVIDIA driver is installed");
         else if (e == cudaErrorInsufficientDriver)
-            snprintf(why, why_size, "the NVIDIA driver (CUDA %d.%d) is older than this build's "
-                     "CUDA runtime (%d.%d)", driver / 1000, driver % 1000 / 10, runtime / 1000,
-                     runtime % 1000 / 10);
+            snprintf(why, why_size,
+                     "the NVIDIA driver (CUDA %d.%d) is older than this build's "
+                     "CUDA runtime (%d.%d)",
+                     driver / 1000, driver % 1000 / 10, runtime / 1000, runtime % 1000 / 10);
         else
             snprintf(why, why_size, "no CUDA device (%s)",
                      e != cudaSuccess ? cudaGetErrorString(e) : "none found");
@@ -81,15 +82,15 @@ extern "C" int ev_cuda_worker_open(EvCudaWorker **out, int device, size_t slot_b
     if (!err)
         err = map_error(cudaMalloc(&w->slot, slot_bytes), log, "allocate frame");
     if (!err)
-        err = map_error(cudaMalloc(&w->scratch_dev, EV_CUDA_SCRATCH_BYTES), log,
-                        "allocate scratch");
+        err =
+            map_error(cudaMalloc(&w->scratch_dev, EV_CUDA_SCRATCH_BYTES), log, "allocate scratch");
     // On the worker's own stream, waited for: a plain cudaMemset goes to the legacy default
     // stream, which this non-blocking stream does not wait for, so the first frame's kernels
     // could run before (or while) it cleared the sum counters (ev_segment_sums read a garbage
     // counter and never wrote their totals: stale sums on the first frame of a worker).
     if (!err)
-        err = map_error(cudaMemsetAsync(w->scratch_dev, 0, EV_CUDA_SCRATCH_BYTES, w->stream),
-                        log, "clear scratch");
+        err = map_error(cudaMemsetAsync(w->scratch_dev, 0, EV_CUDA_SCRATCH_BYTES, w->stream), log,
+                        "clear scratch");
     if (!err)
         err = map_error(cudaStreamSynchronize(w->stream), log, "clear scratch");
     if (!err)
@@ -131,8 +132,8 @@ static void point_at_device(const EvCudaWorker *w, const void *slot, EvPic *p)
             p->dev[i] = nullptr;
             continue;
         }
-        const ptrdiff_t offset = static_cast<const char *>(p->data[i]) -
-                                 static_cast<const char *>(slot);
+        const ptrdiff_t offset =
+            static_cast<const char *>(p->data[i]) - static_cast<const char *>(slot);
         p->dev[i] = static_cast<const char *>(w->slot) + offset;
     }
     p->gpu = const_cast<EvCudaWorker *>(w);
@@ -145,8 +146,8 @@ static cudaError_t upload_luma(EvCudaWorker *w, const void *slot, const EvPic *p
                                               static_cast<const char *>(slot));
     const size_t bytes = static_cast<size_t>(p->stride[0]) * p->h[0];
     return cudaMemcpyAsync(static_cast<char *>(w->slot) + offset,
-                           static_cast<const char *>(slot) + offset, bytes,
-                           cudaMemcpyHostToDevice, w->stream);
+                           static_cast<const char *>(slot) + offset, bytes, cudaMemcpyHostToDevice,
+                           w->stream);
 }
 
 extern "C" int ev_cuda_upload(EvCudaWorker *w, const void *slot, EvPic *ref, EvPic *dis,
@@ -188,8 +189,8 @@ extern "C" int ev_cuda_worker_memory(EvCudaWorker *w, const void *owner, size_t 
         return -ENOMEM;
     }
     EvCudaWorker::Kept k = { owner, nullptr, nullptr, dev_bytes, host_bytes };
-    int err = map_error(cudaMalloc(&k.dev, dev_bytes ? dev_bytes : 1), w->log,
-                        "allocate twin memory");
+    int err =
+        map_error(cudaMalloc(&k.dev, dev_bytes ? dev_bytes : 1), w->log, "allocate twin memory");
     if (!err)
         err = map_error(cudaMallocHost(&k.host, host_bytes ? host_bytes : 1), w->log,
                         "allocate pinned twin memory");
@@ -204,9 +205,18 @@ extern "C" int ev_cuda_worker_memory(EvCudaWorker *w, const void *owner, size_t 
     return 0;
 }
 
-extern "C" void *ev_cuda_scratch_device(EvCudaWorker *w) { return w->scratch_dev; }
-extern "C" void *ev_cuda_scratch_host(EvCudaWorker *w) { return w->scratch_host; }
-extern "C" void *ev_cuda_stream(EvCudaWorker *w) { return w->stream; }
+extern "C" void *ev_cuda_scratch_device(EvCudaWorker *w)
+{
+    return w->scratch_dev;
+}
+extern "C" void *ev_cuda_scratch_host(EvCudaWorker *w)
+{
+    return w->scratch_host;
+}
+extern "C" void *ev_cuda_stream(EvCudaWorker *w)
+{
+    return w->stream;
+}
 
 extern "C" int ev_cuda_finish(EvCudaWorker *w, const char *what)
 {

@@ -43,8 +43,8 @@ int ev_cuda_upload(EvCudaWorker *w, const void *slot, EvPic *ref, EvPic *dis, in
  * there), allocated on the first call for `owner` (the twin's state) and returned as they are
  * on later calls; freed with the worker. Returns -ENOMEM
  * (logged) when it cannot be had, or when a later call asks for more. */
-int ev_cuda_worker_memory(EvCudaWorker *w, const void *owner, size_t dev_bytes,
-                          size_t host_bytes, void **dev, void **host);
+int ev_cuda_worker_memory(EvCudaWorker *w, const void *owner, size_t dev_bytes, size_t host_bytes,
+                          void **dev, void **host);
 
 /* The worker's result areas and stream (a cudaStream_t) for twins. The device area starts
  * zeroed, and twins leave it as they found it (plane_sums.cuh re-arms its counter). */

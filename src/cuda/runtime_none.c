@@ -43,8 +43,8 @@ int ev_cuda_upload(EvCudaWorker *w, const void *slot, EvPic *ref, EvPic *dis, in
     return -ENOSYS;
 }
 
-int ev_cuda_worker_memory(EvCudaWorker *w, const void *owner, size_t dev_bytes,
-                          size_t host_bytes, void **dev, void **host)
+int ev_cuda_worker_memory(EvCudaWorker *w, const void *owner, size_t dev_bytes, size_t host_bytes,
+                          void **dev, void **host)
 {
     (void)w;
     (void)owner;
@@ -54,12 +54,35 @@ int ev_cuda_worker_memory(EvCudaWorker *w, const void *owner, size_t dev_bytes,
     return -ENOSYS;
 }
 
-void *ev_cuda_scratch_device(EvCudaWorker *w) { (void)w; return NULL; }
-void *ev_cuda_scratch_host(EvCudaWorker *w) { (void)w; return NULL; }
-void *ev_cuda_stream(EvCudaWorker *w) { (void)w; return NULL; }
-int ev_cuda_finish(EvCudaWorker *w, const char *what) { (void)w; (void)what; return -ENOSYS; }
-void *ev_cuda_host_alloc(size_t bytes) { return malloc(bytes); }
-void ev_cuda_host_free(void *p) { free(p); }
+void *ev_cuda_scratch_device(EvCudaWorker *w)
+{
+    (void)w;
+    return NULL;
+}
+void *ev_cuda_scratch_host(EvCudaWorker *w)
+{
+    (void)w;
+    return NULL;
+}
+void *ev_cuda_stream(EvCudaWorker *w)
+{
+    (void)w;
+    return NULL;
+}
+int ev_cuda_finish(EvCudaWorker *w, const char *what)
+{
+    (void)w;
+    (void)what;
+    return -ENOSYS;
+}
+void *ev_cuda_host_alloc(size_t bytes)
+{
+    return malloc(bytes);
+}
+void ev_cuda_host_free(void *p)
+{
+    free(p);
+}
 #else
 typedef int ev_runtime_none_unused; /* ISO C: a translation unit is not empty */
 #endif

@@ -5,7 +5,8 @@
 
 #include "cuda/stream_check.h"
 
-namespace {
+namespace
+{
 
 __global__ void spin_kernel(long long cycles)
 {
@@ -31,7 +32,7 @@ extern "C" int ev_cuda_test_adverse(unsigned mib, unsigned ms)
         e = cudaDeviceGetAttribute(&rate_khz, cudaDevAttrClockRate, 0);
     if (e != cudaSuccess)
         return -EIO;
-    spin_kernel<<<1, 1, 0, 0>>>(static_cast<long long>(rate_khz) * ms);  // legacy stream
+    spin_kernel<<<1, 1, 0, 0>>>(static_cast<long long>(rate_khz) * ms); // legacy stream
     return cudaGetLastError() == cudaSuccess ? 0 : -EIO;
 }
 

@@ -191,7 +191,7 @@ static void open_error(char *const err, const size_t err_size, const char *const
 }
 
 int ev_io_video_open(EvVideo **const out, const char *const path, const EvVideoFormat *const raw,
-                  char *const err, const size_t err_size)
+                     char *const err, const size_t err_size)
 {
     open_error(err, err_size, "%s", "");
     if (!out || !path) {
@@ -241,8 +241,8 @@ static int check_remaining(EvVideo *v)
         return 1;
     if (left == 0 && !v->is_y4m)
         return 0;
-    return ev_video_fail(v, -EINVAL, "frame %u is truncated: got %llu of %zu bytes",
-                         v->next_frame, left, v->frame_bytes);
+    return ev_video_fail(v, -EINVAL, "frame %u is truncated: got %llu of %zu bytes", v->next_frame,
+                         left, v->frame_bytes);
 }
 
 /* Read one frame's planes, plane p into dst[p] with rows of the file's size (contiguous).

@@ -16,9 +16,9 @@
 #define Y4M_HEAD_BYTES 9u
 
 struct EvVideo {
-    FILE *f;                /* our own stream, also for "-" (over a dup of fd 0) */
-    char *iobuf;            /* setvbuf buffer of f; freed after fclose */
-    char *name;             /* for messages: the path, or "stdin" for "-" */
+    FILE *f;     /* our own stream, also for "-" (over a dup of fd 0) */
+    char *iobuf; /* setvbuf buffer of f; freed after fclose */
+    char *name;  /* for messages: the path, or "stdin" for "-" */
     int is_y4m;
     EvVideoFormat fmt;
     /* Planes as stored in the file. Raw: as ev_pic_plane_size() sizes them. y4m: chroma rounded
@@ -35,9 +35,9 @@ struct EvVideo {
      * stream's first frame reads them before the rest (a pipe cannot seek back). */
     uint8_t head[Y4M_HEAD_BYTES];
     size_t head_len, head_pos;
-    unsigned long long n_frames;    /* frames in a regular file, when n_frames_known */
+    unsigned long long n_frames; /* frames in a regular file, when n_frames_known */
     int n_frames_known;
-    EvVideoTags tags;               /* y4m F and I tags */
+    EvVideoTags tags; /* y4m F and I tags */
     char err[4608];
 };
 

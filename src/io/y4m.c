@@ -52,7 +52,10 @@ static int parse_dim(const char *s, size_t n, unsigned *out)
  * mono12, mono16; mjpegtools' mono16 too). 411 and alpha are not read. */
 static int parse_colour_space(const char *s, size_t n, EvVideoFormat *fmt)
 {
-    static const struct { const char *name; EvPixelLayout layout; } eight[] = {
+    static const struct {
+        const char *name;
+        EvPixelLayout layout;
+    } eight[] = {
         { "420", EV_PIX_420 },      { "420jpeg", EV_PIX_420 }, { "420mpeg2", EV_PIX_420 },
         { "420paldv", EV_PIX_420 }, { "422", EV_PIX_422 },     { "444", EV_PIX_444 },
         { "mono", EV_PIX_400 },
@@ -64,8 +67,13 @@ static int parse_colour_space(const char *s, size_t n, EvVideoFormat *fmt)
             return 0;
         }
     }
-    static const struct { const char *base; EvPixelLayout layout; } deep[] = {
-        { "420p", EV_PIX_420 }, { "422p", EV_PIX_422 }, { "444p", EV_PIX_444 },
+    static const struct {
+        const char *base;
+        EvPixelLayout layout;
+    } deep[] = {
+        { "420p", EV_PIX_420 },
+        { "422p", EV_PIX_422 },
+        { "444p", EV_PIX_444 },
         { "mono", EV_PIX_400 },
     };
     for (size_t i = 0; i < sizeof(deep) / sizeof(deep[0]); i++) {
@@ -107,15 +115,12 @@ static int parse_tag(EvVideo *v, const char *tag, size_t n, int *got_w, int *got
             return ev_video_fail(v, -EINVAL, "unsupported y4m colour space %.*s", shown, tag);
         return 0;
     case 'F': /* kept for the caller's comparisons; a malformed rate is left unknown */
-        if (sscanf(tag + 1, "%u:%u", &v->tags.fps_num, &v->tags.fps_den) != 2 ||
-            !v->tags.fps_den || !v->tags.fps_num)
+        if (sscanf(tag + 1, "%u:%u", &v->tags.fps_num, &v->tags.fps_den) != 2 || !v->tags.fps_den ||
+            !v->tags.fps_num)
             v->tags.fps_num = v->tags.fps_den = 0;
         return 0;
-    case 'I':
-        v->tags.interlace = n == 2 && strchr("ptbm?", tag[1]) ? tag[1] : '?';
-        return 0;
-    default:
-        return 0;
+    case 'I': v->tags.interlace = n == 2 && strchr("ptbm?", tag[1]) ? tag[1] : '?'; return 0;
+    default: return 0;
     }
 }
 
@@ -158,15 +163,17 @@ int ev_y4m_read_header(EvVideo *v)
     if (got == 0)
         return ev_video_fail(v, -EINVAL, "empty file (no YUV4MPEG2 header)");
     if (memcmp(magic, Y4M_MAGIC, got < Y4M_MAGIC_LEN ? got : Y4M_MAGIC_LEN))
-        return ev_video_fail(v, -EINVAL, "not a y4m file (no YUV4MPEG2 header); raw .yuv needs "
-                                         "--width --height --pixel_format --bitdepth");
+        return ev_video_fail(v, -EINVAL,
+                             "not a y4m file (no YUV4MPEG2 header); raw .yuv needs "
+                             "--width --height --pixel_format --bitdepth");
     if (got < sizeof(magic))
         return ev_video_fail(v, -EINVAL, "truncated y4m header (no end of line)");
     if (magic[Y4M_MAGIC_LEN] == '\n')
         return parse_tags(v, "", 0);
     if (magic[Y4M_MAGIC_LEN] != ' ')
-        return ev_video_fail(v, -EINVAL, "not a y4m file (no YUV4MPEG2 header); raw .yuv needs "
-                                         "--width --height --pixel_format --bitdepth");
+        return ev_video_fail(v, -EINVAL,
+                             "not a y4m file (no YUV4MPEG2 header); raw .yuv needs "
+                             "--width --height --pixel_format --bitdepth");
     char line[Y4M_MAX_LINE];
     size_t len = 0;
     const int ret = read_line(v->f, line, sizeof(line), &len);
@@ -199,7 +206,7 @@ int ev_y4m_read_marker(EvVideo *v)
         return ev_video_fail(v, -EINVAL, "frame %u: truncated FRAME marker", idx);
     if (mark[5] == '\n')
         return 1;
-    v->n_frames_known = 0; /* the count assumed bare FRAME lines (count_y4m_frames) */
+    v->n_frames_known = 0;     /* the count assumed bare FRAME lines (count_y4m_frames) */
     char params[Y4M_MAX_LINE]; /* frame parameters: read past, not used */
     size_t len = 0;
     const int ret = read_line(v->f, params, sizeof(params), &len);

@@ -36,24 +36,24 @@ typedef struct CiedePowfLog2Entry {
 
 /* powf's log2 table (ARM optimized-routines math/powf_log2_data.c, MIT): 1/c and log2(c) for
  * 16 points c near the centres of the subintervals of [0x1.66p-1, 0x1.66p0). */
-#define LIBM_POWF_LOG2_TABLE_INIT { \
-    { 0x1.661ec79f8f3bep+0, -0x1.efec65b963019p-2 }, \
-    { 0x1.571ed4aaf883dp+0, -0x1.b0b6832d4fca4p-2 }, \
-    { 0x1.49539f0f010bp+0, -0x1.7418b0a1fb77bp-2 }, \
-    { 0x1.3c995b0b80385p+0, -0x1.39de91a6dcf7bp-2 }, \
-    { 0x1.30d190c8864a5p+0, -0x1.01d9bf3f2b631p-2 }, \
-    { 0x1.25e227b0b8eap+0, -0x1.97c1d1b3b7afp-3 }, \
-    { 0x1.1bb4a4a1a343fp+0, -0x1.2f9e393af3c9fp-3 }, \
-    { 0x1.12358f08ae5bap+0, -0x1.960cbbf788d5cp-4 }, \
-    { 0x1.0953f419900a7p+0, -0x1.a6f9db6475fcep-5 }, \
-    { 0x1p+0, 0x0p+0 }, \
-    { 0x1.e608cfd9a47acp-1, 0x1.338ca9f24f53dp-4 }, \
-    { 0x1.ca4b31f026aap-1, 0x1.476a9543891bap-3 }, \
-    { 0x1.b2036576afce6p-1, 0x1.e840b4ac4e4d2p-3 }, \
-    { 0x1.9c2d163a1aa2dp-1, 0x1.40645f0c6651cp-2 }, \
-    { 0x1.886e6037841edp-1, 0x1.88e9c2c1b9ff8p-2 }, \
-    { 0x1.767dcf5534862p-1, 0x1.ce0a44eb17bccp-2 }, \
-}
+#define LIBM_POWF_LOG2_TABLE_INIT                                                                  \
+    {                                                                                              \
+        { 0x1.661ec79f8f3bep+0, -0x1.efec65b963019p-2 },                                           \
+            { 0x1.571ed4aaf883dp+0, -0x1.b0b6832d4fca4p-2 },                                       \
+            { 0x1.49539f0f010bp+0, -0x1.7418b0a1fb77bp-2 },                                        \
+            { 0x1.3c995b0b80385p+0, -0x1.39de91a6dcf7bp-2 },                                       \
+            { 0x1.30d190c8864a5p+0, -0x1.01d9bf3f2b631p-2 },                                       \
+            { 0x1.25e227b0b8eap+0, -0x1.97c1d1b3b7afp-3 },                                         \
+            { 0x1.1bb4a4a1a343fp+0, -0x1.2f9e393af3c9fp-3 },                                       \
+            { 0x1.12358f08ae5bap+0, -0x1.960cbbf788d5cp-4 },                                       \
+            { 0x1.0953f419900a7p+0, -0x1.a6f9db6475fcep-5 }, { 0x1p+0, 0x0p+0 },                   \
+            { 0x1.e608cfd9a47acp-1, 0x1.338ca9f24f53dp-4 },                                        \
+            { 0x1.ca4b31f026aap-1, 0x1.476a9543891bap-3 },                                         \
+            { 0x1.b2036576afce6p-1, 0x1.e840b4ac4e4d2p-3 },                                        \
+            { 0x1.9c2d163a1aa2dp-1, 0x1.40645f0c6651cp-2 },                                        \
+            { 0x1.886e6037841edp-1, 0x1.88e9c2c1b9ff8p-2 },                                        \
+            { 0x1.767dcf5534862p-1, 0x1.ce0a44eb17bccp-2 },                                        \
+    }
 
 static const uint64_t libm_exp_table[256] = LIBM_EXP_TABLE_INIT;
 static const CiedePowLogEntry libm_pow_log_table[128] = LIBM_POW_LOG_TABLE_INIT;
@@ -63,8 +63,7 @@ static const CiedePowfLog2Entry libm_powf_log2_table[16] = LIBM_POWF_LOG2_TABLE_
 static __device__ const uint64_t libm_exp_table_dev[256] = LIBM_EXP_TABLE_INIT;
 static __device__ const CiedePowLogEntry libm_pow_log_table_dev[128] = LIBM_POW_LOG_TABLE_INIT;
 static __device__ const uint64_t libm_exp2f_table_dev[32] = LIBM_EXP2F_TABLE_INIT;
-static __device__ const CiedePowfLog2Entry libm_powf_log2_table_dev[16] =
-    LIBM_POWF_LOG2_TABLE_INIT;
+static __device__ const CiedePowfLog2Entry libm_powf_log2_table_dev[16] = LIBM_POWF_LOG2_TABLE_INIT;
 /* glibc's sin/cos and atan2 tables: the twin uploads them (glibc_ibm_tables.c). */
 static __device__ double libm_sincos_table_dev[440];
 static __device__ double libm_atan2_table_dev[7 * 241];
@@ -157,7 +156,7 @@ EV_HD double libm_exp_special(const double tmp, uint64_t sbits, const uint64_t k
  * special: |x| >= 512, where glibc finishes in its specialcase.
  */
 EV_HD double libm_exp_main(const double x, const double xtail, const int with_tail,
-                            const int special, const uint64_t *tab)
+                           const int special, const uint64_t *tab)
 {
     double kd = fma(x, LIBM_EXP_INV_LN2_N, LIBM_EXP_SHIFT);
     const uint64_t ki = ev_bits64(kd);
@@ -267,7 +266,6 @@ EV_HD double ev_glibc_pow(const double x, const double y)
     return libm_exp_main(ehi, elo, 1, 1, libm_exp_tab());
 }
 
-
 /* powf's constants. */
 #define LIBM_POWF_OFF 0x3f330000u
 #define LIBM_POWF_A0 0x1.27616c9496e0bp-2
@@ -350,8 +348,6 @@ EV_HD float ev_glibc_powf(const float x, const float y)
     }
     return libm_powf_exp2(ylogx, libm_exp2f_tab());
 }
-
-
 
 #include "libm/glibc_sin_cos_atan2.h"
 

@@ -99,8 +99,7 @@ static int maybe_atan2(const unsigned char *p)
 /* Finds the n-double table that is() accepts in buf, unique up to identical copies.
  * @return the number of distinct tables found (1 is success; out then holds it). */
 static int find_table(const unsigned char *buf, const size_t size, const size_t n,
-                      int (*maybe)(const unsigned char *), int (*is)(const double *),
-                      double *out)
+                      int (*maybe)(const unsigned char *), int (*is)(const double *), double *out)
 {
     int distinct = 0;
     double *cand = malloc(n * sizeof(double));
@@ -162,8 +161,7 @@ int ev_glibc_tables_from_libm(EvGlibcTables *t, char *err, size_t err_size)
     Dl_info info, info2;
     if (!sin_addr || !atan2_addr || !dladdr(sin_addr, &info) || !info.dli_fname ||
         !dladdr(atan2_addr, &info2) || !info2.dli_fname || strcmp(info.dli_fname, info2.dli_fname))
-        return fail(err, err_size, "cannot find the one library that defines sin and atan2",
-                    NULL);
+        return fail(err, err_size, "cannot find the one library that defines sin and atan2", NULL);
     size_t size = 0;
     unsigned char *buf = read_file(info.dli_fname, &size);
     if (!buf)
@@ -172,11 +170,13 @@ int ev_glibc_tables_from_libm(EvGlibcTables *t, char *err, size_t err_size)
     const int n_atan2 = find_table(buf, size, 7 * ATAN2_ROWS, maybe_atan2, is_atan2, t->atan2);
     free(buf);
     if (n_sincos != 1)
-        return fail(err, err_size, n_sincos > 1 ? "two different sin/cos tables in"
-                                                 : "no sin/cos table in", info.dli_fname);
+        return fail(err, err_size,
+                    n_sincos > 1 ? "two different sin/cos tables in" : "no sin/cos table in",
+                    info.dli_fname);
     if (n_atan2 != 1)
-        return fail(err, err_size, n_atan2 > 1 ? "two different atan2 tables in"
-                                                : "no atan2 table in", info.dli_fname);
+        return fail(err, err_size,
+                    n_atan2 > 1 ? "two different atan2 tables in" : "no atan2 table in",
+                    info.dli_fname);
     return 0;
 }
 
@@ -201,14 +201,15 @@ static double draw(uint64_t *s, const double lo, const double hi)
     return lo + (hi - lo) * ((double)(mix(s) >> 11) * 0x1p-53);
 }
 
-static int differs(const char *fn, const double x, const double want, const double got,
-                   char *err, const size_t n)
+static int differs(const char *fn, const double x, const double want, const double got, char *err,
+                   const size_t n)
 {
     if (!memcmp(&want, &got, sizeof(want)))
         return 0;
-    snprintf(err, n, "ciede: this libm's %s(%a) = %a, the device replica's %a: the replicas "
-             "follow glibc's x86-64 FMA builds (2.28 and later), not this libm", fn, x, want,
-             got);
+    snprintf(err, n,
+             "ciede: this libm's %s(%a) = %a, the device replica's %a: the replicas "
+             "follow glibc's x86-64 FMA builds (2.28 and later), not this libm",
+             fn, x, want, got);
     return 1;
 }
 

@@ -10,7 +10,7 @@ extern "C" {
 #endif
 
 typedef struct EvGlibcTables {
-    double sincos[440];   /* {sin hi, sin lo, cos hi, cos lo} of k/128, k = 0..109 */
+    double sincos[440];    /* {sin hi, sin lo, cos hi, cos lo} of k/128, k = 0..109 */
     double atan2[7 * 241]; /* cij: {x0, atan x0, its Taylor coefficients 1..5} */
 } EvGlibcTables;
 

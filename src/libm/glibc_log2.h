@@ -32,72 +32,41 @@
 #include "base/hd.h"
 
 /* 1/c and log2(c) of the 64 subintervals of [0x1.6p-1, 0x1.6p0) (log2_data.c tab) */
-#define EV_GLIBC_LOG2_TABLE {                                                                  \
-0x1.724286bb1acf8p+0, -0x1.1095feecdbp-1,   \
-    0x1.6e1f766d2cca1p+0, -0x1.08494bd76dp-1,   \
-    0x1.6a13d0e30d48ap+0, -0x1.00143aee8f8p-1,   \
-    0x1.661ec32d06c85p+0, -0x1.efec5360b4p-2,   \
-    0x1.623fa951198f8p+0, -0x1.dfdd91ab7ep-2,   \
-    0x1.5e75ba4cf026cp+0, -0x1.cffae0cc79p-2,   \
-    0x1.5ac055a214fb8p+0, -0x1.c043811fdap-2,   \
-    0x1.571ed0f166e1ep+0, -0x1.b0b67323aep-2,   \
-    0x1.53909590bf835p+0, -0x1.a152f5a2dbp-2,   \
-    0x1.5014fed61adddp+0, -0x1.9217f5af86p-2,   \
-    0x1.4cab88e487bdp+0, -0x1.8304db0719p-2,   \
-    0x1.49539b4334feep+0, -0x1.74189f9a9ep-2,   \
-    0x1.460cbdfafd569p+0, -0x1.6552bb5199p-2,   \
-    0x1.42d664ee4b953p+0, -0x1.56b23a29b1p-2,   \
-    0x1.3fb01111dd8a6p+0, -0x1.483650f5fap-2,   \
-    0x1.3c995b70c5836p+0, -0x1.39de937f6ap-2,   \
-    0x1.3991c4ab6fd4ap+0, -0x1.2baa1538d6p-2,   \
-    0x1.3698e0ce099b5p+0, -0x1.1d98340ca4p-2,   \
-    0x1.33ae48213e7b2p+0, -0x1.0fa853a40ep-2,   \
-    0x1.30d191985bdb1p+0, -0x1.01d9c32e73p-2,   \
-    0x1.2e025cab271d7p+0, -0x1.e857da2fa6p-3,   \
-    0x1.2b404cf13cd82p+0, -0x1.cd3c8633d8p-3,   \
-    0x1.288b02c7ccb5p+0, -0x1.b26034c14ap-3,   \
-    0x1.25e2263944de5p+0, -0x1.97c1c2f4fep-3,   \
-    0x1.234563d8615b1p+0, -0x1.7d6023f8p-3,   \
-    0x1.20b46e33eaf38p+0, -0x1.633a71a05ep-3,   \
-    0x1.1e2eefdcda3ddp+0, -0x1.494f5e957p-3,   \
-    0x1.1bb4a580b393p+0, -0x1.2f9e424e0ap-3,   \
-    0x1.19453847f22p+0, -0x1.162595afdcp-3,   \
-    0x1.16e06c0d5d73cp+0, -0x1.f9c9a75bd8p-4,   \
-    0x1.1485f47b7e4c2p+0, -0x1.c7b575bf9cp-4,   \
-    0x1.12358ad0085d1p+0, -0x1.960c60ff48p-4,   \
-    0x1.0fef00f532227p+0, -0x1.64ce247b6p-4,   \
-    0x1.0db2077d03a8fp+0, -0x1.33f78b2014p-4,   \
-    0x1.0b7e6d65980d9p+0, -0x1.0387d1a42cp-4,   \
-    0x1.0953efe7b408dp+0, -0x1.a6f9208b5p-5,   \
-    0x1.07325cac53b83p+0, -0x1.47a954f77p-5,   \
-    0x1.05197e40d1b5cp+0, -0x1.d23a8c50cp-6,   \
-    0x1.03091c1208ea2p+0, -0x1.16a262978p-6,   \
-    0x1.0101025b37e21p+0, -0x1.720f8d8e8p-8,   \
-    0x1.fc07ef9caa76bp-1, 0x1.6fe53b15p-7,   \
-    0x1.f4465d3f6f184p-1, 0x1.11ccce10f8p-5,   \
-    0x1.ecc079f84107fp-1, 0x1.c4dfc8c8b8p-5,   \
-    0x1.e573a99975ae8p-1, 0x1.3aa321e574p-4,   \
-    0x1.de5d6f0bd3de6p-1, 0x1.918a0d08b8p-4,   \
-    0x1.d77b681ff38b3p-1, 0x1.e72e9da044p-4,   \
-    0x1.d0cb5724de943p-1, 0x1.1dcd2507f6p-3,   \
-    0x1.ca4b2dc0e7563p-1, 0x1.476ab03deap-3,   \
-    0x1.c3f8ee8d6cb51p-1, 0x1.7074377e22p-3,   \
-    0x1.bdd2b4f020c4cp-1, 0x1.98ede8ba94p-3,   \
-    0x1.b7d6c006015cap-1, 0x1.c0db86ad2ep-3,   \
-    0x1.b20366e2e338fp-1, 0x1.e840aafceep-3,   \
-    0x1.ac57026295039p-1, 0x1.0790ab4678p-2,   \
-    0x1.a6d01bc2731ddp-1, 0x1.1ac056801cp-2,   \
-    0x1.a16d3bc3ff18bp-1, 0x1.2db11d4feep-2,   \
-    0x1.9c2d14967feadp-1, 0x1.406464ec58p-2,   \
-    0x1.970e4f47c9902p-1, 0x1.52dbe093afp-2,   \
-    0x1.920fb3982bcf2p-1, 0x1.651902050dp-2,   \
-    0x1.8d30187f759f1p-1, 0x1.771d2cdeafp-2,   \
-    0x1.886e5ebb9f66dp-1, 0x1.88e9c857d9p-2,   \
-    0x1.83c97b658b994p-1, 0x1.9a80155e16p-2,   \
-    0x1.7f405ffc61022p-1, 0x1.abe186ed3dp-2,   \
-    0x1.7ad22181415cap-1, 0x1.bd0f2aea0ep-2,   \
-    0x1.767dcf99eff8cp-1, 0x1.ce0a43dbf4p-2,   \
-}
+#define EV_GLIBC_LOG2_TABLE                                                                        \
+    {                                                                                              \
+        0x1.724286bb1acf8p+0, -0x1.1095feecdbp-1, 0x1.6e1f766d2cca1p+0, -0x1.08494bd76dp-1,        \
+            0x1.6a13d0e30d48ap+0, -0x1.00143aee8f8p-1, 0x1.661ec32d06c85p+0, -0x1.efec5360b4p-2,   \
+            0x1.623fa951198f8p+0, -0x1.dfdd91ab7ep-2, 0x1.5e75ba4cf026cp+0, -0x1.cffae0cc79p-2,    \
+            0x1.5ac055a214fb8p+0, -0x1.c043811fdap-2, 0x1.571ed0f166e1ep+0, -0x1.b0b67323aep-2,    \
+            0x1.53909590bf835p+0, -0x1.a152f5a2dbp-2, 0x1.5014fed61adddp+0, -0x1.9217f5af86p-2,    \
+            0x1.4cab88e487bdp+0, -0x1.8304db0719p-2, 0x1.49539b4334feep+0, -0x1.74189f9a9ep-2,     \
+            0x1.460cbdfafd569p+0, -0x1.6552bb5199p-2, 0x1.42d664ee4b953p+0, -0x1.56b23a29b1p-2,    \
+            0x1.3fb01111dd8a6p+0, -0x1.483650f5fap-2, 0x1.3c995b70c5836p+0, -0x1.39de937f6ap-2,    \
+            0x1.3991c4ab6fd4ap+0, -0x1.2baa1538d6p-2, 0x1.3698e0ce099b5p+0, -0x1.1d98340ca4p-2,    \
+            0x1.33ae48213e7b2p+0, -0x1.0fa853a40ep-2, 0x1.30d191985bdb1p+0, -0x1.01d9c32e73p-2,    \
+            0x1.2e025cab271d7p+0, -0x1.e857da2fa6p-3, 0x1.2b404cf13cd82p+0, -0x1.cd3c8633d8p-3,    \
+            0x1.288b02c7ccb5p+0, -0x1.b26034c14ap-3, 0x1.25e2263944de5p+0, -0x1.97c1c2f4fep-3,     \
+            0x1.234563d8615b1p+0, -0x1.7d6023f8p-3, 0x1.20b46e33eaf38p+0, -0x1.633a71a05ep-3,      \
+            0x1.1e2eefdcda3ddp+0, -0x1.494f5e957p-3, 0x1.1bb4a580b393p+0, -0x1.2f9e424e0ap-3,      \
+            0x1.19453847f22p+0, -0x1.162595afdcp-3, 0x1.16e06c0d5d73cp+0, -0x1.f9c9a75bd8p-4,      \
+            0x1.1485f47b7e4c2p+0, -0x1.c7b575bf9cp-4, 0x1.12358ad0085d1p+0, -0x1.960c60ff48p-4,    \
+            0x1.0fef00f532227p+0, -0x1.64ce247b6p-4, 0x1.0db2077d03a8fp+0, -0x1.33f78b2014p-4,     \
+            0x1.0b7e6d65980d9p+0, -0x1.0387d1a42cp-4, 0x1.0953efe7b408dp+0, -0x1.a6f9208b5p-5,     \
+            0x1.07325cac53b83p+0, -0x1.47a954f77p-5, 0x1.05197e40d1b5cp+0, -0x1.d23a8c50cp-6,      \
+            0x1.03091c1208ea2p+0, -0x1.16a262978p-6, 0x1.0101025b37e21p+0, -0x1.720f8d8e8p-8,      \
+            0x1.fc07ef9caa76bp-1, 0x1.6fe53b15p-7, 0x1.f4465d3f6f184p-1, 0x1.11ccce10f8p-5,        \
+            0x1.ecc079f84107fp-1, 0x1.c4dfc8c8b8p-5, 0x1.e573a99975ae8p-1, 0x1.3aa321e574p-4,      \
+            0x1.de5d6f0bd3de6p-1, 0x1.918a0d08b8p-4, 0x1.d77b681ff38b3p-1, 0x1.e72e9da044p-4,      \
+            0x1.d0cb5724de943p-1, 0x1.1dcd2507f6p-3, 0x1.ca4b2dc0e7563p-1, 0x1.476ab03deap-3,      \
+            0x1.c3f8ee8d6cb51p-1, 0x1.7074377e22p-3, 0x1.bdd2b4f020c4cp-1, 0x1.98ede8ba94p-3,      \
+            0x1.b7d6c006015cap-1, 0x1.c0db86ad2ep-3, 0x1.b20366e2e338fp-1, 0x1.e840aafceep-3,      \
+            0x1.ac57026295039p-1, 0x1.0790ab4678p-2, 0x1.a6d01bc2731ddp-1, 0x1.1ac056801cp-2,      \
+            0x1.a16d3bc3ff18bp-1, 0x1.2db11d4feep-2, 0x1.9c2d14967feadp-1, 0x1.406464ec58p-2,      \
+            0x1.970e4f47c9902p-1, 0x1.52dbe093afp-2, 0x1.920fb3982bcf2p-1, 0x1.651902050dp-2,      \
+            0x1.8d30187f759f1p-1, 0x1.771d2cdeafp-2, 0x1.886e5ebb9f66dp-1, 0x1.88e9c857d9p-2,      \
+            0x1.83c97b658b994p-1, 0x1.9a80155e16p-2, 0x1.7f405ffc61022p-1, 0x1.abe186ed3dp-2,      \
+            0x1.7ad22181415cap-1, 0x1.bd0f2aea0ep-2, 0x1.767dcf99eff8cp-1, 0x1.ce0a43dbf4p-2,      \
+    }
 
 #ifdef __CUDACC__
 static __device__ const double ev_glibc_log2_table_dev[128] = EV_GLIBC_LOG2_TABLE;
@@ -169,9 +138,9 @@ EV_HD double ev_glibc_log2(const double x)
         if (ix == 0x7ff0000000000000ull)
             return x;
         if ((ix & 0x7ff0000000000000ull) == 0x7ff0000000000000ull && (ix << 12))
-            return ev_double_of(ix | 0x0008000000000000ull);   /* NaN, quieted */
+            return ev_double_of(ix | 0x0008000000000000ull); /* NaN, quieted */
         if (top & 0x8000u)
-            return ev_double_of(0xfff8000000000000ull);        /* x86's default NaN */
+            return ev_double_of(0xfff8000000000000ull); /* x86's default NaN */
         /* subnormal: scale by 2^52 (exact) and take 52 off the exponent */
         ix = ev_bits64(x * 0x1p52) - (52ull << 52);
     }

@@ -7,7 +7,8 @@
 #include "libm/glibc_log2.h"
 #include "libm/glibc_log2_check.h"
 
-namespace {
+namespace
+{
 
 __global__ void floats_kernel(uint32_t first, uint32_t n, double *out)
 {

@@ -44,8 +44,9 @@
 EV_HD double libm_sin_taylor(const double a, const double da)
 {
     const double xx = a * a;
-    const double p = fma(fma(fma(fma(LIBM_SIN_S5, xx, LIBM_SIN_S4), xx, LIBM_SIN_S3), xx,
-                             LIBM_SIN_S2), xx, LIBM_SIN_S1);
+    const double p =
+        fma(fma(fma(fma(LIBM_SIN_S5, xx, LIBM_SIN_S4), xx, LIBM_SIN_S3), xx, LIBM_SIN_S2), xx,
+            LIBM_SIN_S1);
     const double t = fma(xx, fma(p, a, -(0.5 * da)), da);
     return a + t;
 }
@@ -159,7 +160,6 @@ EV_HD double ev_glibc_cos(const double x, const double *tab)
     return NAN;
 }
 
-
 /*
  * atan2: glibc's e_atan2.c (IBM Accurate Mathematical Library; here rewritten from its
  * algorithm) without its slow paths (removed in glibc 2.35), with the fusions of
@@ -195,8 +195,10 @@ EV_HD double libm_atan2_const(const uint64_t bits)
 /* atan(u + du) - u - du for u < 1/16 by glibc's polynomial I, times u v (v = u u). */
 EV_HD double libm_atan2_poly(const double v)
 {
-    return fma(v, fma(v, fma(v, fma(v, fma(v, LIBM_AT_D13, LIBM_AT_D11), LIBM_AT_D9),
-                                 LIBM_AT_D7), LIBM_AT_D5), LIBM_AT_D3);
+    return fma(v,
+               fma(v, fma(v, fma(v, fma(v, LIBM_AT_D13, LIBM_AT_D11), LIBM_AT_D9), LIBM_AT_D7),
+                   LIBM_AT_D5),
+               LIBM_AT_D3);
 }
 
 /* The row of the table point below u in [1/16, 1]: (2^52 + 256 u) - 2^52 - 16. */
@@ -272,8 +274,8 @@ EV_HD double ev_glibc_atan2(const double y, const double x, const double *cij)
             const double v = u * u;
             const double zz = (u * v) * libm_atan2_poly(v);
             const double t2 = LIBM_AT_HPI - u;
-            const double cor = LIBM_AT_HPI > fabs(u) ? (LIBM_AT_HPI - t2) - u
-                                                      : LIBM_AT_HPI - (u + t2);
+            const double cor =
+                LIBM_AT_HPI > fabs(u) ? (LIBM_AT_HPI - t2) - u : LIBM_AT_HPI - (u + t2);
             const double t3 = ((cor + LIBM_AT_HPI1) - du) - zz;
             z = t3 + t2;
         } else {
@@ -288,8 +290,8 @@ EV_HD double ev_glibc_atan2(const double y, const double x, const double *cij)
             const double v = u * u;
             const double zz = (u * v) * libm_atan2_poly(v);
             const double t2 = u + LIBM_AT_HPI;
-            const double cor = LIBM_AT_HPI > fabs(u) ? (LIBM_AT_HPI - t2) + u
-                                                      : (u - t2) + LIBM_AT_HPI;
+            const double cor =
+                LIBM_AT_HPI > fabs(u) ? (LIBM_AT_HPI - t2) + u : (u - t2) + LIBM_AT_HPI;
             const double t3 = ((cor + LIBM_AT_HPI1) + du) + zz;
             z = t3 + t2;
         } else {
@@ -303,8 +305,7 @@ EV_HD double ev_glibc_atan2(const double y, const double x, const double *cij)
         const double v = u * u;
         const double zz = (u * v) * libm_atan2_poly(v);
         const double t2 = LIBM_AT_OPI - u;
-        const double cor = LIBM_AT_OPI > fabs(u) ? (LIBM_AT_OPI - t2) - u
-                                                  : LIBM_AT_OPI - (t2 + u);
+        const double cor = LIBM_AT_OPI > fabs(u) ? (LIBM_AT_OPI - t2) - u : LIBM_AT_OPI - (t2 + u);
         const double t3 = ((cor + LIBM_AT_OPI1) - du) - zz;
         z = t3 + t2;
     } else {

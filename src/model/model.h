@@ -23,19 +23,19 @@ typedef struct EvSvm {
     double gamma;
     double rho;
     unsigned n_sv;
-    unsigned dim;   /* values per support vector: the largest index used */
-    double *coef;   /* n_sv */
-    double *sv;     /* n_sv * dim */
+    unsigned dim; /* values per support vector: the largest index used */
+    double *coef; /* n_sv */
+    double *sv;   /* n_sv * dim */
 } EvSvm;
 
 typedef struct EvScoreTransform {
-    int enabled;                 /* "enabled": true, or the enable_transform flag */
-    int has_p0, has_p1, has_p2;  /* polynomial p0 + p1*y + p2*y*y; a null term is absent */
+    int enabled;                /* "enabled": true, or the enable_transform flag */
+    int has_p0, has_p1, has_p2; /* polynomial p0 + p1*y + p2*y*y; a null term is absent */
     double p0, p1, p2;
-    int has_knots;               /* piecewise-linear map through the knots */
+    int has_knots; /* piecewise-linear map through the knots */
     unsigned n_knots;
     double knot_x[EV_MODEL_MAX_KNOTS], knot_y[EV_MODEL_MAX_KNOTS];
-    int out_lte_in, out_gte_in;  /* rectification: min(out, in) / max(out, in) */
+    int out_lte_in, out_gte_in; /* rectification: min(out, in) / max(out, in) */
 } EvScoreTransform;
 
 typedef struct EvModelFeature {
@@ -53,11 +53,11 @@ typedef enum EvModelKind {
 
 typedef struct EvModel {
     EvModelKind kind;
-    int linear_rescale;        /* norm_type linear_rescale; 0 = "none" */
-    double slope, intercept;   /* of the score (the first slope / intercept) */
+    int linear_rescale;      /* norm_type linear_rescale; 0 = "none" */
+    double slope, intercept; /* of the score (the first slope / intercept) */
     unsigned n_features;
     EvModelFeature *feature;
-    int clip;                  /* score_clip given and not disabled */
+    int clip; /* score_clip given and not disabled */
     double clip_min, clip_max;
     EvScoreTransform transform;
     /* v1 models' chroma_correction_parameter: a frame whose speed_chroma feature is 0 takes

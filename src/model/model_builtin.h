@@ -5,8 +5,8 @@
 #include <stddef.h>
 
 typedef struct EvBuiltinModel {
-    const char *version;        /* e.g. "vmaf_v0.6.1"; NULL ends the table */
-    const unsigned char *json;  /* the file's bytes, not NUL-terminated */
+    const char *version;       /* e.g. "vmaf_v0.6.1"; NULL ends the table */
+    const unsigned char *json; /* the file's bytes, not NUL-terminated */
     size_t size;
 } EvBuiltinModel;
 

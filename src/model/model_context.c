@@ -39,8 +39,8 @@ static int feature_options(EvModelFeature *f, const EvFeatureSource *src, EvMode
         if (strcmp(o->extractor, src->extractor))
             continue;
         o->used = 1;
-        len += (size_t)snprintf(buf + len, sizeof(buf) - len, "%s%s=%s", len ? ":" : "",
-                                o->option, o->value);
+        len += (size_t)snprintf(buf + len, sizeof(buf) - len, "%s%s=%s", len ? ":" : "", o->option,
+                                o->value);
     }
     if (len >= sizeof(buf))
         return -EINVAL;
@@ -60,8 +60,10 @@ static int resolve_feature(const EvLog *log, const char *label, EvModelFeature *
         return -ENOENT;
     }
     if (!cls) {
-        ev_log(log, EV_LOG_ERROR, "%s: feature %s needs the extractor \"%s\", which this build "
-                                  "lacks", label, f->name, src->extractor);
+        ev_log(log, EV_LOG_ERROR,
+               "%s: feature %s needs the extractor \"%s\", which this build "
+               "lacks",
+               label, f->name, src->extractor);
         return -ENOENT;
     }
     int err = feature_options(f, src, spec);
@@ -95,9 +97,11 @@ static int resolve_set(const EvLog *log, const char *label, EvModelSet *set, EvM
         }
     for (unsigned i = 0; i < spec->n_overloads; i++)
         if (!spec->overload[i].used) {
-            ev_log(log, EV_LOG_ERROR, "%s: %s.%s: the model reads no feature of extractor "
-                                      "\"%s\"", label, spec->overload[i].extractor,
-                   spec->overload[i].option, spec->overload[i].extractor);
+            ev_log(log, EV_LOG_ERROR,
+                   "%s: %s.%s: the model reads no feature of extractor "
+                   "\"%s\"",
+                   label, spec->overload[i].extractor, spec->overload[i].option,
+                   spec->overload[i].extractor);
             return -EINVAL;
         }
     return 0;
@@ -142,8 +146,8 @@ static int check_use(const struct EvModels *ms, const EvModelSpec *spec, const c
     }
     for (unsigned i = 0; ms && i < ms->n; i++)
         if (!strcmp(ms->entry[i].name, spec->name)) {
-            ev_log(log, EV_LOG_ERROR, "%s: another model is named \"%s\"; set a unique name=",
-                   label, spec->name);
+            ev_log(log, EV_LOG_ERROR,
+                   "%s: another model is named \"%s\"; set a unique name=", label, spec->name);
             return -EINVAL;
         }
     return 0;

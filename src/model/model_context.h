@@ -25,8 +25,8 @@ typedef int (*EvUseFeature)(void *user, const char *extractor, const char *optio
  * predict, keep it in *ms (allocated by the first model) to be scored at the flush. closed:
  * registrations are closed (the first picture came), which is refused.
  * @return 0, or a negative code (one logged line names the model and the problem). */
-int ev_models_add(struct EvModels **ms, const char *spec, int predict, int closed,
-                  const EvLog *log, EvUseFeature use, void *user);
+int ev_models_add(struct EvModels **ms, const char *spec, int predict, int closed, const EvLog *log,
+                  EvUseFeature use, void *user);
 
 /* After the extractors' flush: every model's scores for every computed frame of r, written
  * into r's collector through sinks after every extractor's (r->first_free_sink on), before the

@@ -13,10 +13,10 @@
 #define MAX_COLLECTION 1000u
 
 typedef struct JsonSrc {
-    const char *origin;  /* the file, or "built-in model X" */
-    char where[32];      /* "model_dict", or "\"3\".model_dict" in a collection */
+    const char *origin; /* the file, or "built-in model X" */
+    char where[32];     /* "model_dict", or "\"3\".model_dict" in a collection */
     const EvLog *log;
-    unsigned flags;      /* EV_MODEL_* */
+    unsigned flags; /* EV_MODEL_* */
 } JsonSrc;
 
 /* Log "<origin>: <where>.<field>: <problem>" and return -EINVAL. */
@@ -56,8 +56,9 @@ static int parse_kind(const JsonSrc *s, const json_t *md, EvModel *m)
               : !strcmp(t, "RESIDUEBOOTSTRAP_LIBSVMNUSVR") ? EV_MODEL_RESIDUE_BOOTSTRAP
                                                            : 0;
     if (!m->kind)
-        return bad_field(s, "model_type", "must be \"LIBSVMNUSVR\", \"BOOTSTRAP_LIBSVMNUSVR\" "
-                                          "or \"RESIDUEBOOTSTRAP_LIBSVMNUSVR\"");
+        return bad_field(s, "model_type",
+                         "must be \"LIBSVMNUSVR\", \"BOOTSTRAP_LIBSVMNUSVR\" "
+                         "or \"RESIDUEBOOTSTRAP_LIBSVMNUSVR\"");
     const json_t *n = json_object_get(md, "norm_type");
     if (!n)
         return missing(s, "norm_type");
@@ -135,8 +136,10 @@ static int parse_rescale_list(const JsonSrc *s, const json_t *md, const char *ke
     if (!v)
         return missing(s, key);
     if (!json_is_array(v) || json_array_size(v) != m->n_features + 1)
-        return bad_field(s, key, "must be an array of %u numbers (the score's, then one per "
-                                 "feature)", m->n_features + 1);
+        return bad_field(s, key,
+                         "must be an array of %u numbers (the score's, then one per "
+                         "feature)",
+                         m->n_features + 1);
     for (unsigned i = 0; i <= m->n_features; i++) {
         const json_t *x = json_array_get(v, i);
         if (!json_is_number(x))
@@ -187,8 +190,8 @@ static int parse_knots(const JsonSrc *s, const json_t *v, EvScoreTransform *t)
     t->n_knots = (unsigned)json_array_size(v);
     for (unsigned i = 0; i < t->n_knots; i++) {
         const json_t *k = json_array_get(v, i);
-        if (!json_is_array(k) || json_array_size(k) != 2 ||
-            !json_is_number(json_array_get(k, 0)) || !json_is_number(json_array_get(k, 1)))
+        if (!json_is_array(k) || json_array_size(k) != 2 || !json_is_number(json_array_get(k, 0)) ||
+            !json_is_number(json_array_get(k, 1)))
             return bad_field(s, "score_transform", "knot %u is not an [x, y] pair", i);
         t->knot_x[i] = json_number_value(json_array_get(k, 0));
         t->knot_y[i] = json_number_value(json_array_get(k, 1));
@@ -245,7 +248,8 @@ static int opts_string(const JsonSrc *s, const json_t *obj, unsigned i, char **o
     size_t len = 0;
     const char *key;
     const json_t *val;
-    json_object_foreach((json_t *)obj, key, val) {
+    json_object_foreach((json_t *)obj, key, val)
+    {
         char text[64];
         const char *v = json_is_true(val) ? "true" : json_is_false(val) ? "false" : text;
         if (json_is_number(val))
@@ -253,11 +257,13 @@ static int opts_string(const JsonSrc *s, const json_t *obj, unsigned i, char **o
         else if (json_is_string(val))
             v = json_string_value(val);
         else if (!json_is_boolean(val))
-            return bad_field(s, "feature_opts_dicts", "%s of feature %u is not a number, bool "
-                                                      "or string", key, i);
-        if (strpbrk(key, ":=") || strpbrk(v, ":="))
-            return bad_field(s, "feature_opts_dicts", "\"%s\" of feature %u holds ':' or '='",
+            return bad_field(s, "feature_opts_dicts",
+                             "%s of feature %u is not a number, bool "
+                             "or string",
                              key, i);
+        if (strpbrk(key, ":=") || strpbrk(v, ":="))
+            return bad_field(s, "feature_opts_dicts", "\"%s\" of feature %u holds ':' or '='", key,
+                             i);
         len += (size_t)snprintf(buf + len, sizeof(buf) - len, "%s%s=%s", len ? ":" : "", key, v);
         if (len >= sizeof(buf))
             return bad_field(s, "feature_opts_dicts", "options of feature %u are too long", i);
@@ -366,8 +372,10 @@ static int parse_collection(JsonSrc *s, const json_t *root, EvModelSet *set)
             break;
     }
     if (n < 2) {
-        ev_log(s->log, EV_LOG_ERROR, n ? "%s: a model collection needs \"1\" beside \"0\""
-                                       : "%s: lacks the field \"model_dict\"", s->origin);
+        ev_log(s->log, EV_LOG_ERROR,
+               n ? "%s: a model collection needs \"1\" beside \"0\""
+                 : "%s: lacks the field \"model_dict\"",
+               s->origin);
         return -EINVAL;
     }
     if (!(set->model = calloc(n, sizeof(*set->model))))
@@ -382,9 +390,10 @@ static int parse_collection(JsonSrc *s, const json_t *root, EvModelSet *set)
             return err;
         const EvModelKind kind = set->model[i].kind;
         if (i >= 1 && (kind == EV_MODEL_SVM || kind != set->model[1].kind))
-            return bad_field(s, "model_type", "members of a collection must all be "
-                                              "BOOTSTRAP_LIBSVMNUSVR or all "
-                                              "RESIDUEBOOTSTRAP_LIBSVMNUSVR");
+            return bad_field(s, "model_type",
+                             "members of a collection must all be "
+                             "BOOTSTRAP_LIBSVMNUSVR or all "
+                             "RESIDUEBOOTSTRAP_LIBSVMNUSVR");
     }
     return 0;
 }
@@ -396,8 +405,8 @@ int ev_model_set_parse(EvModelSet *const set, const char *const json, const size
     json_error_t jerr;
     json_t *root = json_loadb(json, size, 0, &jerr);
     if (!root) {
-        ev_log(log, EV_LOG_ERROR, "%s: not valid JSON at line %d, column %d: %s", origin,
-               jerr.line, jerr.column, jerr.text);
+        ev_log(log, EV_LOG_ERROR, "%s: not valid JSON at line %d, column %d: %s", origin, jerr.line,
+               jerr.column, jerr.text);
         return -EINVAL;
     }
     JsonSrc s = { origin, "model_dict", log, flags };

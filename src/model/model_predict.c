@@ -8,8 +8,7 @@
 
 /* The line through two knots, as libvmaf computes it: a knot at x = 0 gives the offset
  * directly. The caller guarantees a.x < b.x and a.y < b.y (checked when loading). */
-static void knot_line(double ax, double ay, double bx, double by, double *slope,
-                      double *offset)
+static void knot_line(double ax, double ay, double bx, double by, double *slope, double *offset)
 {
     if (ax == 0) {
         *offset = ay;

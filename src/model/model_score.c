@@ -12,12 +12,12 @@
 typedef struct ScoreJob {
     const EvEngineResults *r;
     const EvModelEntry *e;
-    const char **col;     /* distinct columns read by the set's models */
+    const char **col; /* distinct columns read by the set's models */
     unsigned n_col;
-    unsigned *col_of;     /* column of each (model, feature), models back to back */
-    double *x;            /* the frame's value of each column */
-    double *raw;          /* bootstrap members' unclipped, untransformed scores */
-    char **out;           /* member names <name>_0001.., then _bagging, _stddev, _ci_p95_lo/hi */
+    unsigned *col_of; /* column of each (model, feature), models back to back */
+    double *x;        /* the frame's value of each column */
+    double *raw;      /* bootstrap members' unclipped, untransformed scores */
+    char **out;       /* member names <name>_0001.., then _bagging, _stddev, _ci_p95_lo/hi */
     unsigned n_out;
 } ScoreJob;
 
@@ -82,8 +82,10 @@ static int job_names(ScoreJob *j)
     for (unsigned i = 0; i <= j->n_out; i++) {
         const char *name = i < j->n_out ? j->out[i] : j->e->name;
         if (ev_collector_find(j->r->collector, name)) {
-            ev_log(j->r->log, EV_LOG_ERROR, "model output %s: a feature has this name; set "
-                                             "another name=", name);
+            ev_log(j->r->log, EV_LOG_ERROR,
+                   "model output %s: a feature has this name; set "
+                   "another name=",
+                   name);
             return -EINVAL;
         }
     }

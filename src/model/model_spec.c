@@ -39,14 +39,15 @@ static int add_overload(EvModelSpec *s, char *key, const char *val, const EvLog 
 {
     char *dot = strchr(key, '.');
     if (!val || !dot || dot == key || !dot[1]) {
-        ev_log(log, EV_LOG_ERROR, "model: unknown parameter \"%s\" (want version=, path=, "
-                                  "name=, disable_clip, enable_clip, enable_transform or "
-                                  "<extractor>.<option>=<value>)", key);
+        ev_log(log, EV_LOG_ERROR,
+               "model: unknown parameter \"%s\" (want version=, path=, "
+               "name=, disable_clip, enable_clip, enable_transform or "
+               "<extractor>.<option>=<value>)",
+               key);
         return -EINVAL;
     }
     if (s->n_overloads == EV_MODEL_MAX_OVERLOADS) {
-        ev_log(log, EV_LOG_ERROR, "model: at most %d feature overloads",
-               EV_MODEL_MAX_OVERLOADS);
+        ev_log(log, EV_LOG_ERROR, "model: at most %d feature overloads", EV_MODEL_MAX_OVERLOADS);
         return -EINVAL;
     }
     *dot = '\0';
@@ -62,9 +63,11 @@ static int check_name(const char *name, const EvLog *log)
     for (const char *p = name; ok && *p; p++)
         ok = isalnum((unsigned char)*p) || *p == '_' || *p == '-' || *p == '.';
     if (!ok)
-        ev_log(log, EV_LOG_ERROR, "model: name=\"%s\" would break the XML, JSON or CSV output: "
-                                  "use letters, digits, '_', '-' and '.', starting with a "
-                                  "letter or '_'", name);
+        ev_log(log, EV_LOG_ERROR,
+               "model: name=\"%s\" would break the XML, JSON or CSV output: "
+               "use letters, digits, '_', '-' and '.', starting with a "
+               "letter or '_'",
+               name);
     return ok ? 0 : -EINVAL;
 }
 
@@ -73,8 +76,8 @@ static int parse_item(EvModelSpec *s, char *item, const EvLog *log)
     char *val = strchr(item, '=');
     if (val)
         *val++ = '\0';
-    const int is_string = !strcmp(item, "version") || !strcmp(item, "path") ||
-                          !strcmp(item, "name");
+    const int is_string =
+        !strcmp(item, "version") || !strcmp(item, "path") || !strcmp(item, "name");
     if (is_string && (!val || !*val)) {
         ev_log(log, EV_LOG_ERROR, "model: %s= needs a value", item);
         return -EINVAL;

@@ -9,18 +9,18 @@
 #define EV_MODEL_MAX_OVERLOADS 32
 
 typedef struct EvModelOverload {
-    const char *extractor;  /* e.g. "adm" */
-    const char *option;     /* e.g. "adm_enhn_gain_limit" */
-    const char *value;      /* as written; the extractor's option parser reads it */
-    int used;               /* set when a model feature comes from this extractor */
+    const char *extractor; /* e.g. "adm" */
+    const char *option;    /* e.g. "adm_enhn_gain_limit" */
+    const char *value;     /* as written; the extractor's option parser reads it */
+    int used;              /* set when a model feature comes from this extractor */
 } EvModelOverload;
 
 typedef struct EvModelSpec {
-    char *buf;              /* owned copy of the spec; the strings below point into it */
-    const char *version;    /* built-in model, or NULL */
-    const char *path;       /* model file, or NULL */
-    const char *name;       /* output name, "vmaf" by default */
-    unsigned flags;         /* EV_MODEL_DISABLE_CLIP | EV_MODEL_ENABLE_TRANSFORM */
+    char *buf;           /* owned copy of the spec; the strings below point into it */
+    const char *version; /* built-in model, or NULL */
+    const char *path;    /* model file, or NULL */
+    const char *name;    /* output name, "vmaf" by default */
+    unsigned flags;      /* EV_MODEL_DISABLE_CLIP | EV_MODEL_ENABLE_TRANSFORM */
     EvModelOverload overload[EV_MODEL_MAX_OVERLOADS];
     unsigned n_overloads;
 } EvModelSpec;

@@ -12,7 +12,7 @@
 #define SVM_MAX_SV 1000000u
 
 typedef struct SvmText {
-    char *p;          /* cursor in a NUL-terminated copy of the text */
+    char *p; /* cursor in a NUL-terminated copy of the text */
     char *err;
     size_t err_size;
 } SvmText;
@@ -150,11 +150,12 @@ static int parse_header(SvmText *t, EvSvm *svm, SvmHeader *h)
             return err;
     }
     if (!h->have_type || !h->have_kernel || !h->have_gamma || !h->have_rho || !h->total_sv)
-        return svm_fail(t, "the header lacks %s", !h->have_type     ? "svm_type"
-                                                  : !h->have_kernel ? "kernel_type"
-                                                  : !h->have_gamma  ? "gamma"
-                                                  : !h->have_rho    ? "rho"
-                                                                    : "total_sv");
+        return svm_fail(t, "the header lacks %s",
+                        !h->have_type     ? "svm_type"
+                        : !h->have_kernel ? "kernel_type"
+                        : !h->have_gamma  ? "gamma"
+                        : !h->have_rho    ? "rho"
+                                          : "total_sv");
     return 0;
 }
 
@@ -174,8 +175,8 @@ static int parse_sv_line(SvmText *t, char *line, unsigned k, double *coef, doubl
             return 0;
         const long index = strtol(p, &end, 10);
         if (end == p || *end != ':' || index <= last || index > EV_MODEL_MAX_FEATURES)
-            return svm_fail(t, "support vector %u: bad or unordered index near \"%.20s\"",
-                            k + 1, p);
+            return svm_fail(t, "support vector %u: bad or unordered index near \"%.20s\"", k + 1,
+                            p);
         p = end + 1;
         dense[index - 1] = strtod(p, &end);
         if (end == p)
@@ -201,8 +202,7 @@ static int parse_vectors(SvmText *t, EvSvm *svm, unsigned n_features)
     for (unsigned k = 0; k < svm->n_sv; k++) {
         if (!*t->p) {
             free(table);
-            return svm_fail(t, "total_sv is %u but the text has %u support vectors", svm->n_sv,
-                            k);
+            return svm_fail(t, "total_sv is %u but the text has %u support vectors", svm->n_sv, k);
         }
         char *line = t->p, *nl = strchr(line, '\n');
         t->p = nl ? nl + 1 : line + strlen(line);
@@ -266,7 +266,6 @@ double ev_svm_predict(const EvSvm *const svm, const double *const x)
 {
     double sum = 0.0;
     for (unsigned k = 0; k < svm->n_sv; k++)
-        sum += svm->coef[k] * rbf_kernel(svm->gamma, x, svm->sv + (size_t)k * svm->dim,
-                                         svm->dim);
+        sum += svm->coef[k] * rbf_kernel(svm->gamma, x, svm->sv + (size_t)k * svm->dim, svm->dim);
     return sum - svm->rho;
 }

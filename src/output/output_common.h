@@ -18,7 +18,7 @@ typedef struct EvOut {
     const char *version;    /* the library's, for the version fields */
     int precision;          /* EV_PRECISION_NETFLIX, EV_PRECISION_MAX or 0..17 */
     double fps;
-    unsigned n_rows;        /* frame loop bound: the longest feature vector, as Netflix
+    unsigned n_rows; /* frame loop bound: the longest feature vector, as Netflix
                                (set by ev_output_write) */
 } EvOut;
 

@@ -92,8 +92,7 @@ static void json_backends(const EvOut *o)
         return;
     fputs("  \"backends\": {", o->f);
     for (unsigned j = 0; j < o->col->n_feat; j++)
-        fprintf(o->f, "%s\n    \"%s\": \"%s\"", j ? "," : "", o->col->feat[j].name,
-                o->backend);
+        fprintf(o->f, "%s\n    \"%s\": \"%s\"", j ? "," : "", o->col->feat[j].name, o->backend);
     fputs("\n  },\n", o->f);
 }
 

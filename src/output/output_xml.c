@@ -45,8 +45,7 @@ static void xml_pooled(const EvOut *const o)
 void ev_write_xml(const EvOut *const o)
 {
     fprintf(o->f, "<VMAF version=\"%s\">\n", o->version);
-    fprintf(o->f, "  <params qualityWidth=\"%u\" qualityHeight=\"%u\" />\n", o->width,
-            o->height);
+    fprintf(o->f, "  <params qualityWidth=\"%u\" qualityHeight=\"%u\" />\n", o->width, o->height);
     fprintf(o->f, "  <fyi fps=\"%.2f\" />\n", o->fps);
     xml_frames(o);
     xml_pooled(o);

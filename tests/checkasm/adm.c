@@ -34,13 +34,14 @@ static void fill_signed(void *p, const int n, const int is16, const int32_t lim,
         case 1: v = 0; break;
         case 2: v = lim; break;
         case 3: v = (j & 1) ? lim : -lim; break;
-        case 4: v = (int32_t)(check_rand() % 64) - 32; break;   /* small */
+        case 4: v = (int32_t)(check_rand() % 64) - 32; break; /* small */
         case 5: v = -lim; break;
         default:
             if (is16)
                 v = (int64_t)(check_rand() % (2u * (uint32_t)lim + 1)) - lim;
-            else   /* full range, or the magnitudes of real bands (products below 2^53) */
-                v = bits_of_row ? (int32_t)check_rand() >> (32 - bits_of_row) : (int32_t)check_rand();
+            else /* full range, or the magnitudes of real bands (products below 2^53) */
+                v = bits_of_row ? (int32_t)check_rand() >> (32 - bits_of_row)
+                                : (int32_t)check_rand();
             break;
         }
         if (is16)
@@ -80,7 +81,8 @@ static void check_dwt0(AdmDwt0Fn fn, AdmDwt0Fn ref, const char *name, const char
             for (int s = 0; s < 2; s++) {
                 for (int k = 0; k < 4; k++)
                     canary(&out[s][k]);
-                const AdmRow16 hvd = { { row16(&out[s][1]), row16(&out[s][2]), row16(&out[s][3]) } };
+                const AdmRow16 hvd = { { row16(&out[s][1]), row16(&out[s][2]),
+                                         row16(&out[s][3]) } };
                 (s ? fn : ref)(row16(&out[s][0]), with_hvd ? &hvd : NULL, rows, in_w, bpc, tmp);
             }
             if (check_planted())
@@ -127,7 +129,8 @@ static void check_dwt123(AdmDwt123Fn fn, AdmDwt123Fn ref, const char *name, cons
                 for (int s = 0; s < 2; s++) {
                     for (int k = 0; k < 4; k++)
                         canary(&out[s][k]);
-                    const AdmRow32 hvd = { { row32(&out[s][1]), row32(&out[s][2]), row32(&out[s][3]) } };
+                    const AdmRow32 hvd = { { row32(&out[s][1]), row32(&out[s][2]),
+                                             row32(&out[s][3]) } };
                     (s ? fn : ref)(row32(&out[s][0]), &hvd, rows, in_w, scale, tmp);
                 }
                 if (check_planted())
@@ -179,7 +182,9 @@ static void check_decouple(const void *fn, const void *ref, const char *name, co
                         const int d = (int)(check_rand() % 41) - 20;
                         if (is16) {
                             int v = row16(&o[b])[j] * ((int)(check_rand() % 1536) - 256) / 1024 + d;
-                            row16(&t[b])[j] = (int16_t)(v > 32767 ? 32767 : v < -32767 ? -32767 : v);
+                            row16(&t[b])[j] = (int16_t)(v > 32767    ? 32767
+                                                        : v < -32767 ? -32767
+                                                                     : v);
                         } else {
                             /* t = o times a fraction in [-1/4, 5/4): k takes every value */
                             const int64_t f = (int64_t)(check_rand() % 98304) - 16384;
@@ -249,7 +254,8 @@ static void check_csf(const void *fn, const void *ref, const char *name, const c
             uint16_t rf0[3];
             uint32_t rf[3];
             for (int b = 0; b < 3; b++) {
-                rf0[b] = (uint16_t)(b < 2 ? (check_rand() & 1 ? 36453 : check_rand()) : check_rand());
+                rf0[b] =
+                    (uint16_t)(b < 2 ? (check_rand() & 1 ? 36453 : check_rand()) : check_rand());
                 rf[b] = check_rand() & 1 ? check_rand() : check_rand() >> 2;
             }
             for (int s = 0; s < 2; s++) {
@@ -259,13 +265,17 @@ static void check_csf(const void *fn, const void *ref, const char *name, const c
                 }
                 if (is16) {
                     const AdmRow16 in = { { row16(&src[0]), row16(&src[1]), row16(&src[2]) } };
-                    const AdmRow16 c = { { row16(&csf[s][0]), row16(&csf[s][1]), row16(&csf[s][2]) } };
-                    const AdmRow16 f = { { row16(&flt[s][0]), row16(&flt[s][1]), row16(&flt[s][2]) } };
+                    const AdmRow16 c = { { row16(&csf[s][0]), row16(&csf[s][1]),
+                                           row16(&csf[s][2]) } };
+                    const AdmRow16 f = { { row16(&flt[s][0]), row16(&flt[s][1]),
+                                           row16(&flt[s][2]) } };
                     ((AdmCsf0Fn)(s ? fn : ref))(&c, &f, &in, x0, x1, rf0);
                 } else {
                     const AdmRow32 in = { { row32(&src[0]), row32(&src[1]), row32(&src[2]) } };
-                    const AdmRow32 c = { { row32(&csf[s][0]), row32(&csf[s][1]), row32(&csf[s][2]) } };
-                    const AdmRow32 f = { { row32(&flt[s][0]), row32(&flt[s][1]), row32(&flt[s][2]) } };
+                    const AdmRow32 c = { { row32(&csf[s][0]), row32(&csf[s][1]),
+                                           row32(&csf[s][2]) } };
+                    const AdmRow32 f = { { row32(&flt[s][0]), row32(&flt[s][1]),
+                                           row32(&flt[s][2]) } };
                     ((AdmCsf123Fn)(s ? fn : ref))(&c, &f, &in, x0, x1, rf);
                 }
             }
@@ -314,8 +324,8 @@ static void check_den(const void *fn, const void *ref, const char *name, const c
             if (check_planted())
                 sums[1][1] ^= 1;
             if (memcmp(sums[0], sums[1], sizeof(sums[0])) &&
-                check_fail("w %d [%d, %d) pattern %d q %u cub %u: sums differ", w, x0, x1,
-                           pattern, q, cub))
+                check_fail("w %d [%d, %d) pattern %d q %u cub %u: sums differ", w, x0, x1, pattern,
+                           q, cub))
                 return;
         }
 }
@@ -379,7 +389,8 @@ static void check_cm(const void *fn, const void *ref, const char *name, const ch
                     const AdmRow16 cr = { { row16(&csf[0]), row16(&csf[1]), row16(&csf[2]) } };
                     AdmRow16 f[3];
                     for (int k = 0; k < 3; k++)
-                        f[k] = (AdmRow16){ { row16(&flt[k][0]), row16(&flt[k][1]), row16(&flt[k][2]) } };
+                        f[k] = (AdmRow16){ { row16(&flt[k][0]), row16(&flt[k][1]),
+                                             row16(&flt[k][2]) } };
                     const AdmRow16 *fp[3] = { &f[0], &f[1], &f[2] };
                     ((AdmCm0Fn)(s ? fn : ref))(sums[s], &sr, &cr, fp, &cols, &p, tmp);
                 } else {
@@ -387,7 +398,8 @@ static void check_cm(const void *fn, const void *ref, const char *name, const ch
                     const AdmRow32 cr = { { row32(&csf[0]), row32(&csf[1]), row32(&csf[2]) } };
                     AdmRow32 f[3];
                     for (int k = 0; k < 3; k++)
-                        f[k] = (AdmRow32){ { row32(&flt[k][0]), row32(&flt[k][1]), row32(&flt[k][2]) } };
+                        f[k] = (AdmRow32){ { row32(&flt[k][0]), row32(&flt[k][1]),
+                                             row32(&flt[k][2]) } };
                     const AdmRow32 *fp[3] = { &f[0], &f[1], &f[2] };
                     ((AdmCm123Fn)(s ? fn : ref))(sums[s], &sr, &cr, fp, &cols, scale, &p, tmp);
                 }
@@ -422,8 +434,8 @@ void checkasm_adm(void)
         check_dwt123(d.dwt123, c.dwt123, "adm_dwt123", l->name, tmp);
         check_decouple((const void *)d.decouple0, (const void *)c.decouple0, "adm_decouple0",
                        l->name, 1, div_lookup, cos_sq);
-        check_decouple((const void *)d.decouple123, (const void *)c.decouple123,
-                       "adm_decouple123", l->name, 0, div_lookup, cos_sq);
+        check_decouple((const void *)d.decouple123, (const void *)c.decouple123, "adm_decouple123",
+                       l->name, 0, div_lookup, cos_sq);
         check_csf((const void *)d.csf0, (const void *)c.csf0, "adm_csf0", l->name, 1);
         check_csf((const void *)d.csf123, (const void *)c.csf123, "adm_csf123", l->name, 0);
         check_den((const void *)d.den0, (const void *)c.den0, "adm_den0", l->name, 1);

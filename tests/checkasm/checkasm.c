@@ -46,7 +46,7 @@ static void end_func(void)
     if (g.fn_failed)
         g.n_failed++;
     else if (g.n_passed < 256)
-        g.n_passed++;   /* keeps the pointer check_func stored: later levels skip it */
+        g.n_passed++; /* keeps the pointer check_func stored: later levels skip it */
     g.fn_name = NULL;
 }
 
@@ -70,7 +70,7 @@ int check_func(const void *fn, const void *ref, const char *name, const char *lv
     g.n_checked++;
     g.state = hash_str(name, g.seed * 2654435761u + 1) | 1;
     if (g.n_passed < 256)
-        g.passed[g.n_passed] = fn;   /* remembered if it passes */
+        g.passed[g.n_passed] = fn; /* remembered if it passes */
     return 1;
 }
 
@@ -169,8 +169,10 @@ int main(int argc, char **argv)
         else if (!strcmp(argv[i], "--list"))
             g.list = 1;
         else {
-            fprintf(stderr, "usage: %s [--seed N] [--function PATTERN] [--bench] "
-                            "[--plant PATTERN] [--list]\n", argv[0]);
+            fprintf(stderr,
+                    "usage: %s [--seed N] [--function PATTERN] [--bench] "
+                    "[--plant PATTERN] [--list]\n",
+                    argv[0]);
             return 2;
         }
     }
@@ -198,7 +200,6 @@ int main(int argc, char **argv)
     end_func();
     if (g.list)
         return 0;
-    printf("checkasm: %d kernels checked, %d failed (seed %u)\n", g.n_checked, g.n_failed,
-           g.seed);
+    printf("checkasm: %d kernels checked, %d failed (seed %u)\n", g.n_checked, g.n_failed, g.seed);
     return g.n_failed ? 1 : 0;
 }

@@ -21,7 +21,7 @@
 /* The levels above C, cumulative as the kernel tables' init ladders are. */
 typedef struct CheckLevel {
     const char *name;
-    unsigned cpu;    /* EV_CPU_* flags the table is built with */
+    unsigned cpu; /* EV_CPU_* flags the table is built with */
 } CheckLevel;
 
 int check_n_levels(void);

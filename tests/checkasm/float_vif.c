@@ -39,7 +39,8 @@ void checkasm_float_vif(void)
             rr[k] = ref[k];
             dr[k] = dis[k];
         }
-        if (check_func((const void *)d.stat_row, (const void *)c.stat_row, "float_vif_stat_row", l->name))
+        if (check_func((const void *)d.stat_row, (const void *)c.stat_row, "float_vif_stat_row",
+                       l->name))
             for (int scale = 0; scale < 4; scale++) {
                 VifFloatFilter f;
                 vif_float_filter_init(&f, scale, 1.0f);
@@ -55,13 +56,15 @@ void checkasm_float_vif(void)
                         d.stat_row(&n[1], &dn[1], rr, dr, w, &f, &params, &rows[1]);
                         if (check_planted())
                             n[1] = -n[1];
-                        if ((memcmp(&n[0], &n[1], sizeof(float)) || memcmp(&dn[0], &dn[1], sizeof(float))) &&
+                        if ((memcmp(&n[0], &n[1], sizeof(float)) ||
+                             memcmp(&dn[0], &dn[1], sizeof(float))) &&
                             check_fail("scale %d w %d pattern %d: num %.9g/%.9g den %.9g/%.9g",
                                        scale, w, pattern, n[0], n[1], dn[0], dn[1]))
                             break;
                     }
             }
-        if (check_func((const void *)d.down_row, (const void *)c.down_row, "float_vif_down_row", l->name))
+        if (check_func((const void *)d.down_row, (const void *)c.down_row, "float_vif_down_row",
+                       l->name))
             for (int scale = 1; scale < 4; scale++) {
                 VifFloatFilter f;
                 vif_float_filter_init(&f, scale, 1.0f);
@@ -75,7 +78,8 @@ void checkasm_float_vif(void)
                         if (check_planted())
                             out[1][0] = -out[1][0];
                         if (memcmp(out[0], out[1], sizeof(out[0])) &&
-                            check_fail("scale %d w %d pattern %d: outputs differ", scale, w, pattern))
+                            check_fail("scale %d w %d pattern %d: outputs differ", scale, w,
+                                       pattern))
                             break;
                     }
             }

@@ -17,7 +17,8 @@ void checkasm_motion(void)
         const CheckLevel *l = check_level(i);
         MotionDsp d;
         motion_dsp_init(&d, l->cpu);
-        if (!check_func((const void *)d.sad_row, (const void *)c.sad_row, "motion_sad_row", l->name))
+        if (!check_func((const void *)d.sad_row, (const void *)c.sad_row, "motion_sad_row",
+                        l->name))
             continue;
         for (int w = 3; w; w = check_next_width(w))
             for (int pattern = 0; pattern < CHECK_N_PATTERNS; pattern++) {
@@ -30,7 +31,8 @@ void checkasm_motion(void)
                     if (pattern == 0 && (check_rand() & 1))
                         memcpy(cur[k], prev[k], (size_t)w * bytes);
                     else
-                        check_fill(cur[k], (size_t)w, bytes, bpc, (pattern + k + 1) % CHECK_N_PATTERNS);
+                        check_fill(cur[k], (size_t)w, bytes, bpc,
+                                   (pattern + k + 1) % CHECK_N_PATTERNS);
                 }
                 /* a third of the 9..15-bit rows get samples far above the depth (which the
                  * API passes on): prev near 65535 where cur is near 0, so that the int32
@@ -48,8 +50,8 @@ void checkasm_motion(void)
                 uint32_t got = d.sad_row(pr, cr, w, bpc, tmp);
                 if (check_planted())
                     got ^= 1;
-                if (want != got && check_fail("w %d bpc %u pattern %d: %u vs %u", w, bpc, pattern,
-                                              want, got))
+                if (want != got &&
+                    check_fail("w %d bpc %u pattern %d: %u vs %u", w, bpc, pattern, want, got))
                     break;
             }
         if (check_benching()) {

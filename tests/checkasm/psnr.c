@@ -4,7 +4,7 @@
 #include "checkasm/checkasm.h"
 #include "features/psnr/psnr_dsp.h"
 
-enum { MAX_W = 70000 };   /* past 66052 8-bit samples a row's uint32 sum wraps */
+enum { MAX_W = 70000 }; /* past 66052 8-bit samples a row's uint32 sum wraps */
 
 void checkasm_psnr(void)
 {
@@ -35,9 +35,9 @@ void checkasm_psnr(void)
                     }
                     if (check_planted())
                         got ^= 1;
-                    if (want != got && check_fail("w %d bpc %u pattern %d: %llu vs %llu", w, bpc,
-                                                  pattern, (unsigned long long)want,
-                                                  (unsigned long long)got))
+                    if (want != got &&
+                        check_fail("w %d bpc %u pattern %d: %llu vs %llu", w, bpc, pattern,
+                                   (unsigned long long)want, (unsigned long long)got))
                         break;
                 }
             }

@@ -61,8 +61,8 @@ static void check_decimate(const SsimDsp *c, const SsimDsp *d, const char *lvl)
                 if (check_planted() && xb > xa)
                     out[1][xb - 1] = -out[1][xb - 1];
                 if (differ(out[0], out[1], sizeof(out[0])) &&
-                    check_fail("kernel %d w %d [%d, %d) pattern %d: outputs differ", kind, w,
-                               xa, xb, pattern))
+                    check_fail("kernel %d w %d [%d, %d) pattern %d: outputs differ", kind, w, xa,
+                               xb, pattern))
                     return;
             }
     }
@@ -71,12 +71,11 @@ static void check_decimate(const SsimDsp *c, const SsimDsp *d, const char *lvl)
 static void check_gauss(const SsimDsp *c, const SsimDsp *d, const char *lvl)
 {
     static float src[SSIM_WINDOW][MAX_W], out[2][MAX_W + MARGIN];
-    if (check_func((const void *)d->gauss_row, (const void *)c->gauss_row, "ssim_gauss_row",
-                   lvl))
+    if (check_func((const void *)d->gauss_row, (const void *)c->gauss_row, "ssim_gauss_row", lvl))
         for (int w = SSIM_WINDOW; w; w = check_next_width(w))
             for (int pattern = 0; pattern < CHECK_N_PATTERNS; pattern++) {
                 fill_samples(src[0], w, 8 + check_rand() % 9, pattern);
-                if (pattern == 4)   /* products, as the x^2, y^2, xy rows */
+                if (pattern == 4) /* products, as the x^2, y^2, xy rows */
                     for (int j = 0; j < w; j++)
                         src[0][j] *= src[0][(j * 7) % w];
                 memset(out, 0x5A, sizeof(out));
@@ -133,8 +132,7 @@ static void check_terms(const SsimDsp *c, const SsimDsp *d, const char *lvl)
 {
     static float stat_mem[5][MAX_W], s[2][MAX_W + MARGIN];
     static double l[2][MAX_W + MARGIN], cc[2][MAX_W + MARGIN];
-    if (!check_func((const void *)d->terms_row, (const void *)c->terms_row, "ssim_terms_row",
-                    lvl))
+    if (!check_func((const void *)d->terms_row, (const void *)c->terms_row, "ssim_terms_row", lvl))
         return;
     float *st[5];
     for (int q = 0; q < 5; q++)

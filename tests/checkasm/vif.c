@@ -34,7 +34,8 @@ static void fill_rows(Rows *r, const int n, const int w, const int bytes, const 
                     ((uint16_t *)r->dis[k])[j] = (uint16_t)v;
             }
         } else {
-            check_fill(r->dis[k], (size_t)w, bytes, bits, pattern == 0 ? 0 : (pattern + k) % CHECK_N_PATTERNS);
+            check_fill(r->dis[k], (size_t)w, bytes, bits,
+                       pattern == 0 ? 0 : (pattern + k) % CHECK_N_PATTERNS);
         }
     }
 }
@@ -63,8 +64,9 @@ static VifShifts bench_rows(Rows *rows, const int u8, VifStatParams *p)
 static int fail_sums(const char *where, const VifSums *want, const VifSums *got)
 {
     return check_fail("%s: num_log %lld/%lld den_log %lld/%lld num_non_log %lld/%lld "
-                      "den_non_log %lld/%lld", where, (long long)want->num_log,
-                      (long long)got->num_log, (long long)want->den_log, (long long)got->den_log,
+                      "den_non_log %lld/%lld",
+                      where, (long long)want->num_log, (long long)got->num_log,
+                      (long long)want->den_log, (long long)got->den_log,
                       (long long)want->num_non_log, (long long)got->num_non_log,
                       (long long)want->den_non_log, (long long)got->den_non_log);
 }
@@ -85,8 +87,8 @@ static void check_stat(VifStatRowFn fn, VifStatRowFn ref_fn, const char *name, c
                           pattern);
                 const VifStatParams p = { table, random_egl() };
                 VifSums want = { 0 }, got = { 0 };
-                ref_fn(&want, (const void *const *)rows->ref, (const void *const *)rows->dis,
-                       n_out, scale, w, sh, &p, tmp);
+                ref_fn(&want, (const void *const *)rows->ref, (const void *const *)rows->dis, n_out,
+                       scale, w, sh, &p, tmp);
                 fn(&got, (const void *const *)rows->ref, (const void *const *)rows->dis, n_out,
                    scale, w, sh, &p, tmp);
                 if (check_planted())
@@ -109,11 +111,12 @@ static void check_stat(VifStatRowFn fn, VifStatRowFn ref_fn, const char *name, c
             VifSums s = { 0 };
             const double t0 = check_now_ns();
             for (int i = 0; i < reps; i++)
-                f[k](&s, (const void *const *)rows->ref, (const void *const *)rows->dis, 2,
-                     scale, w, sh, &p, tmp);
+                f[k](&s, (const void *const *)rows->ref, (const void *const *)rows->dis, 2, scale,
+                     w, sh, &p, tmp);
             t[k] = (check_now_ns() - t0) / reps / 2;
         }
-        check_bench_report(u8 ? "stat_row_u8 (scale 0, w 1920, per row)" : "stat_row_u16 (10-bit, w 1920, per row)",
+        check_bench_report(u8 ? "stat_row_u8 (scale 0, w 1920, per row)"
+                              : "stat_row_u16 (10-bit, w 1920, per row)",
                            t[0], t[1]);
     }
 }
@@ -134,14 +137,15 @@ static void check_down(VifDownRowFn fn, VifDownRowFn ref_fn, const char *name, c
                 memset(out, CANARY, sizeof(out));
                 ref_fn(out[0], out[1], (const void *const *)rows->ref,
                        (const void *const *)rows->dis, filter, w, shift, tmp);
-                fn(out[2], out[3], (const void *const *)rows->ref,
-                   (const void *const *)rows->dis, filter, w, shift, tmp);
+                fn(out[2], out[3], (const void *const *)rows->ref, (const void *const *)rows->dis,
+                   filter, w, shift, tmp);
                 if (check_planted())
                     out[3][check_rand() % (w / 2 ? w / 2 : 1)] ^= 1;
                 if ((memcmp(out[0], out[2], sizeof(out[0])) ||
                      memcmp(out[1], out[3], sizeof(out[1]))) &&
                     check_fail("filter %d w %d bpc %u pattern %d: outputs (or the margin after "
-                               "w / 2) differ", filter, w, bpc, pattern))
+                               "w / 2) differ",
+                               filter, w, bpc, pattern))
                     return;
             }
         }
@@ -154,20 +158,20 @@ static void check_down(VifDownRowFn fn, VifDownRowFn ref_fn, const char *name, c
         for (int k = 0; k < 2; k++) {
             const double t0 = check_now_ns();
             for (int i = 0; i < reps; i++)
-                f[k](out[0], out[1], (const void *const *)rows->ref,
-                     (const void *const *)rows->dis, 1, w, u8 ? 8 : 16, tmp);
+                f[k](out[0], out[1], (const void *const *)rows->ref, (const void *const *)rows->dis,
+                     1, w, u8 ? 8 : 16, tmp);
             t[k] = (check_now_ns() - t0) / reps;
         }
-        check_bench_report(u8 ? "down_row_u8 (filter 1, w 1920)" : "down_row_u16 (filter 1, w 1920)",
-                           t[0], t[1]);
+        check_bench_report(
+            u8 ? "down_row_u8 (filter 1, w 1920)" : "down_row_u16 (filter 1, w 1920)", t[0], t[1]);
     }
 }
 
 /* The many-encodes parts: the reference's part once into a cache (and its denominator sums),
  * then two distorted's parts from it, each adding up with those to the C kernel's sums of that
  * pair (the cache is read, never written, by a distorted's part). */
-static void check_parts(const VifDsp *d, const VifDsp *c, const char *lvl, const int u8,
-                        Rows *rows, Rows *rows2, void *tmp, void *cache)
+static void check_parts(const VifDsp *d, const VifDsp *c, const char *lvl, const int u8, Rows *rows,
+                        Rows *rows2, void *tmp, void *cache)
 {
     const VifStatRefFn ref_part = u8 ? d->stat_ref_u8 : d->stat_ref_u16;
     const VifStatDisFn dis_part = u8 ? d->stat_dis_u8 : d->stat_dis_u16;
@@ -228,8 +232,8 @@ static void check_parts(const VifDsp *d, const VifDsp *c, const char *lvl, const
 }
 
 /* A one-picture decimation row against the C pair kernel's output of that picture. */
-static void check_down_one(VifDownOneFn fn, VifDownRowFn pair_fn, const char *name,
-                           const char *lvl, const int u8, Rows *rows, void *tmp)
+static void check_down_one(VifDownOneFn fn, VifDownRowFn pair_fn, const char *name, const char *lvl,
+                           const int u8, Rows *rows, void *tmp)
 {
     if (!check_func((const void *)fn, (const void *)pair_fn, name, lvl))
         return;
@@ -250,7 +254,8 @@ static void check_down_one(VifDownOneFn fn, VifDownRowFn pair_fn, const char *na
                 if ((memcmp(out[0], out[2], sizeof(out[0])) ||
                      memcmp(out[1], out[3], sizeof(out[1]))) &&
                     check_fail("filter %d w %d bpc %u pattern %d: outputs (or the margin after "
-                               "w / 2) differ", filter, w, bpc, pattern))
+                               "w / 2) differ",
+                               filter, w, bpc, pattern))
                     return;
             }
         }
@@ -289,8 +294,7 @@ void checkasm_vif(void)
         check_down(d.down_row_u8, c.down_row_u8, "vif_down_row_u8", l->name, 1, &rows, tmp);
         check_down(d.down_row_u16, c.down_row_u16, "vif_down_row_u16", l->name, 0, &rows, tmp);
         check_down_one(d.down_one_u8, c.down_row_u8, "vif_down_one_u8", l->name, 1, &rows, tmp);
-        check_down_one(d.down_one_u16, c.down_row_u16, "vif_down_one_u16", l->name, 0, &rows,
-                       tmp);
+        check_down_one(d.down_one_u16, c.down_row_u16, "vif_down_one_u16", l->name, 0, &rows, tmp);
         check_parts(&d, &c, l->name, 1, &rows, &rows2, tmp, cache);
         check_parts(&d, &c, l->name, 0, &rows, &rows2, tmp, cache);
     }

@@ -9,7 +9,8 @@
 #include <libvmaf/picture.h>
 
 #define SIZE(T) printf("sizeof %s %zu align %zu\n", #T, sizeof(T), _Alignof(T))
-#define FIELD(T, f) printf("offsetof %s.%s %zu size %zu\n", #T, #f, offsetof(T, f), sizeof(((T *)0)->f))
+#define FIELD(T, f)                                                                                \
+    printf("offsetof %s.%s %zu size %zu\n", #T, #f, offsetof(T, f), sizeof(((T *)0)->f))
 #define VALUE(e) printf("%s %lld\n", #e, (long long)(e))
 
 int main(void)

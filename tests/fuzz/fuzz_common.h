@@ -12,13 +12,12 @@
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 /* A broken contract: print why and abort, which libFuzzer records as a crash with its input. */
-#define FUZZ_CHECK(cond, ...)                                                                  \
-    do {                                                                                       \
-        if (!(cond))                                                                           \
-            fuzz_fail(__FILE__, __LINE__, #cond, __VA_ARGS__);                                 \
+#define FUZZ_CHECK(cond, ...)                                                                      \
+    do {                                                                                           \
+        if (!(cond))                                                                               \
+            fuzz_fail(__FILE__, __LINE__, #cond, __VA_ARGS__);                                     \
     } while (0)
-void fuzz_fail(const char *file, int line, const char *cond, const char *fmt, ...)
-    EV_PRINTF(4, 5);
+void fuzz_fail(const char *file, int line, const char *cond, const char *fmt, ...) EV_PRINTF(4, 5);
 
 /* A log at EV_LOG_DEBUG (every line is formatted) whose callback checks that each line is one
  * non-empty line; fuzz_log_lines() counts the lines since the last fuzz_log_reset(). */

@@ -18,8 +18,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     const unsigned flags = data[0] & (EV_MODEL_DISABLE_CLIP | EV_MODEL_ENABLE_TRANSFORM);
     EvModelSet set;
     fuzz_log_reset();
-    const int ret = ev_model_set_parse(&set, (const char *)data + 1, size - 1, "fuzz model",
-                                       flags, fuzz_log());
+    const int ret =
+        ev_model_set_parse(&set, (const char *)data + 1, size - 1, "fuzz model", flags, fuzz_log());
     if (ret) {
         FUZZ_CHECK(fuzz_log_lines() > 0, "refused (%d) without a message", ret);
         FUZZ_CHECK(!set.model && !set.n_models, "a refused model leaves a set");
@@ -30,11 +30,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         const EvModel *m = &set.model[i];
         FUZZ_CHECK(m->n_features >= 1 && m->n_features <= EV_MODEL_MAX_FEATURES,
                    "model %u: %u features", i, m->n_features);
-        FUZZ_CHECK(m->svm.dim >= m->n_features, "model %u: svm of %u dimensions for %u features",
-                   i, m->svm.dim, m->n_features);
+        FUZZ_CHECK(m->svm.dim >= m->n_features, "model %u: svm of %u dimensions for %u features", i,
+                   m->svm.dim, m->n_features);
         for (unsigned f = 0; f < m->n_features; f++)
-            FUZZ_CHECK(m->feature[f].name && m->feature[f].name[0], "model %u: feature %u", i,
-                       f);
+            FUZZ_CHECK(m->feature[f].name && m->feature[f].name[0], "model %u: feature %u", i, f);
         double x[EV_MODEL_MAX_FEATURES];
         for (unsigned f = 0; f < EV_MODEL_MAX_FEATURES; f++)
             x[f] = 0.5;
@@ -43,8 +42,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     }
     if (set.collection && set.n_models > 1) { /* the members' statistics, as model_score.c */
         double raw[EV_MODEL_MAX_MEMBERS];
-        const unsigned members = set.n_models - 1 < EV_MODEL_MAX_MEMBERS ? set.n_models - 1
-                                                                         : EV_MODEL_MAX_MEMBERS;
+        const unsigned members =
+            set.n_models - 1 < EV_MODEL_MAX_MEMBERS ? set.n_models - 1 : EV_MODEL_MAX_MEMBERS;
         double x[EV_MODEL_MAX_FEATURES];
         for (unsigned f = 0; f < EV_MODEL_MAX_FEATURES; f++)
             x[f] = 0.25;

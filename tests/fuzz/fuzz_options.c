@@ -45,8 +45,8 @@ static int parse_options(const EvExtractorClass *cls, const char *spec)
         char default_name[1024];
         ev_options_feature_name(default_name, sizeof(default_name), cls->name, cls, defaults);
         FUZZ_CHECK((!strcmp(name, default_name)) == ev_options_same_names(cls, defaults, opts),
-                   "\"%s\": name \"%s\" against the defaults' \"%s\", same_names %d", spec,
-                   name, default_name, ev_options_same_names(cls, defaults, opts));
+                   "\"%s\": name \"%s\" against the defaults' \"%s\", same_names %d", spec, name,
+                   default_name, ev_options_same_names(cls, defaults, opts));
         free(defaults);
     }
     free(opts);

@@ -24,15 +24,27 @@ static unsigned get_u16(const uint8_t *p)
 /* Bytes of one frame in the file, computed apart from the reader; 0 for a bad format. */
 static unsigned long long expected_frame(const EvVideoFormat *f)
 {
-    if (f->width < 1 || f->width > 32768 || f->height < 1 || f->height > 32768 ||
-        f->bitdepth < 8 || f->bitdepth > 16)
+    if (f->width < 1 || f->width > 32768 || f->height < 1 || f->height > 32768 || f->bitdepth < 8 ||
+        f->bitdepth > 16)
         return 0;
     unsigned long long cw, ch;
     switch (f->layout) {
-    case EV_PIX_420: cw = (f->width + 1) / 2; ch = (f->height + 1) / 2; break;
-    case EV_PIX_422: cw = (f->width + 1) / 2; ch = f->height; break;
-    case EV_PIX_444: cw = f->width; ch = f->height; break;
-    case EV_PIX_400: cw = 0; ch = 0; break;
+    case EV_PIX_420:
+        cw = (f->width + 1) / 2;
+        ch = (f->height + 1) / 2;
+        break;
+    case EV_PIX_422:
+        cw = (f->width + 1) / 2;
+        ch = f->height;
+        break;
+    case EV_PIX_444:
+        cw = f->width;
+        ch = f->height;
+        break;
+    case EV_PIX_400:
+        cw = 0;
+        ch = 0;
+        break;
     default: return 0;
     }
     const unsigned long long samples = (unsigned long long)f->width * f->height + 2 * cw * ch;
@@ -43,8 +55,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     if (size < DESC_BYTES)
         return 0;
-    const EvVideoFormat fmt = { get_u16(data), get_u16(data + 2), data[4],
-                                (EvPixelLayout)data[5] };
+    const EvVideoFormat fmt = { get_u16(data), get_u16(data + 2), data[4], (EvPixelLayout)data[5] };
     const unsigned long long frame = expected_frame(&fmt);
     long long file_size;
     if (data[8] & 1)
@@ -53,8 +64,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         file_size = (long long)(frame ? frame : 1000) * data[6] + (int8_t)data[7];
     if (file_size < 0 || file_size > (long long)MAX_FILE)
         return 0;
-    const size_t body = size - DESC_BYTES < (size_t)file_size ? size - DESC_BYTES
-                                                              : (size_t)file_size;
+    const size_t body =
+        size - DESC_BYTES < (size_t)file_size ? size - DESC_BYTES : (size_t)file_size;
     const char *path = fuzz_file(data + DESC_BYTES, body, (unsigned long long)file_size);
 
     char err[512];
@@ -69,8 +80,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     }
     if (!whole) {
         FUZZ_CHECK(ret && !v && err[0] && !strchr(err, '\n'),
-                   "%ux%u %u-bit layout %d, %lld bytes: open gave %d \"%s\"", fmt.width,
-                   fmt.height, fmt.bitdepth, (int)fmt.layout, file_size, ret, err);
+                   "%ux%u %u-bit layout %d, %lld bytes: open gave %d \"%s\"", fmt.width, fmt.height,
+                   fmt.bitdepth, (int)fmt.layout, file_size, ret, err);
         if (frame && file_size > 0) { /* the message names the frame size the user needs */
             char want[32];
             snprintf(want, sizeof(want), "%llu-byte frames", frame);

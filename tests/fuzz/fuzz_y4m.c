@@ -41,8 +41,9 @@ typedef struct Target {
 static void target_alloc(Target *t, const EvVideoFormat *f, unsigned pad)
 {
     memset(t, 0, sizeof(*t));
-    t->pic = (EvPicture){ .width = f->width, .height = f->height, .bitdepth = f->bitdepth,
-                          .layout = f->layout };
+    t->pic = (EvPicture){
+        .width = f->width, .height = f->height, .bitdepth = f->bitdepth, .layout = f->layout
+    };
     for (unsigned p = 0; p < 3; p++) {
         unsigned w, h;
         ev_plane_size(f->width, f->height, f->layout, p, &w, &h);
@@ -123,9 +124,9 @@ static void open_and_read(const char *path, const EvVideoFormat *raw, size_t fil
         return;
     }
     ev_video_format(v, got);
-    FUZZ_CHECK(got->width >= 1 && got->width <= 32768 && got->height >= 1 &&
-                   got->height <= 32768 && got->bitdepth >= 8 && got->bitdepth <= 16 &&
-                   got->layout >= EV_PIX_420 && got->layout <= EV_PIX_400,
+    FUZZ_CHECK(got->width >= 1 && got->width <= 32768 && got->height >= 1 && got->height <= 32768 &&
+                   got->bitdepth >= 8 && got->bitdepth <= 16 && got->layout >= EV_PIX_420 &&
+                   got->layout <= EV_PIX_400,
                "format %ux%u %u-bit layout %d", got->width, got->height, got->bitdepth,
                (int)got->layout);
     read_all(v, got, file_size);

@@ -101,12 +101,18 @@ int golden_load_cases(GoldenCases *c)
 
 static int parse_frame(const char *s)
 {
-    if (!strcmp(s, "pooled_mean")) return GOLDEN_ROW_POOLED_MEAN;
-    if (!strcmp(s, "pooled_harmonic_mean")) return GOLDEN_ROW_POOLED_HMEAN;
-    if (!strcmp(s, "pooled_min")) return GOLDEN_ROW_POOLED_MIN;
-    if (!strcmp(s, "pooled_max")) return GOLDEN_ROW_POOLED_MAX;
-    if (!strcmp(s, "aggregate")) return GOLDEN_ROW_AGGREGATE;
-    if (!strcmp(s, "refused")) return GOLDEN_ROW_REFUSED;
+    if (!strcmp(s, "pooled_mean"))
+        return GOLDEN_ROW_POOLED_MEAN;
+    if (!strcmp(s, "pooled_harmonic_mean"))
+        return GOLDEN_ROW_POOLED_HMEAN;
+    if (!strcmp(s, "pooled_min"))
+        return GOLDEN_ROW_POOLED_MIN;
+    if (!strcmp(s, "pooled_max"))
+        return GOLDEN_ROW_POOLED_MAX;
+    if (!strcmp(s, "aggregate"))
+        return GOLDEN_ROW_AGGREGATE;
+    if (!strcmp(s, "refused"))
+        return GOLDEN_ROW_REFUSED;
     return atoi(s);
 }
 

@@ -16,8 +16,8 @@ typedef struct GoldenCorpus {
 
 typedef struct GoldenCase {
     char id[96];
-    char kind[16];      /* "extractor" or "model" */
-    char spec[512];     /* vmaf CLI arguments */
+    char kind[16];  /* "extractor" or "model" */
+    char spec[512]; /* vmaf CLI arguments */
 } GoldenCase;
 
 typedef struct GoldenCases {
@@ -26,8 +26,14 @@ typedef struct GoldenCases {
 } GoldenCases;
 
 /* One row of a pair's table. frame: >= 0 a frame index; or one of the GOLDEN_ROW_* kinds. */
-enum { GOLDEN_ROW_POOLED_MEAN = -1, GOLDEN_ROW_POOLED_HMEAN = -2, GOLDEN_ROW_POOLED_MIN = -3,
-       GOLDEN_ROW_POOLED_MAX = -4, GOLDEN_ROW_AGGREGATE = -5, GOLDEN_ROW_REFUSED = -6 };
+enum {
+    GOLDEN_ROW_POOLED_MEAN = -1,
+    GOLDEN_ROW_POOLED_HMEAN = -2,
+    GOLDEN_ROW_POOLED_MIN = -3,
+    GOLDEN_ROW_POOLED_MAX = -4,
+    GOLDEN_ROW_AGGREGATE = -5,
+    GOLDEN_ROW_REFUSED = -6
+};
 
 typedef struct GoldenRow {
     char case_id[96];

@@ -67,8 +67,7 @@ static void describe(const GoldenPair *pair, uint8_t *buf, EvPicture *pic)
     pic->width = pair->width;
     pic->height = pair->height;
     pic->bitdepth = pair->bitdepth;
-    pic->layout = pair->chroma == 420 ? EV_PIX_420 : pair->chroma == 422 ? EV_PIX_422
-                                                                         : EV_PIX_444;
+    pic->layout = pair->chroma == 420 ? EV_PIX_420 : pair->chroma == 422 ? EV_PIX_422 : EV_PIX_444;
     size_t offset = 0;
     for (unsigned p = 0; p < 3; p++) {
         unsigned w, h;
@@ -152,8 +151,9 @@ static int lookup(const EvContext *ctx, const GoldenRow *r, double *v)
 
 static const char *row_frame(const GoldenRow *r, char *buf)
 {
-    static const char *const kind[] = { "", "pooled_mean", "pooled_harmonic_mean",
-                                        "pooled_min", "pooled_max", "aggregate", "refused" };
+    static const char *const kind[] = { "",           "pooled_mean", "pooled_harmonic_mean",
+                                        "pooled_min", "pooled_max",  "aggregate",
+                                        "refused" };
     if (r->frame < 0)
         return kind[-r->frame];
     sprintf(buf, "frame %d", r->frame);

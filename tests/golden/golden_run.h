@@ -5,9 +5,9 @@
 #include "golden/golden_io.h"
 
 typedef struct GoldenTally {
-    unsigned compared;   /* values compared */
-    unsigned different;  /* values (or refusals, names, counts) that differ */
-    unsigned refused;    /* refusals matched */
+    unsigned compared;  /* values compared */
+    unsigned different; /* values (or refusals, names, counts) that differ */
+    unsigned refused;   /* refusals matched */
 } GoldenTally;
 
 /* Returns 0 when the comparison ran (differences are counted in t), -1 on a setup error. */

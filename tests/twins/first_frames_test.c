@@ -23,7 +23,7 @@ typedef struct Clip {
 } Clip;
 
 static const Clip clips[] = {
-    { 7, 5, 16, EV_PIX_422 }, { 64, 64, 8, EV_PIX_444 }, { 33, 35, 12, EV_PIX_444 },
+    { 7, 5, 16, EV_PIX_422 },    { 64, 64, 8, EV_PIX_444 },    { 33, 35, 12, EV_PIX_444 },
     { 176, 144, 8, EV_PIX_420 }, { 640, 360, 10, EV_PIX_420 },
 };
 
@@ -138,8 +138,8 @@ int main(int argc, char **argv)
                 if (ea || eb || bits(a) != bits(b)) {
                     if (bad++ < 20)
                         printf("iteration %u (%ux%u %u-bit), frame %u of %u, %s: cpu %.17g "
-                               "(%016" PRIx64 ") cuda %.17g (%016" PRIx64 ")%s\n", it, clip->w,
-                               clip->h, clip->bpc, i, n, name, a, bits(a), b, bits(b),
+                               "(%016" PRIx64 ") cuda %.17g (%016" PRIx64 ")%s\n",
+                               it, clip->w, clip->h, clip->bpc, i, n, name, a, bits(a), b, bits(b),
                                ea || eb ? " (missing)" : "");
                 }
             }
@@ -147,7 +147,7 @@ int main(int argc, char **argv)
         ev_close(&gpu);
         free(f.buf);
     }
-    printf("first_frames_test: %u fresh contexts, %lu frames, %lu values, %lu differ\n",
-           iterations, frames, values, bad);
+    printf("first_frames_test: %u fresh contexts, %lu frames, %lu values, %lu differ\n", iterations,
+           frames, values, bad);
     return bad ? 1 : 0;
 }

@@ -19,7 +19,7 @@
 enum { CHUNK = 1 << 24, MAX_THREADS = 256 };
 
 typedef struct Part {
-    const double *arg, *got;    /* arg NULL: float bits first + i */
+    const double *arg, *got; /* arg NULL: float bits first + i */
     uint32_t first;
     size_t begin, end;
     uint64_t differ, first_bad;

@@ -19,8 +19,8 @@ static void test_wrap(void)
 {
     CHECK(adm_wrap16(32767) == 32767 && adm_wrap16(32768) == -32768 && adm_wrap16(65535) == -1);
     CHECK(adm_wrap16(-32769) == 32767 && adm_wrap16(69905) == 4369 && adm_wrap16(-65536) == 0);
-    CHECK(adm_wrap32(INT64_C(2147483648)) == INT32_MIN && adm_wrap32(-INT64_C(2147483649)) ==
-                                                              INT32_MAX);
+    CHECK(adm_wrap32(INT64_C(2147483648)) == INT32_MIN &&
+          adm_wrap32(-INT64_C(2147483649)) == INT32_MAX);
     CHECK(adm_wrap32(INT64_C(0x1234567890)) == 0x34567890);
     CHECK(adm_abs32(INT32_MIN) == INT32_MIN && adm_abs32(-5) == 5 && adm_abs32(7) == 7);
     CHECK(adm_clz32(1) == 31 && adm_clz32(0x80000000u) == 0 && adm_clz32(100000) == 15);
@@ -32,9 +32,9 @@ static void test_wrap(void)
 static void test_borders(void)
 {
     CHECK(adm_dwt_index(-1, 9) == 1 && adm_dwt_index(0, 9) == 0 && adm_dwt_index(8, 9) == 8);
-    CHECK(adm_dwt_index(9, 9) == 8 && adm_dwt_index(10, 9) == 7);   /* repeat at the end */
-    CHECK(adm_cm_prev(0) == 1 && adm_cm_prev(5) == 4);               /* reflect at the start */
-    CHECK(adm_cm_next(4, 5) == 4 && adm_cm_next(3, 5) == 4);         /* replicate at the end */
+    CHECK(adm_dwt_index(9, 9) == 8 && adm_dwt_index(10, 9) == 7); /* repeat at the end */
+    CHECK(adm_cm_prev(0) == 1 && adm_cm_prev(5) == 4);            /* reflect at the start */
+    CHECK(adm_cm_next(4, 5) == 4 && adm_cm_next(3, 5) == 4);      /* replicate at the end */
 }
 
 static void test_dwt(void)
@@ -102,7 +102,7 @@ static void test_csf(void)
 static void test_cm(void)
 {
     CHECK(adm_cm_centre0(100) == 213 && adm_cm_centre0(15000) == 32000);
-    CHECK(adm_cm_centre0(-32768) == 4368);   /* wraps through int16 */
+    CHECK(adm_cm_centre0(-32768) == 4368); /* wraps through int16 */
     CHECK(adm_cm_centre123(0) == -1 && adm_cm_centre123(7) == -1 && adm_cm_centre123(8) == 0);
     CHECK(adm_cm_centre123(1000000) == 66666);
     CHECK(adm_cm_cube0(1000, 36453, 100, 10, 29, 16, 5) == INT64_C(2795856416925));
@@ -122,11 +122,15 @@ static void test_cm(void)
 
 static void test_factors(void)
 {
-    static const uint32_t watson[4][2] = { { 0x3c8e63ba, 0x3bc106aa }, { 0x3d030286, 0x3c6a46a3 },
-                                           { 0x3d31a788, 0x3cc7dc06 }, { 0x3d3b140b, 0x3d0041c9 } };
+    static const uint32_t watson[4][2] = { { 0x3c8e63ba, 0x3bc106aa },
+                                           { 0x3d030286, 0x3c6a46a3 },
+                                           { 0x3d31a788, 0x3cc7dc06 },
+                                           { 0x3d3b140b, 0x3d0041c9 } };
     static const uint32_t barten[4] = { 0x3f9af18d, 0x40a159e3, 0x416a0875, 0x41d7ce9b };
-    static const uint32_t native[4][2] = { { 0x3bb2731d, 0x3971c0da }, { 0x3e2ad6cf, 0x3d26e4ec },
-                                           { 0x3f2af91a, 0x3ec747cb }, { 0x3f7c7bd6, 0x3f609aa9 } };
+    static const uint32_t native[4][2] = { { 0x3bb2731d, 0x3971c0da },
+                                           { 0x3e2ad6cf, 0x3d26e4ec },
+                                           { 0x3f2af91a, 0x3ec747cb },
+                                           { 0x3f7c7bd6, 0x3f609aa9 } };
     for (int k = 0; k < 4; k++) {
         for (int d = 0; d < 2; d++) {
             CHECK_BITS(adm_watson_factor(k, d, 3.0, 1080), ev_float_of(watson[k][d]));
@@ -159,18 +163,19 @@ static void test_float_math(void)
     CHECK_BITS(fadm_flt(ev_float_of(0x4287963c)), ev_float_of(0x4010a041));
     CHECK_BITS(fadm_flt(-3.0f), ev_float_of(0x3dccccce));
     /* the centre term is added in double: a float product gives a different sum */
-    CHECK_BITS(fadm_thr_band(ev_float_of(0x3fe7c1d4), ev_float_of(0x3fa1d6ee), ev_float_of(0x3e9f7f6d),
-                             ev_float_of(0x3dedc04a), ev_float_of(0x4245b139), ev_float_of(0x4038d5b9),
-                             ev_float_of(0x3f3718c3), ev_float_of(0x4007477d), ev_float_of(0x3f455c99)),
-               ev_float_of(0x41549103));
+    CHECK_BITS(
+        fadm_thr_band(ev_float_of(0x3fe7c1d4), ev_float_of(0x3fa1d6ee), ev_float_of(0x3e9f7f6d),
+                      ev_float_of(0x3dedc04a), ev_float_of(0x4245b139), ev_float_of(0x4038d5b9),
+                      ev_float_of(0x3f3718c3), ev_float_of(0x4007477d), ev_float_of(0x3f455c99)),
+        ev_float_of(0x41549103));
     CHECK_BITS(fadm_cm_cube(-1234.5f, 0.0173815377f, 3.25f), ev_float_of(0x45bca041));
     CHECK_BITS(fadm_cm_cube(10.0f, 0.0173815377f, 3.25f), 0.0);
     CHECK_BITS(fadm_den_cube(-777.25f, 0.005890687f), ev_float_of(0x42bff5af));
     CHECK(fadm_angle_flag(1.0f, 0.0f, 2.0f, 0.0f, 0.99969542f) == 1);
     CHECK(fadm_angle_flag(1.0f, 0.0f, 0.0f, 2.0f, 0.99969542f) == 0);
     CHECK(fadm_angle_flag(1.0f, 0.0f, -2.0f, 0.0f, 0.99969542f) == 0);
-    CHECK(fadm_angle_flag(1.0f, 0.0f, 1.0f, 0.0173f, 0.99969542f) == 1);   /* 0.99 degrees */
-    CHECK(fadm_angle_flag(1.0f, 0.0f, 1.0f, 0.0177f, 0.99969542f) == 0);   /* 1.01 degrees */
+    CHECK(fadm_angle_flag(1.0f, 0.0f, 1.0f, 0.0173f, 0.99969542f) == 1); /* 0.99 degrees */
+    CHECK(fadm_angle_flag(1.0f, 0.0f, 1.0f, 0.0177f, 0.99969542f) == 0); /* 1.01 degrees */
 }
 
 /* rcpss differs between CPUs; what holds everywhere: a good reciprocal, independent of the
@@ -187,19 +192,19 @@ static void test_rcp(void)
         CHECK_BITS(fadm_rcp(-ds[i >> 1], tab), -r);
     }
     float r, a;
-    fadm_decouple_coef(4.0f, 6.0f, 0, 100.0, adm_rcp_table, &r, &a);     /* k clamps to 1: r = o */
+    fadm_decouple_coef(4.0f, 6.0f, 0, 100.0, adm_rcp_table, &r, &a); /* k clamps to 1: r = o */
     CHECK_BITS(r, 4.0);
     CHECK_BITS(a, 2.0);
-    fadm_decouple_coef(4.0f, 6.0f, 1, 100.0, adm_rcp_table, &r, &a);     /* gain: min(400, 6) */
+    fadm_decouple_coef(4.0f, 6.0f, 1, 100.0, adm_rcp_table, &r, &a); /* gain: min(400, 6) */
     CHECK_BITS(r, 6.0);
     CHECK_BITS(a, 0.0);
-    fadm_decouple_coef(4.0f, -6.0f, 1, 100.0, adm_rcp_table, &r, &a);    /* k clamps to 0 */
+    fadm_decouple_coef(4.0f, -6.0f, 1, 100.0, adm_rcp_table, &r, &a); /* k clamps to 0 */
     CHECK_BITS(r, 0.0);
     CHECK_BITS(a, -6.0);
-    fadm_decouple_coef(0.0f, 6.0f, 1, 100.0, adm_rcp_table, &r, &a);     /* o = 0: k = 1, r = 0 */
+    fadm_decouple_coef(0.0f, 6.0f, 1, 100.0, adm_rcp_table, &r, &a); /* o = 0: k = 1, r = 0 */
     CHECK_BITS(r, 0.0);
     CHECK_BITS(a, 6.0);
-    fadm_decouple_coef(-3.0f, -2.0f, 1, 100.0, adm_rcp_table, &r, &a);   /* max(r * 100, t) = t */
+    fadm_decouple_coef(-3.0f, -2.0f, 1, 100.0, adm_rcp_table, &r, &a); /* max(r * 100, t) = t */
     CHECK_BITS(r, -2.0);
     CHECK_BITS(a, 0.0);
 }
@@ -227,11 +232,12 @@ static int run_pair(const char *fex, const char *opts, unsigned w, unsigned h, u
     return check_run_pair(fex, opts, w, h, bpc, a, b, check_keep_error, names, n, out);
 }
 
-static const char *const int_names[7] = { "integer_adm2", "integer_aim", "integer_adm3",
-                                          "integer_adm_scale0", "integer_adm_scale1",
-                                          "integer_adm_scale2", "integer_adm_scale3" };
-static const char *const float_names[7] = { "adm2", "aim", "adm3", "adm_scale0", "adm_scale1",
-                                            "adm_scale2", "adm_scale3" };
+static const char *const int_names[7] = { "integer_adm2",       "integer_aim",
+                                          "integer_adm3",       "integer_adm_scale0",
+                                          "integer_adm_scale1", "integer_adm_scale2",
+                                          "integer_adm_scale3" };
+static const char *const float_names[7] = { "adm2",       "aim",        "adm3",      "adm_scale0",
+                                            "adm_scale1", "adm_scale2", "adm_scale3" };
 
 /* Samples v << (bpc - 8) give the 8-bit values at every depth: the scale-0 DWT shifts by bpc
  * with rounding 2^(bpc-1) (integer), and v / 2^(bpc-8) is exact (float). */
@@ -278,7 +284,7 @@ static void test_frames(void)
     CHECK(run_pair("adm", "adm_norm_view_dist=1.5:adm_ref_display_height=2160", 64, 64, 8, a, b,
                    suffixed, 1, u) == 0);
     CHECK(run_pair("adm", NULL, 64, 64, 8, a, b, int_names, 1, v) == 0);
-    CHECK_BITS(u[0], v[0]);   /* same pixels per degree, same hard-coded scale-0 factors */
+    CHECK_BITS(u[0], v[0]); /* same pixels per degree, same hard-coded scale-0 factors */
     const char *const no_aim[2] = { "integer_adm2", "integer_aim" };
     CHECK(run_pair("adm", "adm_skip_aim=true", 64, 64, 8, a, b, no_aim, 2, u) == 0);
     CHECK_BITS(u[0], v[0]);
@@ -292,8 +298,8 @@ static void test_frames(void)
     CHECK(run_pair("adm", "adm_enhn_gain_limit=1", 64, 64, 8, a, b, dbg_scale, 1, v) == 0);
     CHECK_BITS(v[0], u[3] / u[4]);
     const char *const fdbg[3] = { "adm2_egl_1", "adm_num_egl_1", "adm_den_egl_1" };
-    CHECK(run_pair("float_adm", "debug=true:adm_enhn_gain_limit=1", 64, 64, 8, a, b, fdbg, 3,
-                   u) == 0);
+    CHECK(run_pair("float_adm", "debug=true:adm_enhn_gain_limit=1", 64, 64, 8, a, b, fdbg, 3, u) ==
+          0);
     CHECK_BITS(u[0], u[1] / u[2]);
     free(a);
     free(b);

@@ -174,9 +174,13 @@ static void *check_slice(void *arg)
 /* MXCSR: all exceptions masked, plus DAZ+FTZ or a rounding mode. */
 static int parse_mxcsr(const char *name, unsigned *out)
 {
-    static const struct { const char *name; unsigned bits; } modes[] = {
-        { "default", 0x1f80u }, { "daz_ftz", 0x1f80u | 0x8040u }, { "down", 0x3f80u },
-        { "up", 0x5f80u },      { "zero", 0x7f80u },
+    static const struct {
+        const char *name;
+        unsigned bits;
+    } modes[] = {
+        { "default", 0x1f80u }, { "daz_ftz", 0x1f80u | 0x8040u },
+        { "down", 0x3f80u },    { "up", 0x5f80u },
+        { "zero", 0x7f80u },
     };
     for (unsigned i = 0; i < sizeof(modes) / sizeof(modes[0]); i++)
         if (!strcmp(name, modes[i].name))
@@ -251,7 +255,8 @@ int main(int argc, char **argv)
         mismatches += slices[t].mismatches;
     }
     printf("adm_rcp_exhaustive on %s, %s table, mxcsr %s: %" PRIu64 " inputs compared, %" PRIu64
-           " mismatches", cpu, vendor, mode, compared, mismatches);
+           " mismatches",
+           cpu, vendor, mode, compared, mismatches);
     if (mismatches)
         printf(" (first 0x%08" PRIx32 ": emulation 0x%08" PRIx32 ", rcpss 0x%08" PRIx32 ")",
                first_bad, adm_rcp_rule_bits(first_bad, table), hw_rcp_bits(first_bad));

@@ -1526,7 +1526,8 @@ static void check_samples(const char *vendor, const uint16_t *table, const uint3
         const uint32_t got = adm_rcp_rule_bits(want[i][0], table);
         if (got != want[i][1] && bad++ < 10)
             printf("%s: adm_rcp_rule_bits(0x%08" PRIx32 ") = 0x%08" PRIx32 ", want 0x%08" PRIx32
-                   "\n", vendor, want[i][0], got, want[i][1]);
+                   "\n",
+                   vendor, want[i][0], got, want[i][1]);
     }
     CHECK(bad == 0);
     CHECK(n > 4096 + 256);
@@ -1573,7 +1574,7 @@ static void check_table_shape(const uint16_t *t)
         if (i && t[i] > t[i - 1])
             bad++;
         const double r = (1.0 + t[i] / 4096.0) / 2.0;
-        const double lo = 1.0 + i / 4096.0, hi = 1.0 + (i + 1) / 4096.0;   /* x in [lo, hi) */
+        const double lo = 1.0 + i / 4096.0, hi = 1.0 + (i + 1) / 4096.0; /* x in [lo, hi) */
         if (fabs(r * lo - 1.0) > 1.5 / 4096.0 || fabs(r * hi - 1.0) > 1.5 / 4096.0)
             bad++;
     }
@@ -1624,7 +1625,8 @@ static void test_hardware(void)
         const uint32_t want = hw_rcp_bits(u), got = adm_rcp_rule_bits(u, table);
         if (got != want && bad++ < 10)
             printf("adm_rcp_estimate_bits(0x%08" PRIx32 ") = 0x%08" PRIx32 ", rcpss 0x%08" PRIx32
-                   "\n", u, got, want);
+                   "\n",
+                   u, got, want);
     }
     CHECK(bad == 0);
 }

@@ -7,7 +7,6 @@
 #include "features/ansnr/ansnr_math.h"
 #include "unit/check.h"
 
-
 static const float ref_k[9] = ANSNR_REF_KERNEL;
 static const float dis_k[25] = ANSNR_DIS_KERNEL;
 

@@ -19,12 +19,12 @@ static void test_weights_and_window(void)
     CHECK(same);
     CHECK(cambi_scale_weight(0) == 16 && cambi_scale_weight(4) == 1);
     /* 65 * (w + h) / 375 >> 4, odd; halved (rounding up) with the speed-up */
-    CHECK(cambi_adjust_window(65, 576, 324, 0) == 9);     /* 156 >> 4 = 9 */
-    CHECK(cambi_adjust_window(65, 1920, 1080, 0) == 33);  /* 520 >> 4 = 32, | 1 */
+    CHECK(cambi_adjust_window(65, 576, 324, 0) == 9);    /* 156 >> 4 = 9 */
+    CHECK(cambi_adjust_window(65, 1920, 1080, 0) == 33); /* 520 >> 4 = 32, | 1 */
     CHECK(cambi_adjust_window(65, 3840, 2160, 0) == 65);
-    CHECK(cambi_adjust_window(65, 1920, 1080, 1) == 17);  /* (32 + 1) >> 1 = 16, | 1 */
+    CHECK(cambi_adjust_window(65, 1920, 1080, 1) == 17); /* (32 + 1) >> 1 = 16, | 1 */
     CHECK(cambi_adjust_window(65, 3840, 2160, 1) == 33);
-    CHECK(cambi_adjust_window(15, 576, 324, 0) == 3);     /* 36 >> 4 = 2, | 1 */
+    CHECK(cambi_adjust_window(15, 576, 324, 0) == 3); /* 36 >> 4 = 2, | 1 */
     CHECK(cambi_adjust_window(127, 7680, 4320, 0) == 255);
 }
 
@@ -184,8 +184,8 @@ static void test_pooling(void)
                 cases++;
                 equal += check_bits(fast) == check_bits(ref);
                 if (check_bits(fast) != check_bits(ref))
-                    printf("pooling z=%u topk=%g seed=%u: %.17g vs %.17g\n", zero_in[z],
-                           topks[t], seed, fast, ref);
+                    printf("pooling z=%u topk=%g seed=%u: %.17g vs %.17g\n", zero_in[z], topks[t],
+                           seed, fast, ref);
             }
     CHECK(cases == equal);
     /* ties at the k-th value: many equal values straddle position k */

@@ -115,8 +115,17 @@ static void tile_values(const uint16_t *codes, float *c, const unsigned w, const
     uint8_t *v = malloc((size_t)cap * span);
     for (unsigned i0 = 0; i0 < h; i0 += TILE_H)
         for (unsigned j0 = 0; j0 < w; j0 += TILE_W) {
-            CambiTile b = { codes, c, (int)w, (int)h, (int)j0, (int)i0,
-                            (int)(i0 + TILE_H < h ? i0 + TILE_H : h), TILE_W, pad, span, cap };
+            CambiTile b = { codes,
+                            c,
+                            (int)w,
+                            (int)h,
+                            (int)j0,
+                            (int)i0,
+                            (int)(i0 + TILE_H < h ? i0 + TILE_H : h),
+                            TILE_W,
+                            pad,
+                            span,
+                            cap };
             unsigned lo = 0xffffu, hi = 0;
             for (int t = 0; t < TILE_W; t++) {
                 unsigned l = 0xffffu, u = 0;
@@ -364,16 +373,16 @@ int main(void)
                 run_case(option_sets[o], sizes[z][0], sizes[z][1], depths[(o + z + p) % 4], p);
     /* the speed-up at its resolution, and every depth with the model's options */
     for (unsigned d = 0; d < 2; d++)
-        run_case("cambi_high_res_speedup=1080:cambi_vis_lum_threshold=0.06", 1920, 1080,
-                 depths[d], d % 2 ? RAMP8_DITHER : RAMP8);
+        run_case("cambi_high_res_speedup=1080:cambi_vis_lum_threshold=0.06", 1920, 1080, depths[d],
+                 d % 2 ? RAMP8_DITHER : RAMP8);
     /* v in far less memory: tiles in many passes (cap down to 2 num_diffs + 1 codes) */
     for (int vb = 0; vb <= 3000; vb += 1500) {
         tile_vbytes = vb;
         for (int p = 0; p < N_PATTERNS; p++)
             run_case(p % 2 ? "max_log_contrast=5" : "", 357, 250, depths[p % 4], p);
         if (vb == 1500)
-            run_case("cambi_high_res_speedup=1080:cambi_vis_lum_threshold=0.06", 1920, 1080,
-                     10, BLOCKS);
+            run_case("cambi_high_res_speedup=1080:cambi_vis_lum_threshold=0.06", 1920, 1080, 10,
+                     BLOCKS);
     }
     tile_vbytes = 40 * 1024;
     CHECK(tile_passes_seen > 0);

@@ -21,10 +21,10 @@ static inline int check_count(int ok)
     return ok;
 }
 
-#define CHECK(cond)                                                                            \
-    do {                                                                                       \
-        if (!check_count(!!(cond)))                                                            \
-            printf("%s:%d: CHECK(%s) failed\n", __FILE__, __LINE__, #cond);                    \
+#define CHECK(cond)                                                                                \
+    do {                                                                                           \
+        if (!check_count(!!(cond)))                                                                \
+            printf("%s:%d: CHECK(%s) failed\n", __FILE__, __LINE__, #cond);                        \
     } while (0)
 
 /* A seeded 32-bit integer hash (lowbias32) for reproducible test content. */
@@ -43,29 +43,29 @@ static inline uint32_t check_hash(uint32_t x)
 #define check_fbits(f) ev_bits32(f)
 
 /* Doubles are equal only when their 64 bits are. */
-#define CHECK_BITS(got, want)                                                                  \
-    do {                                                                                       \
-        const double g_ = (got), w_ = (want);                                                  \
-        if (!check_count(check_bits(g_) == check_bits(w_)))                                    \
-            printf("%s:%d: %s = %.17g (0x%016" PRIx64 "), want %.17g (0x%016" PRIx64 ")\n",    \
-                   __FILE__, __LINE__, #got, g_, check_bits(g_), w_, check_bits(w_));          \
+#define CHECK_BITS(got, want)                                                                      \
+    do {                                                                                           \
+        const double g_ = (got), w_ = (want);                                                      \
+        if (!check_count(check_bits(g_) == check_bits(w_)))                                        \
+            printf("%s:%d: %s = %.17g (0x%016" PRIx64 "), want %.17g (0x%016" PRIx64 ")\n",        \
+                   __FILE__, __LINE__, #got, g_, check_bits(g_), w_, check_bits(w_));              \
     } while (0)
 
 /* Floats are equal only when their 32 bits are; want is the expected bit pattern. */
-#define CHECK_FBITS(got, want)                                                                 \
-    do {                                                                                       \
-        const float g_ = (got);                                                                \
-        if (!check_count(check_fbits(g_) == (uint32_t)(want)))                                 \
-            printf("%s:%d: %s = %.9g (0x%08x), want 0x%08x\n", __FILE__, __LINE__, #got,      \
-                   (double)g_, (unsigned)check_fbits(g_), (unsigned)(want));                   \
+#define CHECK_FBITS(got, want)                                                                     \
+    do {                                                                                           \
+        const float g_ = (got);                                                                    \
+        if (!check_count(check_fbits(g_) == (uint32_t)(want)))                                     \
+            printf("%s:%d: %s = %.9g (0x%08x), want 0x%08x\n", __FILE__, __LINE__, #got,           \
+                   (double)g_, (unsigned)check_fbits(g_), (unsigned)(want));                       \
     } while (0)
 
-#define CHECK_STR(got, want)                                                                   \
-    do {                                                                                       \
-        const char *g_ = (got), *w_ = (want);                                                  \
-        if (!check_count(g_ && !strcmp(g_, w_)))                                               \
-            printf("%s:%d: %s = \"%s\", want \"%s\"\n", __FILE__, __LINE__, #got,              \
-                   g_ ? g_ : "(null)", w_);                                                    \
+#define CHECK_STR(got, want)                                                                       \
+    do {                                                                                           \
+        const char *g_ = (got), *w_ = (want);                                                      \
+        if (!check_count(g_ && !strcmp(g_, w_)))                                                   \
+            printf("%s:%d: %s = \"%s\", want \"%s\"\n", __FILE__, __LINE__, #got,                  \
+                   g_ ? g_ : "(null)", w_);                                                        \
     } while (0)
 
 /* Print the closing line and return the exit code. */

@@ -24,8 +24,7 @@ static inline int check_open(EvContext **ctx, unsigned n_threads, EvLogCallback 
  * through log. @return 0, or the first error. */
 static inline int check_run_pair(const char *fex, const char *opts, unsigned w, unsigned h,
                                  unsigned bpc, const uint8_t *a, const uint8_t *b,
-                                 EvLogCallback log, const char *const *names, int n,
-                                 double *out)
+                                 EvLogCallback log, const char *const *names, int n, double *out)
 {
     uint16_t *wa = malloc((size_t)w * h * 2), *wb = malloc((size_t)w * h * 2);
     if (!wa || !wb) {

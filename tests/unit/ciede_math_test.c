@@ -120,8 +120,8 @@ static void test_steps(void)
     CHECK(black.l == -0x1p-24f && black.a == 0.0f && black.b == 0.0f);
     CHECK(ciede_hue(0.0f, 0.0f) == 0.0f);
     /* atan2 below 0 is wrapped into [0, 2 pi) through double */
-    CHECK_FBITS(ciede_hue(-1.0f, 0.0f), check_fbits((float)(-(double)(float)(CIEDE_PI / 2) +
-                                                            2. * CIEDE_PI)));
+    CHECK_FBITS(ciede_hue(-1.0f, 0.0f),
+                check_fbits((float)(-(double)(float)(CIEDE_PI / 2) + 2. * CIEDE_PI)));
     /* hue differences over pi wrap by 2 pi, either way */
     CHECK(ciede_delta_hue(1, 1, 0.5f, 6.0f) == (float)((double)(6.0f - 0.5f) - 2. * CIEDE_PI));
     CHECK(ciede_delta_hue(1, 1, 6.0f, 0.5f) == (float)((double)(0.5f - 6.0f) + 2. * CIEDE_PI));

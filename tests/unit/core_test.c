@@ -38,7 +38,9 @@ static const EvOption demo_options[] = {
 };
 
 static const EvExtractorClass demo = {
-    .name = "demo", .options = demo_options, .opts_size = sizeof(DemoOpts),
+    .name = "demo",
+    .options = demo_options,
+    .opts_size = sizeof(DemoOpts),
 };
 
 static const EvLog test_log = { check_keep_line, NULL, EV_LOG_DEBUG };
@@ -212,7 +214,7 @@ static void test_duplicate(void)
     double value;
     CHECK(ev_get_score(ctx, "psnr_y", 0, &value) == 0);
     CHECK(ev_get_score(ctx, "mse_y", 0, &value) != 0);
-    CHECK(ev_get_score(ctx, "integer_vif_num", 0, &value) == 0);   /* the first's debug */
+    CHECK(ev_get_score(ctx, "integer_vif_num", 0, &value) == 0); /* the first's debug */
     CHECK(ev_get_score(ctx, "integer_vif_scale0_egl_1.5", 0, &value) == 0);
     ev_close(&ctx);
 }

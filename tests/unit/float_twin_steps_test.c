@@ -101,8 +101,8 @@ static void test_vif_filter(const int w, const int h, const VifFloatFilter *f, c
     }
     CHECK(bad == 0);
     if (bad)
-        printf("float_vif %dx%d taps %d pattern %d bpc %u: %d rows differ\n", w, h, f->n,
-               pattern, bpc, bad);
+        printf("float_vif %dx%d taps %d pattern %d bpc %u: %d rows differ\n", w, h, f->n, pattern,
+               bpc, bad);
     free(want);
     free(lines);
     free(mem);
@@ -303,12 +303,13 @@ int main(void)
     for (int s = 0; s < 4; s++)
         for (int pattern = 0; pattern < 4; pattern++)
             test_adm_dwt(adm_sizes[s][0], adm_sizes[s][1], pattern);
-    static const unsigned stale_sizes[][2] = { { 17, 17 }, { 18, 29 }, { 33, 33 }, { 64, 36 },
-                                               { 150, 17 }, { 301, 171 } };
+    static const unsigned stale_sizes[][2] = { { 17, 17 }, { 18, 29 },  { 33, 33 },
+                                               { 64, 36 }, { 150, 17 }, { 301, 171 } };
     for (int s = 0; s < 6; s++)
         for (int pattern = 0; pattern < 2; pattern++)
             test_adm_no_stale_reads(stale_sizes[s][0], stale_sizes[s][1], pattern);
-    static const char *const motion_specs[] = { "", "motion_blend_factor=0.5:motion_blend_offset=1.0",
+    static const char *const motion_specs[] = { "",
+                                                "motion_blend_factor=0.5:motion_blend_offset=1.0",
                                                 "motion_filter_size=3:motion_add_scale1=true" };
     static const unsigned motion_frames[] = { 1, 2, 3, 4, 9 };
     for (int k = 0; k < 3; k++)

@@ -28,7 +28,7 @@ enum { MODE_FLOATS, MODE_WEIGHTS, MODE_DOUBLES, MAX_THREADS = 256 };
 
 typedef struct Job {
     int mode;
-    uint64_t begin, end;        /* float bits, or draw numbers */
+    uint64_t begin, end; /* float bits, or draw numbers */
     uint64_t seed;
     uint64_t checked, differ, first_arg, first_got, first_want;
 } Job;
@@ -72,8 +72,8 @@ int main(int argc, char **argv)
         mode = MODE_DOUBLES;
     if (mode != MODE_FLOATS) {
         if (argc < 3)
-            return fprintf(stderr, "usage: %s --weights|--doubles N [seed [threads]]\n",
-                           argv[0]), 2;
+            return fprintf(stderr, "usage: %s --weights|--doubles N [seed [threads]]\n", argv[0]),
+                   2;
         total = strtoull(argv[2], NULL, 0);
         seed = argc > 3 ? strtoull(argv[3], NULL, 0) : 1;
         a = 4;
@@ -86,7 +86,9 @@ int main(int argc, char **argv)
     struct timespec t0, t1;
     clock_gettime(CLOCK_MONOTONIC, &t0);
     for (int t = 0; t < threads; t++) {
-        job[t] = (Job){ .mode = mode, .seed = seed, .begin = total * t / threads,
+        job[t] = (Job){ .mode = mode,
+                        .seed = seed,
+                        .begin = total * t / threads,
                         .end = total * (t + 1) / threads };
         pthread_create(&tid[t], NULL, run, &job[t]);
     }
@@ -97,8 +99,8 @@ int main(int argc, char **argv)
         differ += job[t].differ;
         if (job[t].differ)
             printf("first difference (thread %d): log2 of 0x%016" PRIx64 ": ours 0x%016" PRIx64
-                   ", glibc 0x%016" PRIx64 "\n", t, job[t].first_arg, job[t].first_got,
-                   job[t].first_want);
+                   ", glibc 0x%016" PRIx64 "\n",
+                   t, job[t].first_arg, job[t].first_got, job[t].first_want);
     }
     clock_gettime(CLOCK_MONOTONIC, &t1);
     const double secs = (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);

@@ -10,7 +10,7 @@
 #include "libm/glibc_log2.h"
 #include "features/speed/speed_math.h"
 
-static inline uint64_t l2in_next(uint64_t *s)   /* splitmix64 */
+static inline uint64_t l2in_next(uint64_t *s) /* splitmix64 */
 {
     uint64_t z = (*s += 0x9e3779b97f4a7c15ull);
     z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;

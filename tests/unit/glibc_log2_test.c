@@ -21,8 +21,8 @@ static void check_arg(const double x)
         return;
     if (n_failed++ < 10)
         printf("log2(%a) [0x%016" PRIx64 "]: got 0x%016" PRIx64 " (%.17g), glibc 0x%016" PRIx64
-               " (%.17g)\n", x, ev_bits64(x), got, ev_double_of(got), want,
-               ev_double_of(want));
+               " (%.17g)\n",
+               x, ev_bits64(x), got, ev_double_of(got), want, ev_double_of(want));
 }
 
 static void check_neighbours(const uint64_t u, const int radius)
@@ -33,11 +33,11 @@ static void check_neighbours(const uint64_t u, const int radius)
 
 static void test_structured(void)
 {
-    for (uint64_t e = 0; e <= 0x7ff; e++) {          /* binade edges, both signs */
+    for (uint64_t e = 0; e <= 0x7ff; e++) { /* binade edges, both signs */
         check_neighbours(e << 52, 3);
         check_neighbours(e << 52 | 1ull << 63, 1);
     }
-    for (int e = -1074; e <= 1023; e++)              /* powers of two, subnormals included */
+    for (int e = -1074; e <= 1023; e++) /* powers of two, subnormals included */
         check_arg(ldexp(1.0, e));
     /* the near-1 path [1 - 0x1.5b51p-5, 1 + 0x1.6ab2p-5) and its edges */
     check_neighbours(ev_bits64(1.0 - 0x1.5b51p-5), 64);
@@ -48,8 +48,7 @@ static void test_structured(void)
     /* the table's subinterval edges: z = 0x1.6p-1 + i/64 in each of a few binades */
     for (int k = -3; k <= 3; k++)
         for (int i = 0; i <= 64; i++)
-            check_neighbours(ev_bits64(ldexp(0x1.6p-1 + i * (0x1.6p0 - 0x1.6p-1) / 64,
-                                                      k)), 2);
+            check_neighbours(ev_bits64(ldexp(0x1.6p-1 + i * (0x1.6p0 - 0x1.6p-1) / 64, k)), 2);
     for (uint32_t u = 1; u < 0x00800000u; u = u * 3 + 1) /* float subnormals, as doubles */
         check_arg((double)l2in_float_of(u));
     check_arg(INFINITY);
@@ -69,7 +68,7 @@ static void test_random(const uint64_t seed)
     for (long i = 0; i < 1000000; i++)
         check_arg(l2in_weight_arg(&s));
     for (long i = 0; i < 1000000; i++)
-        check_arg(ev_double_of(l2in_next(&s) >> 1));    /* positive doubles */
+        check_arg(ev_double_of(l2in_next(&s) >> 1)); /* positive doubles */
 }
 
 /* glibc picks its FMA build of log2 on x86-64 CPUs with FMA and AVX2; others: skip (77). */

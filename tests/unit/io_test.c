@@ -18,7 +18,6 @@ static char tmp_dir[512];
 static char created[128][600];
 static unsigned n_created;
 
-
 /* ---------------------------------------------------------------------------------------- */
 /* Fixtures                                                                                  */
 
@@ -113,8 +112,8 @@ static int picture_matches(const EvPicture *pic, const EvVideoFormat *f, unsigne
         for (unsigned y = 0; y < h; y++) {
             const unsigned char *row = (const unsigned char *)pic->data[p] + y * pic->stride[p];
             for (unsigned x = 0; x < w; x++) {
-                const unsigned got = f->bitdepth > 8 ? row[2 * x] | (unsigned)row[2 * x + 1] << 8
-                                                     : row[x];
+                const unsigned got =
+                    f->bitdepth > 8 ? row[2 * x] | (unsigned)row[2 * x + 1] << 8 : row[x];
                 if (got != sample(frame, p, x, y, f->bitdepth))
                     return 0;
             }
@@ -216,7 +215,7 @@ static void check_y4m_tag(const Y4mTag *t, unsigned w, unsigned h)
 static void test_y4m_tags(void)
 {
     static const Y4mTag eight[] = {
-        { NULL, 8, EV_PIX_420 },     { "420", 8, EV_PIX_420 },      { "420jpeg", 8, EV_PIX_420 },
+        { NULL, 8, EV_PIX_420 },       { "420", 8, EV_PIX_420 },      { "420jpeg", 8, EV_PIX_420 },
         { "420mpeg2", 8, EV_PIX_420 }, { "420paldv", 8, EV_PIX_420 }, { "422", 8, EV_PIX_422 },
         { "444", 8, EV_PIX_444 },      { "mono", 8, EV_PIX_400 },
     };
@@ -346,9 +345,11 @@ static void test_open_errors(void)
     const char *path = write_fixture("ref.yuv", big, 1000001);
     free(big);
     CHECK(ev_video_open(&v, path, &f, err, sizeof(err)) == -EINVAL);
-    snprintf(want, sizeof(want), "%s: size 1000001 bytes is not a whole number of 279936-byte "
-                                 "frames (576x324 8-bit 4:2:0, chroma planes 288x162 as ffmpeg "
-                                 "writes them): 160193 bytes left over", path);
+    snprintf(want, sizeof(want),
+             "%s: size 1000001 bytes is not a whole number of 279936-byte "
+             "frames (576x324 8-bit 4:2:0, chroma planes 288x162 as ffmpeg "
+             "writes them): 160193 bytes left over",
+             path);
     CHECK(!strcmp(err, want));
     expect_open_error(write_fixture("empty.yuv", "", 0), &f, -EINVAL, "no frames (empty file)");
 
@@ -380,8 +381,8 @@ static void test_y4m_header_errors(void)
     expect_y4m_header_error("wb.y4m", "YUV4MPEG2 W32769 H4\n", "width 'W32769' is not");
     expect_y4m_header_error("we.y4m", "YUV4MPEG2 W H4\n", "width 'W' is not");
     expect_y4m_header_error("hn.y4m", "YUV4MPEG2 W4 H-4\n", "height 'H-4' is not 1..32768");
-    static const char *const unsupported[] = { "411", "mono8", "mono17", "monop10", "444alpha",
-                                               "420p8", "420p17", "420p010", "", "420P10" };
+    static const char *const unsupported[] = { "411",   "mono8",  "mono17",  "monop10", "444alpha",
+                                               "420p8", "420p17", "420p010", "",        "420P10" };
     for (unsigned i = 0; i < sizeof(unsupported) / sizeof(unsupported[0]); i++) {
         char header[64], words[64];
         snprintf(header, sizeof(header), "YUV4MPEG2 W4 H4 C%s F25:1\n", unsupported[i]);
@@ -595,8 +596,9 @@ static void test_corpus(void)
                    &chroma, &depth, &frames) != 7)
             continue;
         const EvVideoFormat f = { w, h, depth,
-                                  chroma == 444 ? EV_PIX_444 : chroma == 422 ? EV_PIX_422
-                                                                             : EV_PIX_420 };
+                                  chroma == 444   ? EV_PIX_444
+                                  : chroma == 422 ? EV_PIX_422
+                                                  : EV_PIX_420 };
         for (int i = 0; i < 2; i++) {
             snprintf(path, sizeof(path), "%s/%s", dir, i ? dis : ref);
             const int n = count_frames(path, &f);
@@ -675,8 +677,7 @@ static void test_read_into(void)
 {
     check_read_into(EV_SOURCE_DIR "/testdata/sample_ref.y4m", NULL, 3);
     char corpus[600];
-    snprintf(corpus, sizeof(corpus), "%s/corpus/sunset_576x324_yuv420p10le_ref.yuv",
-             EV_SHARED_DIR);
+    snprintf(corpus, sizeof(corpus), "%s/corpus/sunset_576x324_yuv420p10le_ref.yuv", EV_SHARED_DIR);
     const EvVideoFormat raw10 = { 576, 324, 10, EV_PIX_420 };
     if (!access(corpus, R_OK))
         check_read_into(corpus, &raw10, 3);
@@ -719,8 +720,8 @@ static int huge_header_child(const char *path)
     }
     EvPicture pic;
     const int ret = ev_video_read(v, &pic);
-    const int ok = ret == -EINVAL && strstr(ev_video_error(v),
-                                            "frame 0 is truncated: got 10 of 6442450944 bytes");
+    const int ok = ret == -EINVAL &&
+                   strstr(ev_video_error(v), "frame 0 is truncated: got 10 of 6442450944 bytes");
     if (!ok)
         printf("huge header: read %d: %s\n", ret, ev_video_error(v));
     ev_video_close(&v);

@@ -48,8 +48,7 @@ static double (*volatile glibc_atan2)(double, double) = atan2;
 static EvGlibcTables tables;
 
 enum { FN_POW, FN_POWF7, FN_EXP, FN_SIN, FN_COS, FN_ATAN2, FN_COUNT };
-static const char *const fn_names[FN_COUNT] = { "pow", "powf(c, 7)", "exp", "sin", "cos",
-                                                "atan2" };
+static const char *const fn_names[FN_COUNT] = { "pow", "powf(c, 7)", "exp", "sin", "cos", "atan2" };
 
 typedef struct Tally {
     uint64_t calls[FN_COUNT], bad[FN_COUNT], refused[FN_COUNT];
@@ -64,14 +63,13 @@ static void report(const int fn, const double x, const double y, const double wa
 {
     pthread_mutex_lock(&print_lock);
     if (printed++ < 20)
-        fprintf(stderr, "%s(%a, %a): glibc %.17g (0x%016" PRIx64 "), replica %.17g (0x%016"
-                PRIx64 ")\n", fn_names[fn], x, y, want, ev_bits64(want), got,
-                ev_bits64(got));
+        fprintf(stderr,
+                "%s(%a, %a): glibc %.17g (0x%016" PRIx64 "), replica %.17g (0x%016" PRIx64 ")\n",
+                fn_names[fn], x, y, want, ev_bits64(want), got, ev_bits64(got));
     pthread_mutex_unlock(&print_lock);
 }
 
-static void count(const int fn, const double x, const double y, const double want,
-                  const double got)
+static void count(const int fn, const double x, const double y, const double want, const double got)
 {
     tally->calls[fn]++;
     if (ev_bits64(want) == ev_bits64(got))
@@ -142,7 +140,12 @@ static uint64_t splitmix(uint64_t *s)
 }
 
 typedef enum Mode {
-    MODE_POW7, MODE_LAB_ALL, MODE_LAB_RANDOM, MODE_DE, MODE_SINCOS, MODE_ATAN2
+    MODE_POW7,
+    MODE_LAB_ALL,
+    MODE_LAB_RANDOM,
+    MODE_DE,
+    MODE_SINCOS,
+    MODE_ATAN2
 } Mode;
 
 typedef struct Job {
@@ -206,12 +209,8 @@ static void *run_job(void *arg)
             wrap_atan2((double)fy, (double)fx);
             break;
         }
-        case MODE_LAB_ALL:
-            lab_of_index(n, j->bpc, rg);
-            break;
-        case MODE_LAB_RANDOM:
-            lab_of_index(splitmix(&seed), j->bpc, rg);
-            break;
+        case MODE_LAB_ALL: lab_of_index(n, j->bpc, rg); break;
+        case MODE_LAB_RANDOM: lab_of_index(splitmix(&seed), j->bpc, rg); break;
         case MODE_DE: {
             const CiedeLab p = lab_of_index(splitmix(&seed), j->bpc, rg);
             uint64_t r = splitmix(&seed);
@@ -296,9 +295,10 @@ static int ci_sample(void)
             wrap_pow((double)float_of(u), 7.0);
         }
         printf("pow7 floats [2^-20, 2^9) step 1021: powf %" PRIu64 " calls %" PRIu64
-               " differ %" PRIu64 " refused; pow %" PRIu64 " calls %" PRIu64 " differ %"
-               PRIu64 " refused\n", t.calls[FN_POWF7], t.bad[FN_POWF7], t.refused[FN_POWF7],
-               t.calls[FN_POW], t.bad[FN_POW], t.refused[FN_POW]);
+               " differ %" PRIu64 " refused; pow %" PRIu64 " calls %" PRIu64 " differ %" PRIu64
+               " refused\n",
+               t.calls[FN_POWF7], t.bad[FN_POWF7], t.refused[FN_POWF7], t.calls[FN_POW],
+               t.bad[FN_POW], t.refused[FN_POW]);
         fail |= t.bad[FN_POWF7] || t.refused[FN_POWF7] || t.bad[FN_POW] || t.refused[FN_POW];
     }
     fail |= run_mode(MODE_SINCOS, 0, 1u << 20, 1, 20261200, "sin/cos |x| < 32");
@@ -364,8 +364,7 @@ int main(int argc, char **argv)
             return run_mode(MODE_LAB_RANDOM, bpc, strtoull(argv[4], NULL, 10), n, 20261206,
                             "lab random triples");
         if (bpc > 10) {
-            fprintf(stderr, "libm_check: all triples of %u bits are too many; give N\n",
-                    bpc);
+            fprintf(stderr, "libm_check: all triples of %u bits are too many; give N\n", bpc);
             return 2;
         }
         return run_mode(MODE_LAB_ALL, bpc, 1ull << 3 * bpc, n, 0, "lab all triples");
@@ -376,7 +375,9 @@ int main(int argc, char **argv)
         const uint64_t seed = argc > 5 ? strtoull(argv[5], NULL, 10) : 20261207;
         return run_mode(MODE_DE, bpc, n, threads_arg(argc, argv, 4), seed, "de random pairs");
     }
-    fprintf(stderr, "usage: %s [pow7 [threads] | lab BPC [threads [N]] | de BPC N [threads "
-            "[seed]] | sincos N [threads] | atan2 N [threads]]\n", argv[0]);
+    fprintf(stderr,
+            "usage: %s [pow7 [threads] | lab BPC [threads [N]] | de BPC N [threads "
+            "[seed]] | sincos N [threads] | atan2 N [threads]]\n",
+            argv[0]);
     return 2;
 }

@@ -21,7 +21,7 @@
 /* Golden: predictions from Netflix's own feature values                                     */
 
 typedef struct CaseRows {
-    const GoldenRow **row;   /* the case's rows, in file order */
+    const GoldenRow **row; /* the case's rows, in file order */
     unsigned n;
     unsigned frame_start[1024], frame_len[1024], n_frames;
 } CaseRows;
@@ -103,8 +103,8 @@ static void check_value(const CaseRows *cr, int frame, const char *name, double 
         return;
     }
     check_failed++;
-    printf("%s frame %d %s: got %.17g (0x%016" PRIx64 ") want %.17g (0x%016" PRIx64 ")\n",
-           where, frame, name, got, check_bits(got), want, check_bits(want));
+    printf("%s frame %d %s: got %.17g (0x%016" PRIx64 ") want %.17g (0x%016" PRIx64 ")\n", where,
+           frame, name, got, check_bits(got), want, check_bits(want));
 }
 
 /* One frame of a bootstrap collection: members, then their statistics. */
@@ -140,7 +140,10 @@ static void check_pooled(const CaseRows *cr, const char *name, const char *where
     for (unsigned i = 0; i < cr->n_frames; i++)
         written[i] = !golden_value(cr, (int)i, name, &value[i]);
     EvFeatureVec f = { (char *)name, 0, value, written, cr->n_frames };
-    static const struct { EvPoolMethod m; int row; } pool[4] = {
+    static const struct {
+        EvPoolMethod m;
+        int row;
+    } pool[4] = {
         { EV_POOL_MEAN, GOLDEN_ROW_POOLED_MEAN },
         { EV_POOL_HARMONIC_MEAN, GOLDEN_ROW_POOLED_HMEAN },
         { EV_POOL_MIN, GOLDEN_ROW_POOLED_MIN },
@@ -182,8 +185,8 @@ static void check_case(const GoldenCase *gc, const GoldenPair *pair, const Golde
     }
     check_pooled(cr, "vmaf", where);
     if (set.collection) {
-        static const char *const stat[] = { "vmaf_bagging", "vmaf_stddev", "vmaf_ci_p95_lo",
-                                             "vmaf_ci_p95_hi", "vmaf_0001", "vmaf_0020" };
+        static const char *const stat[] = { "vmaf_bagging",   "vmaf_stddev", "vmaf_ci_p95_lo",
+                                            "vmaf_ci_p95_hi", "vmaf_0001",   "vmaf_0020" };
         for (unsigned i = 0; i < 6; i++)
             check_pooled(cr, stat[i], where);
     }
@@ -241,7 +244,7 @@ static void test_knots(void)
     CHECK_BITS(ev_model_transform(&m, 25), 35.0);
     CHECK_BITS(ev_model_transform(&m, 40), 80.0); /* the last segment, extended */
     CHECK_BITS(ev_model_transform(&m, NAN), 0.0); /* libvmaf: no segment holds NaN */
-    t->n_knots = 2; /* (1,1)-(3,2): slope 0.5, offset 1 - 1 * 0.5 */
+    t->n_knots = 2;                               /* (1,1)-(3,2): slope 0.5, offset 1 - 1 * 0.5 */
     t->knot_x[0] = 1, t->knot_y[0] = 1, t->knot_x[1] = 3, t->knot_y[1] = 2;
     CHECK_BITS(ev_model_transform(&m, 2), 1.5);
     t->n_knots = 1; /* fewer than two knots: identity */
@@ -323,11 +326,11 @@ static void test_svm_sparse(void)
 
 static const EvLog test_log = { check_keep_line, NULL, EV_LOG_ERROR };
 
-#define CHECK_LOG_HAS(text)                                                                    \
-    do {                                                                                       \
-        if (!check_count(strstr(check_last_line, (text)) != NULL))                             \
-            printf("%s:%d: log: \"%s\" lacks \"%s\"\n", __FILE__, __LINE__, check_last_line,   \
-                   (text));                                                                    \
+#define CHECK_LOG_HAS(text)                                                                        \
+    do {                                                                                           \
+        if (!check_count(strstr(check_last_line, (text)) != NULL))                                 \
+            printf("%s:%d: log: \"%s\" lacks \"%s\"\n", __FILE__, __LINE__, check_last_line,       \
+                   (text));                                                                        \
     } while (0)
 
 static char tmp_dir[128];
@@ -345,12 +348,12 @@ static const char *write_tmp(const char *name, const char *text)
 }
 
 /* A small model on psnr_y and psnr_cb; "%s" takes extra model_dict fields. */
-#define PSNR_MODEL_FMT                                                                         \
-    "{\"model_dict\": {\"model_type\": \"%s\", \"norm_type\": \"linear_rescale\",\n"           \
-    " \"feature_names\": [\"psnr_y\", \"psnr_cb\"],\n"                                         \
-    " \"slopes\": [0.1, 0.02, 0.03], \"intercepts\": [-0.5, 0.1, -0.2],\n"                     \
-    " \"score_clip\": [0.0, 100.0],%s\n"                                                       \
-    " \"model\": \"svm_type nu_svr\\nkernel_type rbf\\ngamma 0.05\\nnr_class 2\\n"             \
+#define PSNR_MODEL_FMT                                                                             \
+    "{\"model_dict\": {\"model_type\": \"%s\", \"norm_type\": \"linear_rescale\",\n"               \
+    " \"feature_names\": [\"psnr_y\", \"psnr_cb\"],\n"                                             \
+    " \"slopes\": [0.1, 0.02, 0.03], \"intercepts\": [-0.5, 0.1, -0.2],\n"                         \
+    " \"score_clip\": [0.0, 100.0],%s\n"                                                           \
+    " \"model\": \"svm_type nu_svr\\nkernel_type rbf\\ngamma 0.05\\nnr_class 2\\n"                 \
     "total_sv 3\\nrho %s\\nSV\\n4 1:0.5 2:0.25 \\n-2.5 2:0.75 \\n1.5 1:0.125 \\n\"}}"
 
 static const char *psnr_model(const char *name, const char *type, const char *extra,
@@ -503,8 +506,9 @@ static void send_frames(EvContext *c)
             ref[i] = (uint8_t)(seed >> 16);
             dis[i] = (uint8_t)(ref[i] + (int)((seed >> 8) % (3 + 2 * f)) - (int)(1 + f));
         }
-        EvPicture r = { W, H, 8, EV_PIX_420, { ref, ref + W * H, ref + W * H * 5 / 4 },
-                        { W, W / 2, W / 2 } };
+        EvPicture r = {
+            W, H, 8, EV_PIX_420, { ref, ref + W * H, ref + W * H * 5 / 4 }, { W, W / 2, W / 2 }
+        };
         EvPicture d = r;
         d.data[0] = dis, d.data[1] = dis + W * H, d.data[2] = dis + W * H * 5 / 4;
         CHECK(!ev_send_pictures(c, &r, &d));
@@ -524,7 +528,8 @@ static void test_context_plain(void)
     char spec[512];
     const char *p = psnr_model("psnr_t.json", "LIBSVMNUSVR",
                                " \"score_transform\": {\"p0\": 1.5, \"p1\": 0.9, \"p2\": -0.001,"
-                               " \"out_gte_in\": \"true\"},", "-1.25");
+                               " \"out_gte_in\": \"true\"},",
+                               "-1.25");
     snprintf(spec, sizeof(spec), "path=%s", p);
     EvContext *c = open_ctx(0);
     CHECK(!ev_use_model(c, spec));
@@ -550,8 +555,7 @@ static void test_context_plain(void)
 static void test_context_subsample(void)
 {
     char spec[512];
-    snprintf(spec, sizeof(spec), "path=%s",
-             psnr_model("psnr.json", "LIBSVMNUSVR", "", "-1.25"));
+    snprintf(spec, sizeof(spec), "path=%s", psnr_model("psnr.json", "LIBSVMNUSVR", "", "-1.25"));
     EvContext *c = open_ctx(2);
     CHECK(!ev_use_model(c, spec));
     send_frames(c);
@@ -580,8 +584,8 @@ static void test_context_collection(void)
              psnr_model("psnr.json", "LIBSVMNUSVR", "", "-1.25"));
     CHECK(!ev_use_model(c, spec));
     send_frames(c);
-    static const char *const order[] = { "b", "p", "b_0001", "b_0002", "b_bagging",
-                                         "b_stddev", "b_ci_p95_lo", "b_ci_p95_hi" };
+    static const char *const order[] = { "b",         "p",        "b_0001",      "b_0002",
+                                         "b_bagging", "b_stddev", "b_ci_p95_lo", "b_ci_p95_hi" };
     CHECK(ev_feature_count(c) == 3 + 8);
     for (unsigned i = 0; i < 8; i++)
         CHECK_STR(ev_feature_name(c, 3 + i), order[i]);

@@ -7,7 +7,6 @@
 #include "features/motion/motion_math.h"
 #include "unit/check.h"
 
-
 static void test_mirror(void)
 {
     CHECK(motion_mirror(-2, 5) == 2 && motion_mirror(-1, 5) == 1 && motion_mirror(0, 5) == 0);
@@ -73,7 +72,8 @@ static void test_scores(void)
     CHECK_BITS(motion_sad_score(1, 65536, 65536, 1.0, 10000.0), 10000.0);
     CHECK_BITS(motion_sad_score(0, 65536, 65536, 1.0, 77.0), 77.0); /* NaN: MIN gives max */
     /* golden nat576_8bit_x264_crf23, motion_blend, frame 1: blend(6.4976..., 0.5, 2) */
-    CHECK_BITS(motion_blend(ev_double_of(0x4019fd9421b64151), 0.5, 2.0), ev_double_of(0x4010feca10db20a8));
+    CHECK_BITS(motion_blend(ev_double_of(0x4019fd9421b64151), 0.5, 2.0),
+               ev_double_of(0x4010feca10db20a8));
     CHECK_BITS(motion_blend(7.0, 1.0, 40.0), 7.0);
     CHECK_BITS(motion_blend(7.0, 0.0, 2.0), 2.0);
     CHECK_BITS(motion_clip(12.5, 10.0), 10.0);

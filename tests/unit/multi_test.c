@@ -32,7 +32,8 @@ static void make_frames(void)
             const unsigned x = i % W, y = i / W;
             frames_ref[f][i] = (uint8_t)((x * 3 + y * 2 + f * 7) & 0xff);
             for (unsigned d = 0; d < N_DIS; d++) {
-                const int noise = (int)(check_hash(i * 131u + f * 7919u + d * 104729u) % (9 + 8 * d));
+                const int noise =
+                    (int)(check_hash(i * 131u + f * 7919u + d * 104729u) % (9 + 8 * d));
                 const int v = frames_ref[f][i] + noise - (int)(4 + 4 * d);
                 frames_dis[d][f][i] = (uint8_t)(v < 0 ? 0 : v > 255 ? 255 : v);
             }
@@ -41,7 +42,11 @@ static void make_frames(void)
 
 static EvPicture picture(const uint8_t *buf)
 {
-    EvPicture p = { W, H, 8, EV_PIX_420, { buf, buf + W * H, buf + W * H + (W / 2) * (H / 2) },
+    EvPicture p = { W,
+                    H,
+                    8,
+                    EV_PIX_420,
+                    { buf, buf + W * H, buf + W * H + (W / 2) * (H / 2) },
                     { W, W / 2, W / 2 } };
     return p;
 }
@@ -118,8 +123,8 @@ static void test_multi(unsigned threads, unsigned cpu_mask)
         EvPicture ref_slot, dis_slot[N_DIS];
         for (unsigned d = 0; d < N_DIS; d++) /* at f == dis_frames[d] it finds out */
             borrow[d] = f <= dis_frames[d] ? lent[d] : NULL;
-        CHECK(ev_borrow_pictures_multi(borrow, N_DIS, W, H, 8, EV_PIX_420, &ref_slot,
-                                       dis_slot) == 0);
+        CHECK(ev_borrow_pictures_multi(borrow, N_DIS, W, H, 8, EV_PIX_420, &ref_slot, dis_slot) ==
+              0);
         memcpy((void *)ref_slot.data[0], frames_ref[f], FRAME_BYTES); /* planes packed */
         for (unsigned d = 0; d < N_DIS; d++) {
             submit[d] = f < dis_frames[d] ? lent[d] : NULL;
@@ -235,8 +240,9 @@ static void test_refusals(void)
     const EvPicture ref = picture(frames_ref[0]);
     CHECK(ev_submit_pictures_multi(c, 1, &ref) == -EINVAL); /* nothing borrowed */
     CHECK(ev_borrow_pictures_multi(c, 1, W, H, 8, EV_PIX_420, &r, d) == 0);
-    const EvPicture small = { W / 2, H, 8, EV_PIX_420, { frames_ref[0], frames_ref[0],
-                              frames_ref[0] }, { W, W, W } };
+    const EvPicture small = {
+        W / 2, H, 8, EV_PIX_420, { frames_ref[0], frames_ref[0], frames_ref[0] }, { W, W, W }
+    };
     CHECK(ev_submit_pictures_multi(c, 1, &small) == -EINVAL); /* not the borrowed size */
     CHECK(ev_frame_count(c[0]) == 0);
     CHECK(ev_borrow_pictures_multi(c, 1, W, H, 8, EV_PIX_420, &r, d) == 0); /* given back */
@@ -282,7 +288,10 @@ static void make_over_depth(void)
 
 static EvPicture picture16(const uint16_t *buf)
 {
-    EvPicture p = { OW, OH, 10, EV_PIX_420,
+    EvPicture p = { OW,
+                    OH,
+                    10,
+                    EV_PIX_420,
                     { buf, buf + OW * OH, buf + OW * OH + (OW / 2) * (OH / 2) },
                     { OW * 2, OW, OW } };
     return p;
@@ -340,8 +349,8 @@ int main(void)
     make_frames();
     test_multi(1, 0);
     test_multi(3, 0);
-    test_multi(1, EV_CPU_AVX512 | EV_CPU_AVX512ICL);   /* AVX2 */
-    test_multi(2, EV_CPU_ALL);                          /* C */
+    test_multi(1, EV_CPU_AVX512 | EV_CPU_AVX512ICL); /* AVX2 */
+    test_multi(2, EV_CPU_ALL);                       /* C */
     test_over_depth(1);
     test_over_depth(2);
     test_leaving();

@@ -16,8 +16,6 @@
 #include "output/output.h"
 #include "unit/check.h"
 
-
-
 /* ---- building a flushed context ---------------------------------------------------------- */
 
 static EvContext *open_ctx(const unsigned subsample)
@@ -102,9 +100,9 @@ static int same_text(const char *const what, const char *const want, const char 
             line++;
             start = i + 1;
         }
-    fprintf(stderr, "%s: differs at line %zu, byte %zu\n  want: %.*s\n  got:  %.*s\n", what,
-            line, i, (int)strcspn(want + start, "\n"), want + start,
-            (int)strcspn(got + start, "\n"), got + start);
+    fprintf(stderr, "%s: differs at line %zu, byte %zu\n  want: %.*s\n  got:  %.*s\n", what, line,
+            i, (int)strcspn(want + start, "\n"), want + start, (int)strcspn(got + start, "\n"),
+            got + start);
     return 0;
 }
 
@@ -282,14 +280,29 @@ static void test_golden_cli(void)
 
 static void test_leading_zeros(void)
 {
-    static const struct { double x; int zeros; } t[] = {
-        { 0.0000001, 7 },            { 0.000001, 6 },         { 0.00000099, 7 },
-        { 0.0000011, 6 },            { 1e-300, 301 },         { 0x1p-1074, 324 },
-        { 3.0000000001, 10 },        { -3.0000000001, 10 },   { 1e10, 0 },
-        { INFINITY, 0 },             { -INFINITY, 0 },        { NAN, 0 },
-        { -0.0, 0 },                 { 0.0, 0 },              { 0.1, 1 },
-        { 0.9999999, 1 },            { 2147483647.0000002, 7 }, /* below 2^31: (int) works */
-        { 2147483648.0000005, 0 },   { -2147483648.0000005, 0 }, /* (int) gives INT_MIN */
+    static const struct {
+        double x;
+        int zeros;
+    } t[] = {
+        { 0.0000001, 7 },
+        { 0.000001, 6 },
+        { 0.00000099, 7 },
+        { 0.0000011, 6 },
+        { 1e-300, 301 },
+        { 0x1p-1074, 324 },
+        { 3.0000000001, 10 },
+        { -3.0000000001, 10 },
+        { 1e10, 0 },
+        { INFINITY, 0 },
+        { -INFINITY, 0 },
+        { NAN, 0 },
+        { -0.0, 0 },
+        { 0.0, 0 },
+        { 0.1, 1 },
+        { 0.9999999, 1 },
+        { 2147483647.0000002, 7 }, /* below 2^31: (int) works */
+        { 2147483648.0000005, 0 },
+        { -2147483648.0000005, 0 }, /* (int) gives INT_MIN */
     };
     for (unsigned i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
         const int z = ev_output_leading_zeros(t[i].x);
@@ -301,8 +314,9 @@ static void test_leading_zeros(void)
 }
 
 static const double number_cases[] = {
-    0.0000001, 0.000001, 1e-300, 3.0000000001, 1e10, INFINITY, NAN, -0.0,
-    -INFINITY, 2147483648.0000005, 2147483647.0000002, 0.1, 1.0 / 3,
+    0.0000001,          0.000001, 1e-300,  3.0000000001, 1e10,
+    INFINITY,           NAN,      -0.0,    -INFINITY,    2147483648.0000005,
+    2147483647.0000002, 0.1,      1.0 / 3,
 };
 #define N_NUMBER_CASES (sizeof(number_cases) / sizeof(number_cases[0]))
 

@@ -27,14 +27,18 @@ typedef struct Clip {
 } Clip;
 
 static const Clip clips[] = {
-    { 10, EV_PIX_420, "over_depth_10bit_420",
+    { 10,
+      EV_PIX_420,
+      "over_depth_10bit_420",
       { { 0x3fe66f4da0000000, 0x3fb89093a0000000, 0x3fcf60d2c0000000, 0x3fd9442e60000000 },
         { 0x3fe02f9ba0000000, 0x3fef323900000000, 0x3fefb247a0000000, 0x3fefdc4600000000 },
         { 0x3fe83f4660000000, 0x3fbc6a7960000000, 0x3fd4539420000000, 0x3fdf22a400000000 } },
       { { 0x0000000000000000, 0x0000000000000000 },
         { 0x405aab35a4c55a4c, 0x405969f6e500ee50 },
         { 0x405969f6e500ee50, 0x405969f6e500ee50 } } },
-    { 12, EV_PIX_444, "over_depth_12bit_444",
+    { 12,
+      EV_PIX_444,
+      "over_depth_12bit_444",
       { { 0x3fd013fa60000000, 0x3f946fa000000000, 0x3fa6e0f8c0000000, 0x3fb30b5c40000000 },
         { 0x3fefff0ca0000000, 0x3fefff3e60000000, 0x3feff86c80000000, 0x3fefd104e0000000 },
         { 0x3fd1c78aa0000000, 0x3fa3f49fa0000000, 0x3fb340e8a0000000, 0x3fb9ccce00000000 } },

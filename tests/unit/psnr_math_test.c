@@ -88,7 +88,8 @@ static void test_float_psnr_paths(void)
     for (unsigned k = 0; k < sizeof(depths) / sizeof(depths[0]); k++) {
         const unsigned bpc = depths[k], max = (1u << bpc) - 1;
         for (unsigned i = 0; i < 401 * 203; i++) {
-            const uint32_t r = check_hash(i + 17 * k) % (max + 1), d = check_hash(i ^ 0x5bd1e995u) % (max + 1);
+            const uint32_t r = check_hash(i + 17 * k) % (max + 1),
+                           d = check_hash(i ^ 0x5bd1e995u) % (max + 1);
             if (bpc > 8) {
                 a[i] = (uint16_t)r;
                 b[i] = (uint16_t)d;

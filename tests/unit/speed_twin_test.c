@@ -47,8 +47,8 @@ typedef struct HostImage {
 } HostImage;
 
 /* One image's pipeline as speed.cu runs it (kernel by kernel), on the host. */
-static void twin_image(const SpeedPlan *pl, const SpeedTwinPlan *p, const float *img,
-                       HostImage *im, SpeedTwinSolver *sv)
+static void twin_image(const SpeedPlan *pl, const SpeedTwinPlan *p, const float *img, HostImage *im,
+                       SpeedTwinSolver *sv)
 {
     const float *s = img;
     ptrdiff_t stride = p->w;
@@ -138,9 +138,9 @@ static void check_case(const SpeedParams *prm, const int w, const int h, const u
                        !memcmp(wk->variance[k], im[k].variance, nb * sizeof(float));
     if (!same_blocks || check_fbits(got) != check_fbits(want) || got_err != want_err) {
         printf("%dx%d bpc %u patterns %d/%d ks %g ps %g psm %d mode %d: twin %a (err %d), "
-               "reference %a (err %d)\n", w, h, bpc, pat_ref, pat_dis, prm->kernelscale,
-               prm->prescale, prm->prescale_method, prm->weight_var_mode, got, got_err, want,
-               want_err);
+               "reference %a (err %d)\n",
+               w, h, bpc, pat_ref, pat_dis, prm->kernelscale, prm->prescale, prm->prescale_method,
+               prm->weight_var_mode, got, got_err, want, want_err);
         CHECK(0);
     } else {
         CHECK(1);
@@ -198,7 +198,10 @@ static void test_solvers(void)
 int main(void)
 {
     test_solvers();
-    static const struct { double ks, ps; int psm; } variants[] = {
+    static const struct {
+        double ks, ps;
+        int psm;
+    } variants[] = {
         { 1.0, 1.0, SPEED_NEAREST },  { 0.5, 1.0, SPEED_NEAREST },  { 2.0, 1.0, SPEED_NEAREST },
         { 1.5, 1.0, SPEED_NEAREST },  { 1.0, 0.5, SPEED_BILINEAR }, { 1.0, 0.6, SPEED_BILINEAR },
         { 1.0, 0.5, SPEED_NEAREST },  { 1.0, 0.7, SPEED_BICUBIC },  { 1.0, 0.8, SPEED_LANCZOS4 },

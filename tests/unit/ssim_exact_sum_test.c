@@ -53,9 +53,8 @@ static int certify_matches(const double *terms, int w, int h, int *certified)
     free(rows);
     const float want = ssim_mean(ssim_sequential_sum(terms, (size_t)w * h), w, h);
     if (*certified && check_fbits(mean) != check_fbits(want)) {
-        printf("certified %.9g (0x%08x), the sequential sum gives %.9g (0x%08x)\n",
-               (double)mean, (unsigned)check_fbits(mean), (double)want,
-               (unsigned)check_fbits(want));
+        printf("certified %.9g (0x%08x), the sequential sum gives %.9g (0x%08x)\n", (double)mean,
+               (unsigned)check_fbits(mean), (double)want, (unsigned)check_fbits(want));
         return 0;
     }
     return 1;
@@ -67,13 +66,11 @@ enum { VIDEO, NOISE, SIGNED_WIDE, TINY_MIX, N_KINDS };
 static double draw(int kind)
 {
     switch (kind) {
-    case VIDEO:     /* SSIM of an encode: near 1 */
-        return 0.7 + 0.3 * uniform();
-    case NOISE:     /* structure of uncorrelated content: small, either sign */
+    case VIDEO: /* SSIM of an encode: near 1 */ return 0.7 + 0.3 * uniform();
+    case NOISE: /* structure of uncorrelated content: small, either sign */
         return 0.1 * (uniform() - 0.5);
-    case SIGNED_WIDE:
-        return ldexp(uniform() - 0.5, (int)(rng() % 24) - 12);
-    default:        /* terms spanning 60 binades, with cancellation */
+    case SIGNED_WIDE: return ldexp(uniform() - 0.5, (int)(rng() % 24) - 12);
+    default: /* terms spanning 60 binades, with cancellation */
         return (uniform() - 0.45) * ldexp(1.0, -(int)(rng() % 60));
     }
 }
@@ -94,10 +91,10 @@ static void test_random_sets(void)
             sets++;
             free(t);
         }
-        printf("%-12s %u sets, %u certified, %u summed in order\n", names[kind], sets,
-               certified, sets - certified);
+        printf("%-12s %u sets, %u certified, %u summed in order\n", names[kind], sets, certified,
+               sets - certified);
         CHECK(wrong == 0);
-        CHECK(certified * 100 >= sets * 95);   /* the bound is tight enough to be useful */
+        CHECK(certified * 100 >= sets * 95); /* the bound is tight enough to be useful */
     }
 }
 

@@ -20,8 +20,7 @@ static void check_f(const char *what, float got, float want)
     memcpy(&g, &got, 4);
     memcpy(&w, &want, 4);
     if (g != w) {
-        fprintf(stderr, "FAIL %s: got %.9g (0x%08x), want %.9g (0x%08x)\n", what, got, g, want,
-                w);
+        fprintf(stderr, "FAIL %s: got %.9g (0x%08x), want %.9g (0x%08x)\n", what, got, g, want, w);
         check_failed++;
     } else {
         check_passed++;
@@ -212,8 +211,8 @@ static SsimMeans direct_ssim(const float *a, const float *b, int w, int h)
         ssim_window_terms(mx[i], my[i], fxx[i], fyy[i], fxy[i], &l, &c, &s);
         ssim_accumulate(&sums, l, c, s);
     }
-    SsimMeans r = { ssim_mean(sums.ssim, n, m), ssim_mean(sums.l, n, m),
-                    ssim_mean(sums.c, n, m), ssim_mean(sums.s, n, m) };
+    SsimMeans r = { ssim_mean(sums.ssim, n, m), ssim_mean(sums.l, n, m), ssim_mean(sums.c, n, m),
+                    ssim_mean(sums.s, n, m) };
     float *all[] = { p[0], p[1], p[2], mx, my, fxx, fyy, fxy };
     for (int i = 0; i < 8; i++)
         free(all[i]);
@@ -276,8 +275,9 @@ static void test_decimate(int w, int h, int factor, int lpf)
     uint8_t *bytes = malloc((size_t)w * h);
     for (int i = 0; i < w * h; i++)
         bytes[i] = (uint8_t)img[i];
-    const EvPic pic = { .bpc = 8, .w = { (unsigned)w }, .h = { (unsigned)h },
-                        .stride = { w }, .data = { bytes } };
+    const EvPic pic = {
+        .bpc = 8, .w = { (unsigned)w }, .h = { (unsigned)h }, .stride = { w }, .data = { bytes }
+    };
     const SsimPlane src_pic = ssim_plane_of_pic(&pic);
     float *got_pic = malloc((size_t)sw * sh * 4);
     ssim_decimate(&src_pic, &k, g_dsp, &cache, got_pic);
@@ -323,7 +323,7 @@ int main(void)
         test_decimate(37, 29, 3, 0);
         test_decimate(40, 33, 4, 0);
         test_decimate(115, 111, 10, 0);
-        test_decimate(301, 290, 17, 0);   /* automatic scales go past the option's 10 */
+        test_decimate(301, 290, 17, 0); /* automatic scales go past the option's 10 */
         test_decimate(37, 29, 2, 1);
         test_decimate(44, 24, 2, 1);
         test_decimate(101, 24, 2, 1);

@@ -71,7 +71,8 @@ static void vif_twin_scale(VifSums *sums, uint16_t *out_ref, uint16_t *out_dis,
     VifVert *win = malloc(sizeof(VifVert) * (size_t)(w + 2 * VIF_MAX_RADIUS));
     for (int i = 0; i < h; i++) {
         for (int s = 0; s < w + 2 * rad; s++)
-            win[s] = vif_twin_stat_vert(r, d, &f, vif_shifts(scale, bpc), i, vif_reflect(s - rad, w));
+            win[s] =
+                vif_twin_stat_vert(r, d, &f, vif_shifts(scale, bpc), i, vif_reflect(s - rad, w));
         for (int j = 0; j < w; j++)
             vif_twin_stat_horiz(sums, win + j, &f, log2_table, egl);
     }
@@ -156,7 +157,8 @@ static uint64_t motion_twin_sad(const void *prev, const void *cur, const int w, 
     uint64_t total = 0;
     for (int i = 0; i < h; i++) {
         for (int s = 0; s < w + 2 * MOTION_RADIUS; s++)
-            ys[s] = motion_vblur_at(prev, cur, stride, h, bpc, i, motion_mirror(s - MOTION_RADIUS, w));
+            ys[s] =
+                motion_vblur_at(prev, cur, stride, h, bpc, i, motion_mirror(s - MOTION_RADIUS, w));
         uint64_t row = 0;
         for (int j = 0; j < w; j++)
             row += motion_hblur_abs(ys + j);
@@ -196,7 +198,6 @@ static void test_motion(const int w, const int h, const unsigned bpc, const int 
     free(a);
     free(b);
 }
-
 
 /* ---- adm ---- */
 
@@ -248,8 +249,7 @@ static uint32_t *poisoned(const size_t n, const uint32_t poison)
 /* One frame as adm.cu runs it: per scale, DWT of every position, band stage in the CSF
  * rectangle (masking values outside it stay poisoned: a read there would show), denominator
  * rows, masking at the visited positions, then the fold. */
-static void adm_twin_frame(const AdmState *s, const void *ref, const void *dis,
-                           AdmScaleScore sc[4])
+static void adm_twin_frame(const AdmState *s, const void *ref, const void *dis, AdmScaleScore sc[4])
 {
     const void *in[2] = { ref, dis };
     void *low[2] = { NULL, NULL };
@@ -335,8 +335,10 @@ static void adm_twin_frame(const AdmState *s, const void *ref, const void *dis,
                     if (i >= P->cm.top && i < P->cm.bottom)
                         sums.den[b] += adm_twin_fold_den(P, den[3 * i + b]);
                     if (adm_twin_visits(&P->rows, i)) {
-                        sums.num[b] = adm_add64(sums.num[b], adm_fold_row(num[3 * i + b], P->cm_sr));
-                        sums.aim[b] = adm_add64(sums.aim[b], adm_fold_row(aim[3 * i + b], P->cm_sr));
+                        sums.num[b] =
+                            adm_add64(sums.num[b], adm_fold_row(num[3 * i + b], P->cm_sr));
+                        sums.aim[b] =
+                            adm_add64(sums.aim[b], adm_fold_row(aim[3 * i + b], P->cm_sr));
                     }
                 }
             const AdmScaleShifts x = adm_scale_shifts(s, scale);
@@ -376,10 +378,18 @@ static void test_adm(const int w, const int h, const unsigned bpc, const int pat
     void *ref = make_plane(w, h, bpc, pattern);
     void *dis = make_plane(w, h, bpc, pattern == 4 ? 0 : (pattern + 1) % 5);
     const ptrdiff_t stride = (ptrdiff_t)w * (bpc > 8 ? 2 : 1);
-    const EvPic pr = { .bpc = bpc, .layout = EV_PIX_444, .w = { (unsigned)w }, .h = { (unsigned)h },
-                       .stride = { stride }, .data = { ref } };
-    const EvPic pd = { .bpc = bpc, .layout = EV_PIX_444, .w = { (unsigned)w }, .h = { (unsigned)h },
-                       .stride = { stride }, .data = { dis } };
+    const EvPic pr = { .bpc = bpc,
+                       .layout = EV_PIX_444,
+                       .w = { (unsigned)w },
+                       .h = { (unsigned)h },
+                       .stride = { stride },
+                       .data = { ref } };
+    const EvPic pd = { .bpc = bpc,
+                       .layout = EV_PIX_444,
+                       .w = { (unsigned)w },
+                       .h = { (unsigned)h },
+                       .stride = { stride },
+                       .data = { dis } };
     const size_t scratch_bytes = cls->scratch_size(state);
     void *scratch = aligned_alloc(64, (scratch_bytes + 63) & ~(size_t)63);
     memset(scratch, 0, scratch_bytes);
@@ -390,13 +400,13 @@ static void test_adm(const int w, const int h, const unsigned bpc, const int pat
     adm_twin_frame(state, ref, dis, got);
     for (int k = 0; k < 4; k++) {
         const int same = same_float(got[k].num, want[k].num) &&
-                         same_float(got[k].den, want[k].den) &&
-                         same_float(got[k].aim, want[k].aim);
+                         same_float(got[k].den, want[k].den) && same_float(got[k].aim, want[k].aim);
         if (!same)
             printf("adm %dx%d %u-bit pattern %d '%s' scale %d: num %.9g/%.9g den %.9g/%.9g "
-                   "aim %.9g/%.9g\n", w, h, bpc, pattern, options, k, (double)got[k].num,
-                   (double)want[k].num, (double)got[k].den, (double)want[k].den,
-                   (double)got[k].aim, (double)want[k].aim);
+                   "aim %.9g/%.9g\n",
+                   w, h, bpc, pattern, options, k, (double)got[k].num, (double)want[k].num,
+                   (double)got[k].den, (double)want[k].den, (double)got[k].aim,
+                   (double)want[k].aim);
         CHECK(same);
     }
     free(scratch);
@@ -409,17 +419,21 @@ static void test_adm(const int w, const int h, const unsigned bpc, const int pat
 
 static void test_adm_all(void)
 {
-    static const int sizes[][2] = { { 33, 33 }, { 40, 37 }, { 96, 54 }, { 161, 90 },
-                                    { 300, 170 } };
+    static const int sizes[][2] = { { 33, 33 }, { 40, 37 }, { 96, 54 }, { 161, 90 }, { 300, 170 } };
     static const unsigned depths[] = { 8, 10, 16 };
     for (int s = 0; s < 5; s++)
         for (int d = 0; d < 3; d++)
             for (int pattern = 0; pattern < 5; pattern++)
                 test_adm(sizes[s][0], sizes[s][1], depths[d], pattern, "");
     static const char *const option_sets[] = {
-        "adm_skip_aim=true", "adm_skip_scale0=true", "adm_enhn_gain_limit=1.0",
-        "adm_csf_mode=1", "adm_csf_mode=2:adm_norm_view_dist=4.0", "adm_csf_mode=3",
-        "adm_noise_weight=0.5:adm_dlm_weight=0.8", "adm_ref_display_height=2160",
+        "adm_skip_aim=true",
+        "adm_skip_scale0=true",
+        "adm_enhn_gain_limit=1.0",
+        "adm_csf_mode=1",
+        "adm_csf_mode=2:adm_norm_view_dist=4.0",
+        "adm_csf_mode=3",
+        "adm_noise_weight=0.5:adm_dlm_weight=0.8",
+        "adm_ref_display_height=2160",
         "adm_csf_scale=3.0:adm_csf_diag_scale=0.5:adm_csf_mode=1",
     };
     for (int k = 0; k < 9; k++)
@@ -430,8 +444,8 @@ static void test_adm_all(void)
 int main(void)
 {
     vif_log2_table_build(log2_table);
-    static const int sizes[][2] = { { 16, 16 }, { 17, 19 }, { 33, 34 }, { 70, 41 },
-                                    { 131, 37 }, { 200, 18 } };
+    static const int sizes[][2] = { { 16, 16 }, { 17, 19 },  { 33, 34 },
+                                    { 70, 41 }, { 131, 37 }, { 200, 18 } };
     static const unsigned depths[] = { 8, 10, 12, 16 };
     for (int s = 0; s < 6; s++)
         for (int d = 0; d < 4; d++)

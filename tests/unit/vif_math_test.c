@@ -31,7 +31,7 @@ static void test_rounding(void)
 {
     CHECK(vif_round_shift(127, 8) == 0 && vif_round_shift(128, 8) == 1);
     CHECK(vif_round_shift(65536u * 255u + 128u, 8) == 65281u);
-    CHECK(vif_round_shift(4261478400u, 0) == 4261478400u);   /* 8-bit squares kept whole */
+    CHECK(vif_round_shift(4261478400u, 0) == 4261478400u); /* 8-bit squares kept whole */
     CHECK(vif_round_shift((UINT64_C(1) << 48) - 1, 16) == UINT64_C(1) << 32);
     CHECK(vif_round_shift(UINT64_C(0xFFFFFFFF00000000), 16) == UINT64_C(0xFFFFFFFF0000));
     CHECK(vif_mul_q32(0xFFFF0000u, 0xFFFF0000u) == 65535u * 65535u);
@@ -48,7 +48,7 @@ static void test_trunc(void)
     CHECK(vif_trunc_i32(2.9) == 2 && vif_trunc_i32(-2.9) == -2 && vif_trunc_i32(-0.5) == 0);
     CHECK(vif_trunc_i32(2147483647.9) == INT32_MAX);
     CHECK(vif_trunc_i32(-2147483648.9) == INT32_MIN + 0);
-    CHECK(vif_trunc_i32(2147483648.0) == INT32_MIN);   /* x86 cvttsd2si: "integer indefinite" */
+    CHECK(vif_trunc_i32(2147483648.0) == INT32_MIN); /* x86 cvttsd2si: "integer indefinite" */
     CHECK(vif_trunc_i32(-2147483649.0) == INT32_MIN);
     CHECK(vif_trunc_i32(1e300) == INT32_MIN && vif_trunc_i32(NAN) == INT32_MIN);
 }
@@ -66,12 +66,12 @@ static void test_log2_table(void)
     CHECK(bad == 0);
     CHECK(log2_table[0] == 30720 && log2_table[1] == 30720 && log2_table[32767] == 32768);
     CHECK(vif_log2_32(log2_table, 1u << 17) == 17 * 2048);
-    CHECK(vif_log2_32(log2_table, 655360) == 39571);       /* 5 x 2^17: 31379 + 4 x 2048 */
+    CHECK(vif_log2_32(log2_table, 655360) == 39571); /* 5 x 2^17: 31379 + 4 x 2048 */
     CHECK(vif_log2_32(log2_table, 0xFFFFFFFFu) == 32 * 2048);
     CHECK(vif_log2_64(log2_table, UINT64_C(1) << 46) == 46 * 2048);
     CHECK(vif_log2_64(log2_table, 3 * (UINT64_C(1) << 40)) == 85166);
     CHECK(vif_log2_64(log2_table, 262144) == 36864);
-    CHECK(vif_log2_64(log2_table, 393215) == 38062);        /* 49151: 31918 + 3 x 2048 */
+    CHECK(vif_log2_64(log2_table, 393215) == 38062); /* 49151: 31918 + 3 x 2048 */
 }
 
 static VifSums stat_of(uint32_t mu1, uint32_t mu2, uint32_t xx, uint32_t yy, uint32_t xy,
@@ -97,8 +97,8 @@ static void test_pixel_stat(void)
     CHECK(s.den_non_log == 1 && s.num_non_log == 0);
     /* s1 = 4 x 2^17, s2 = s12 = 2^18: g = 0.5 - eps, sv = 131072, g^2 s1 truncates to 131071 */
     s = stat_of(0, 0, 524288, 262144, 262144, 100.0);
-    CHECK(s.den_log == 4755);                  /* log2(5) x 2048, rounded by the table */
-    CHECK(s.num_log == 38062 - 36864);         /* log2(393215) - log2(262144) */
+    CHECK(s.den_log == 4755);          /* log2(5) x 2048, rounded by the table */
+    CHECK(s.num_log == 38062 - 36864); /* log2(393215) - log2(262144) */
     /* gain above the limit: s1 = 2^18, s12 = 2^19, s2 = 2^21: g = 2 - eps, sv = 2^20 */
     const uint32_t n1 = 1048576 + 131072;
     s = stat_of(0, 0, 262144, 2097152, 524288, 100.0);
@@ -124,11 +124,11 @@ static void test_scale_totals(void)
  * sum (done in double and rounded once: exact for float operands). */
 static float horner_reference(float x)
 {
-    static const double c[9] = { -0.012671635276421, 0.064841182402670, -0.157048836463065,
+    static const double c[9] = { -0.012671635276421, 0.064841182402670,  -0.157048836463065,
                                  0.257167726303123,  -0.353800560300520, 0.480131410397451,
                                  -0.721314327952201, 1.442694803896991,  0 };
     int e;
-    const float m = (float)frexp(x, &e) * 2.0f;  /* x = m 2^(e-1), m in [1, 2) */
+    const float m = (float)frexp(x, &e) * 2.0f; /* x = m 2^(e-1), m in [1, 2) */
     const float t = m - 1.0f;
     float p = 0;
     for (int i = 0; i < 9; i++)

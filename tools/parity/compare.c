@@ -6,8 +6,7 @@
 #include "compare.h"
 
 unsigned long parity_compare_batch(EvContext *cpu, EvContext *twin, unsigned frames,
-                                   unsigned long first, const char *where,
-                                   unsigned long *values)
+                                   unsigned long first, const char *where, unsigned long *values)
 {
     const unsigned nf = ev_feature_count(cpu);
     if (nf != ev_feature_count(twin))
@@ -30,7 +29,8 @@ unsigned long parity_compare_batch(EvContext *cpu, EvContext *twin, unsigned fra
                 if (where)
                     snprintf(at, sizeof(at), " (%s, frame %u of its batch)", where, i);
                 printf("frame %lu%s: %s cpu %.17g (0x%016" PRIx64 ") twin %.17g (0x%016" PRIx64
-                       ")\n", first + i, at, name, a, ev_bits64(a), b, ev_bits64(b));
+                       ")\n",
+                       first + i, at, name, a, ev_bits64(a), b, ev_bits64(b));
             }
             same = 0;
         }

@@ -10,7 +10,6 @@
  * compared. A differing frame prints its first difference, as frame first + i, followed by
  * " (<where>, frame i of its batch)" when where is not NULL. */
 unsigned long parity_compare_batch(EvContext *cpu, EvContext *twin, unsigned frames,
-                                   unsigned long first, const char *where,
-                                   unsigned long *values);
+                                   unsigned long first, const char *where, unsigned long *values);
 
 #endif

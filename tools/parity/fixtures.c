@@ -40,8 +40,13 @@ static int add(FixtureList *l, FixtureKind kind, const char *what, unsigned w, u
     Fixture *f = push(l);
     if (!f)
         return -ENOMEM;
-    *f = (Fixture){ .kind = kind, .width = w, .height = h, .bitdepth = bpc, .frames = frames,
-                    .layout = layout, .seed = seed };
+    *f = (Fixture){ .kind = kind,
+                    .width = w,
+                    .height = h,
+                    .bitdepth = bpc,
+                    .frames = frames,
+                    .layout = layout,
+                    .seed = seed };
     snprintf(f->name, sizeof(f->name), "%s_%ubit_%s_%ux%u", what, bpc, layout_tag(layout), w, h);
     return 0;
 }
@@ -50,8 +55,8 @@ static int add(FixtureList *l, FixtureKind kind, const char *what, unsigned w, u
 static int add_banding(FixtureList *l, int variant, unsigned w, unsigned h, unsigned bpc,
                        EvPixelLayout layout, unsigned frames, uint32_t seed)
 {
-    static const char *const names[] = { "banding8", "dithered8", "noisy8",
-                                          "banding10", "stripes", "blocks", "overrange" };
+    static const char *const names[] = { "banding8", "dithered8", "noisy8",   "banding10",
+                                         "stripes",  "blocks",    "overrange" };
     const int err = add(l, FIX_BANDING, names[variant], w, h, bpc, layout, frames, seed);
     if (!err) {
         l->item[l->n - 1].delta = variant;
@@ -138,8 +143,8 @@ int fixtures_random(FixtureList *l, uint32_t seed, unsigned n)
         const uint32_t h = fixture_hash(seed + i * 7919u);
         const unsigned w = 1 + h % 300, ht = 1 + (h >> 9) % 200, bpc = 8 + (h >> 17) % 9;
         const EvPixelLayout lay = (EvPixelLayout)(1 + (h >> 21) % 3);
-        const FixtureKind kind = (h >> 24) % 5 ? FIX_NOISE : ((h >> 27) & 1 ? FIX_BRIGHT
-                                                                         : FIX_IDENTICAL);
+        const FixtureKind kind =
+            (h >> 24) % 5 ? FIX_NOISE : ((h >> 27) & 1 ? FIX_BRIGHT : FIX_IDENTICAL);
         err = add(l, kind, "random", w, ht, bpc, lay, 2, h);
     }
     return err;

@@ -68,10 +68,12 @@ int noise_search(const NoiseSearch *ns)
         return -ENOMEM;
     uint8_t *rp = buf, *dp = buf + luma + 2 * chroma;
     memset(buf, 128, 2 * (luma + 2 * chroma));
-    const EvPicture ref = { w, h, 8, EV_PIX_420, { rp, rp + luma, rp + luma + chroma },
-                            { w, cw, cw } };
-    const EvPicture dis = { w, h, 8, EV_PIX_420, { dp, dp + luma, dp + luma + chroma },
-                            { w, cw, cw } };
+    const EvPicture ref = {
+        w, h, 8, EV_PIX_420, { rp, rp + luma, rp + luma + chroma }, { w, cw, cw }
+    };
+    const EvPicture dis = {
+        w, h, 8, EV_PIX_420, { dp, dp + luma, dp + luma + chroma }, { w, cw, cw }
+    };
     uint64_t state = 0x9e3779b97f4a7c15ull ^ ns->seed;
     unsigned long done = 0, bad = 0, values = 0;
     int err = 0;
@@ -101,8 +103,8 @@ int noise_search(const NoiseSearch *ns)
     ev_ssim_cuda_mean_counts(&certified, &in_order);
     printf("noise search %s%s%s %ux%u seed %" PRIu32 ": %lu frames, %lu values compared, "
            "%lu frames differ; SSIM twin means: %llu certified, %llu summed in order\n",
-           ns->extractor, ns->options[0] ? "=" : "", ns->options, w, h, ns->seed, done, values,
-           bad, certified, in_order);
+           ns->extractor, ns->options[0] ? "=" : "", ns->options, w, h, ns->seed, done, values, bad,
+           certified, in_order);
     if (err)
         fprintf(stderr, "exactvmaf-parity: noise search stopped: %s\n", strerror(-err));
     return err ? err : bad ? 1 : 0;

@@ -7,7 +7,7 @@
 typedef struct NoiseSearch {
     const char *extractor, *options;
     unsigned width, height, threads, twin_threads;
-    int twin_backend;       /* an EvBackend: CUDA, or CPU to test the search itself */
+    int twin_backend; /* an EvBackend: CUDA, or CPU to test the search itself */
     unsigned long frames;
     uint32_t seed;
 } NoiseSearch;

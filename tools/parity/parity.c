@@ -88,12 +88,18 @@ static const OptionSet option_sets[] = {
     { "motion", "motion_blend_factor=0.5:motion_blend_offset=10.0", 1 },
     { "motion", "motion_fps_weight=2.5:motion_max_val=5.0", 1 },
     { "speed_chroma", "", 0 },
-    { "speed_chroma", "speed_kernelscale=1.0:speed_nn_floor=0.1:speed_sigma_nn=0.19:"
-                      "speed_weight_var_mode=5:speed_max_val=45.0", 0 },
-    { "speed_chroma", "speed_nn_floor=0.1:speed_sigma_nn=0.19:speed_weight_var_mode=5:"
-                      "speed_prescale=0.5:speed_prescale_method=bilinear:speed_max_val=45.0", 0 },
-    { "speed_chroma", "speed_weight_var_mode=5:speed_prescale=0.6:"
-                      "speed_prescale_method=bilinear", 1 },
+    { "speed_chroma",
+      "speed_kernelscale=1.0:speed_nn_floor=0.1:speed_sigma_nn=0.19:"
+      "speed_weight_var_mode=5:speed_max_val=45.0",
+      0 },
+    { "speed_chroma",
+      "speed_nn_floor=0.1:speed_sigma_nn=0.19:speed_weight_var_mode=5:"
+      "speed_prescale=0.5:speed_prescale_method=bilinear:speed_max_val=45.0",
+      0 },
+    { "speed_chroma",
+      "speed_weight_var_mode=5:speed_prescale=0.6:"
+      "speed_prescale_method=bilinear",
+      1 },
     { "speed_chroma", "speed_weight_var_mode=1", 1 },
     { "speed_chroma", "speed_weight_var_mode=2", 1 },
     { "speed_chroma", "speed_weight_var_mode=3", 1 },
@@ -108,10 +114,14 @@ static const OptionSet option_sets[] = {
     { "speed_temporal", "", 0 },
     { "speed_temporal", "speed_use_ref_diff=true", 1 },
     { "speed_temporal", "speed_prescale=0.5:speed_prescale_method=bilinear", 1 },
-    { "speed_temporal", "speed_prescale=0.75:speed_prescale_method=lanczos4:"
-                        "speed_kernelscale=1.5", 1 },
-    { "speed_temporal", "speed_prescale=0.9:speed_prescale_method=bicubic:"
-                        "speed_sigma_nn=0.5:speed_nn_floor=0.2", 1 },
+    { "speed_temporal",
+      "speed_prescale=0.75:speed_prescale_method=lanczos4:"
+      "speed_kernelscale=1.5",
+      1 },
+    { "speed_temporal",
+      "speed_prescale=0.9:speed_prescale_method=bicubic:"
+      "speed_sigma_nn=0.5:speed_nn_floor=0.2",
+      1 },
     { "float_vif", "", 0 },
     { "float_vif", "debug=true", 1 },
     { "float_vif", "vif_enhn_gain_limit=1.0", 1 },
@@ -164,7 +174,7 @@ static const OptionSet option_sets[] = {
     { "model", "version=vmaf_v1.0.16_hfr_3d0h_2160", 1 },
     { "model", "version=vmaf_v1.0.16_hfr_5d0h", 1 },
     { "model", "version=vmaf_v1.0.16_hfr_1d5h_2160", 1 },
-    { "psnr_hvs", "", 0 },      /* no options; depths above 12 are refused by both */
+    { "psnr_hvs", "", 0 }, /* no options; depths above 12 are refused by both */
     { "model", "version=vmaf_float_v0.6.1", 0 },
     { "model", "version=vmaf_float_v0.6.1neg", 1 },
     { "model", "version=vmaf_float_4k_v0.6.1", 1 },
@@ -176,7 +186,7 @@ typedef struct GateArgs {
     unsigned min_w, min_h, max_w, max_h, depth_mask;
     uint32_t seed;
     unsigned search, threads, twin_threads, width, height;
-    unsigned part, parts;   /* --part K/N: only the rows whose number is K modulo N */
+    unsigned part, parts; /* --part K/N: only the rows whose number is K modulo N */
     unsigned long noise_frames, vmaf_frames;
     int quick, plant, twin_backend;
 } GateArgs;
@@ -325,9 +335,9 @@ static int run_row(const GateArgs *a, const OptionSet *o, const Fixture *fx, uns
         *bad += !same;
         *frames += row.frames;
         if (!a->search || !same) /* a search prints only what differs */
-            printf("| %-12s | %-38s | %-32s | %6u | %6u | %9.3g | %6" PRIu64 " |%s\n",
-               o->extractor, o->options[0] ? o->options : "(defaults)", fx->name, row.frames,
-               row.identical, row.max_abs, row.max_ulp, same ? "" : " DIFFERENT");
+            printf("| %-12s | %-38s | %-32s | %6u | %6u | %9.3g | %6" PRIu64 " |%s\n", o->extractor,
+                   o->options[0] ? o->options : "(defaults)", fx->name, row.frames, row.identical,
+                   row.max_abs, row.max_ulp, same ? "" : " DIFFERENT");
     }
     ev_close(&cpu);
     ev_close(&twin);
@@ -351,8 +361,13 @@ static int parse_depths(const char *v, unsigned *mask)
 
 static int parse(int argc, char **argv, GateArgs *a)
 {
-    *a = (GateArgs){ .seed = 20261130u, .threads = 4, .twin_backend = EV_BACKEND_CUDA,
-                     .options = "", .width = 64, .height = 64, .parts = 1 };
+    *a = (GateArgs){ .seed = 20261130u,
+                     .threads = 4,
+                     .twin_backend = EV_BACKEND_CUDA,
+                     .options = "",
+                     .width = 64,
+                     .height = 64,
+                     .parts = 1 };
     for (int i = 1; i < argc; i++) {
         const char *k = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         if (!strcmp(k, "--quick"))
@@ -368,8 +383,7 @@ static int parse(int argc, char **argv, GateArgs *a)
         else if (v && !strcmp(k, "--part") && ++i) {
             if (sscanf(v, "%u/%u", &a->part, &a->parts) != 2 || !a->parts || a->part >= a->parts)
                 return -1;
-        }
-        else if (v && !strcmp(k, "--seed") && ++i)
+        } else if (v && !strcmp(k, "--seed") && ++i)
             a->seed = (uint32_t)strtoul(v, NULL, 0);
         else if (v && !strcmp(k, "--search") && ++i)
             a->search = (unsigned)strtoul(v, NULL, 0);
@@ -410,14 +424,15 @@ int main(int argc, char **argv)
     setvbuf(stdout, NULL, _IOLBF, 0); /* a run cut short by a time limit keeps its rows */
     GateArgs a;
     if (parse(argc, argv, &a)) {
-        fprintf(stderr, "usage: %s [--corpus DIR] [--seed N] [--quick] [--search N] "
-                        "[--threads N] [--only EXTRACTOR] [--part K/N] "
-                        "[--twin-backend cuda|cpu] [--plant-ulp]\n"
-                        "       %s --noise-search N --only EXTRACTOR [--options SPEC] "
-                        "[--size WxH] [--seed N] [--threads N] [--twin-threads N]\n"
-                        "       %s --vmaf-search N [--features 'NAME[:OPTS];...'] "
-                        "[--min-size WxH] [--max-size WxH] [--depths 8,10,...] [--seed N] "
-                        "[--threads N] [--twin-threads N]\n",
+        fprintf(stderr,
+                "usage: %s [--corpus DIR] [--seed N] [--quick] [--search N] "
+                "[--threads N] [--only EXTRACTOR] [--part K/N] "
+                "[--twin-backend cuda|cpu] [--plant-ulp]\n"
+                "       %s --noise-search N --only EXTRACTOR [--options SPEC] "
+                "[--size WxH] [--seed N] [--threads N] [--twin-threads N]\n"
+                "       %s --vmaf-search N [--features 'NAME[:OPTS];...'] "
+                "[--min-size WxH] [--max-size WxH] [--depths 8,10,...] [--seed N] "
+                "[--threads N] [--twin-threads N]\n",
                 argv[0], argv[0], argv[0]);
         return 2;
     }
@@ -427,9 +442,12 @@ int main(int argc, char **argv)
         return 77;
     }
     if (a.vmaf_frames) {
-        const VmafSearch vs = { a.threads, a.twin_threads ? a.twin_threads : a.threads,
-                                a.twin_backend, a.vmaf_frames, a.seed, verbose, a.features,
-                                a.min_w, a.min_h, a.max_w, a.max_h, a.depth_mask };
+        const VmafSearch vs = { a.threads,      a.twin_threads ? a.twin_threads : a.threads,
+                                a.twin_backend, a.vmaf_frames,
+                                a.seed,         verbose,
+                                a.features,     a.min_w,
+                                a.min_h,        a.max_w,
+                                a.max_h,        a.depth_mask };
         const int rc = vmaf_search(&vs);
         return rc < 0 ? 2 : rc;
     }
@@ -438,15 +456,17 @@ int main(int argc, char **argv)
             fprintf(stderr, "exactvmaf-parity: --noise-search needs --only EXTRACTOR\n");
             return 2;
         }
-        const NoiseSearch ns = { a.only, a.options, a.width, a.height, a.threads,
-                                 a.twin_threads ? a.twin_threads : a.threads, a.twin_backend,
-                                 a.noise_frames, a.seed };
+        const NoiseSearch ns = { a.only,         a.options,
+                                 a.width,        a.height,
+                                 a.threads,      a.twin_threads ? a.twin_threads : a.threads,
+                                 a.twin_backend, a.noise_frames,
+                                 a.seed };
         const int rc = noise_search(&ns);
         return rc < 0 ? 2 : rc;
     }
     FixtureList fx = { 0 };
-    int err = a.search ? fixtures_random(&fx, a.seed, a.search)
-                       : fixtures_standard(&fx, a.seed, a.quick);
+    int err =
+        a.search ? fixtures_random(&fx, a.seed, a.search) : fixtures_standard(&fx, a.seed, a.quick);
     if (!err && a.corpus)
         err = fixtures_corpus(&fx, a.corpus);
     if (err) {
@@ -455,7 +475,8 @@ int main(int argc, char **argv)
     }
     printf("seed %" PRIu32 ", twin backend %s%s\n\n", a.seed,
            a.twin_backend == EV_BACKEND_CUDA ? "cuda" : "cpu", a.plant ? ", one ULP planted" : "");
-    printf("| extractor    | options                                | fixture                          | frames | ident. | max |d|   | ULP    |\n");
+    printf("| extractor    | options                                | fixture                      "
+           "    | frames | ident. | max |d|   | ULP    |\n");
     printf("|---|---|---|---|---|---|---|\n");
     unsigned bad = 0, rows = 0, numbered = 0;
     unsigned long frames = 0;
@@ -463,7 +484,8 @@ int main(int argc, char **argv)
         if (a.only && strcmp(a.only, option_sets[o].extractor))
             continue;
         for (unsigned i = 0; i < fx.n && !err; i++) {
-            if (option_sets[o].quick && !a.search && !fx.item[i].quick && fx.item[i].kind != FIX_CORPUS)
+            if (option_sets[o].quick && !a.search && !fx.item[i].quick &&
+                fx.item[i].kind != FIX_CORPUS)
                 continue;
             if (fx.item[i].only && strcmp(fx.item[i].only, option_sets[o].extractor) &&
                 strcmp(option_sets[o].extractor, "model"))

@@ -97,25 +97,20 @@ static uint32_t sample(const Fixture *fx, unsigned frame, unsigned p, size_t i, 
     const uint32_t key = fx->seed * 0x9e3779b9u + frame * 0x85ebca6bu + p * 0xc2b2ae35u;
     const uint32_t base = fixture_hash(key ^ (uint32_t)i ^ (uint32_t)(i >> 32) * 0x27d4eb2du);
     switch (fx->kind) {
-    case FIX_MOTION:
-        return motion_sample(fx, frame, p, i, side);
+    case FIX_MOTION: return motion_sample(fx, frame, p, i, side);
     case FIX_OVERRANGE:
         if (fixture_hash(base ^ (uint32_t)side * 0x5bd1e995u) % 61 == 0 && fx->bitdepth < 16)
             return max + 1 + fixture_hash(base ^ 0x2545f491u) % (65535 - max);
         return motion_sample(fx, frame, p, i, side);
-    case FIX_BANDING:
-        return banding_sample(fx, frame, p, i, side);
-    case FIX_EXTREME:
-        return (side ? fixture_hash(base ^ 0x68e31da4u) : base) & 1 ? max : 0;
-    case FIX_IDENTICAL:
-        return base & max;
+    case FIX_BANDING: return banding_sample(fx, frame, p, i, side);
+    case FIX_EXTREME: return (side ? fixture_hash(base ^ 0x68e31da4u) : base) & 1 ? max : 0;
+    case FIX_IDENTICAL: return base & max;
     case FIX_BRIGHT: {
         const uint32_t v = max - (base & (max >> 4));
         const uint32_t e = side ? fixture_hash(base) % 64 : 0;
         return v >= e ? v - e : 0;
     }
-    default:
-        return side ? fixture_hash(base ^ 0x68e31da4u) & max : base & max;
+    default: return side ? fixture_hash(base ^ 0x68e31da4u) & max : base & max;
     }
 }
 

@@ -42,9 +42,9 @@ typedef struct Batch {
     unsigned w, h, bpc, frames;
     EvPixelLayout layout;
     size_t frame_samples, pool_samples;
-    void *pool[5];              /* noise, noise + small noise, 0/max; with cambi: banded,
+    void *pool[5]; /* noise, noise + small noise, 0/max; with cambi: banded,
                                    banded and dithered */
-    int banding;                /* the features include cambi: pools 3 and 4, kinds 8 and 9 */
+    int banding;   /* the features include cambi: pools 3 and 4, kinds 8 and 9 */
 } Batch;
 
 int search_use_features(EvContext *c, const char *features)
@@ -181,8 +181,8 @@ static EvPicture picture_at(const Batch *b, const void *pool, size_t off)
 }
 
 /* The batch's frames that differ; all of them when the two sides hold different counts. */
-static unsigned long compare(EvContext *cpu, EvContext *twin, const Batch *b,
-                             unsigned long first, unsigned long *values)
+static unsigned long compare(EvContext *cpu, EvContext *twin, const Batch *b, unsigned long first,
+                             unsigned long *values)
 {
     if (ev_frame_count(cpu) != ev_frame_count(twin))
         return b->frames;
@@ -197,8 +197,7 @@ static int run_batch(const VmafSearch *vs, Batch *b, uint64_t *s, unsigned long 
 {
     int err = make_pools(b, s);
     EvContext *cpu = err ? NULL : open_side(vs, b, EV_BACKEND_CPU, vs->threads);
-    EvContext *twin =
-        err ? NULL : open_side(vs, b, (EvBackend)vs->twin_backend, vs->twin_threads);
+    EvContext *twin = err ? NULL : open_side(vs, b, (EvBackend)vs->twin_backend, vs->twin_threads);
     if (!err && (!cpu || !twin))
         err = -EINVAL;
     const size_t span = b->pool_samples - b->frame_samples;
@@ -208,17 +207,19 @@ static int run_batch(const VmafSearch *vs, Batch *b, uint64_t *s, unsigned long 
         const unsigned kind = (unsigned)(next(s) % (b->banding ? 10 : 8));
         size_t off = (size_t)(next(s) % (span + 1));
         if (i && kind == 5)
-            off = prev;                         /* the reference does not move */
+            off = prev; /* the reference does not move */
         else if (i && kind == 6 && prev < span)
-            off = prev + 1;                     /* a pan by one sample */
+            off = prev + 1; /* a pan by one sample */
         prev = off;
         const EvPicture ref = picture_at(b, b->pool[kind == 7 ? 2 : kind >= 8 ? 3 : 0], off);
         EvPicture dis;
         switch (kind) {
         case 8: dis = picture_at(b, b->pool[3], (size_t)(next(s) % (span + 1))); break;
-        case 9: dis = picture_at(b, b->pool[4], off); break;          /* dithered */
-        case 0: dis = ref; break;                                   /* identical */
-        case 1: case 5: case 6: dis = picture_at(b, b->pool[1], off); break; /* close */
+        case 9: dis = picture_at(b, b->pool[4], off); break; /* dithered */
+        case 0: dis = ref; break;                            /* identical */
+        case 1:
+        case 5:
+        case 6: dis = picture_at(b, b->pool[1], off); break; /* close */
         case 7: dis = picture_at(b, b->pool[2], (off + 7) % (span + 1)); break;
         default: dis = picture_at(b, b->pool[0], (size_t)(next(s) % (span + 1))); break;
         }
@@ -242,8 +243,8 @@ static int run_batch(const VmafSearch *vs, Batch *b, uint64_t *s, unsigned long 
     for (int k = 0; k < 5; k++)
         free(b->pool[k]);
     if (err)
-        fprintf(stderr, "exactvmaf-parity: vmaf search batch %ux%u %u-bit layout %d: %s\n",
-                b->w, b->h, b->bpc, (int)b->layout, strerror(-err));
+        fprintf(stderr, "exactvmaf-parity: vmaf search batch %ux%u %u-bit layout %d: %s\n", b->w,
+                b->h, b->bpc, (int)b->layout, strerror(-err));
     return err;
 }
 
@@ -289,7 +290,8 @@ int vmaf_search(const VmafSearch *vs)
                    b.w, b.h, b.bpc, (int)b.layout, done, bad);
     }
     printf("%s search seed %" PRIu32 ": %lu frames in %lu batches, %lu values compared, "
-           "%lu frames differ\n", vs->features ? vs->features : "vmaf", vs->seed, done, batches, values, bad);
+           "%lu frames differ\n",
+           vs->features ? vs->features : "vmaf", vs->seed, done, batches, values, bad);
     if (!err && !values) {
         fprintf(stderr, "exactvmaf-parity: the search compared no values\n");
         return -EINVAL;

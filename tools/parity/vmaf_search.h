@@ -8,17 +8,17 @@
 
 typedef struct VmafSearch {
     unsigned threads, twin_threads;
-    int twin_backend;       /* an EvBackend: CUDA, or CPU to test the search itself */
+    int twin_backend; /* an EvBackend: CUDA, or CPU to test the search itself */
     unsigned long frames;
     uint32_t seed;
-    int progress;           /* a line per batch (--verbose) */
+    int progress; /* a line per batch (--verbose) */
     /* NULL: the v0.6.1 set above. Else the extractors to search, ';'-separated entries
      * "name" or "name:options" ("model:version=..." for a model), e.g.
      * "cambi;speed_chroma:speed_kernelscale=1.0" (--features). */
     const char *features;
-    unsigned min_w, min_h;  /* the smallest geometry drawn (--min-size; default 16x16) */
-    unsigned max_w, max_h;  /* the largest (--max-size; default 1920x1080) */
-    unsigned depth_mask;    /* bit d set: depth d may be drawn (--depths 8,10,12; 0: 8..16) */
+    unsigned min_w, min_h; /* the smallest geometry drawn (--min-size; default 16x16) */
+    unsigned max_w, max_h; /* the largest (--max-size; default 1920x1080) */
+    unsigned depth_mask;   /* bit d set: depth d may be drawn (--depths 8,10,12; 0: 8..16) */
 } VmafSearch;
 
 /* Each entry of vs->features opened on c (0 or the first error). */

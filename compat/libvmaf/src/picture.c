@@ -19,10 +19,23 @@ int vmaf_picture_alloc(VmafPicture *const pic, const enum VmafPixelFormat pix_fm
         return -EINVAL;
     unsigned ss_x, ss_y, planes = 3;
     switch (pix_fmt) {
-    case VMAF_PIX_FMT_YUV420P: ss_x = 1; ss_y = 1; break;
-    case VMAF_PIX_FMT_YUV422P: ss_x = 1; ss_y = 0; break;
-    case VMAF_PIX_FMT_YUV444P: ss_x = 0; ss_y = 0; break;
-    case VMAF_PIX_FMT_YUV400P: ss_x = 1; ss_y = 1; planes = 1; break;
+    case VMAF_PIX_FMT_YUV420P:
+        ss_x = 1;
+        ss_y = 1;
+        break;
+    case VMAF_PIX_FMT_YUV422P:
+        ss_x = 1;
+        ss_y = 0;
+        break;
+    case VMAF_PIX_FMT_YUV444P:
+        ss_x = 0;
+        ss_y = 0;
+        break;
+    case VMAF_PIX_FMT_YUV400P:
+        ss_x = 1;
+        ss_y = 1;
+        planes = 1;
+        break;
     default: return -EINVAL;
     }
     memset(pic, 0, sizeof(*pic));

@@ -280,18 +280,12 @@ static void adm_close(void *state)
 #define ADM_CLASS                                                                                  \
     EV_CLASS_COMMON("adm", AdmState), EV_CLASS_OPTIONS(adm_options, AdmOpts), .init = adm_init,    \
                                                                               .close = adm_close
-const EvExtractorClass ev_fex_adm = {
-    ADM_CLASS,
-    .scratch_size = adm_scratch_size,
-    .extract = adm_extract
-};
+const EvExtractorClass ev_fex_adm = { ADM_CLASS, .scratch_size = adm_scratch_size,
+                                      .extract = adm_extract };
 
 #ifdef EV_HAVE_CUDA
 /* The CUDA twin: the same options, init and outputs; the scales on the device (adm.cu). */
-const EvExtractorClass ev_cuda_adm = {
-    ADM_CLASS,
-    .flags = EV_FEX_CUDA | EV_FEX_CUDA_LUMA,
-    .launch = ev_adm_launch_cuda,
-    .extract = ev_adm_extract_cuda
-};
+const EvExtractorClass ev_cuda_adm = { ADM_CLASS, .flags = EV_FEX_CUDA | EV_FEX_CUDA_LUMA,
+                                       .launch = ev_adm_launch_cuda,
+                                       .extract = ev_adm_extract_cuda };
 #endif

@@ -139,18 +139,13 @@ static void float_adm_close(void *state)
 #define FLOAT_ADM_CLASS                                                                            \
     EV_CLASS_COMMON("float_adm", FadmState), EV_CLASS_OPTIONS(float_adm_options, FadmOpts),        \
         .init = float_adm_init, .close = float_adm_close
-const EvExtractorClass ev_fex_float_adm = {
-    FLOAT_ADM_CLASS,
-    .scratch_size = float_adm_scratch_size,
-    .extract = float_adm_extract
-};
+const EvExtractorClass ev_fex_float_adm = { FLOAT_ADM_CLASS, .scratch_size = float_adm_scratch_size,
+                                            .extract = float_adm_extract };
 
 #ifdef EV_HAVE_CUDA
 /* The CUDA twin: the same options, init and outputs; the scales on the device (float_adm.cu). */
-const EvExtractorClass ev_cuda_float_adm = {
-    FLOAT_ADM_CLASS,
-    .flags = EV_FEX_CUDA | EV_FEX_CUDA_LUMA,
-    .launch = ev_float_adm_launch_cuda,
-    .extract = ev_float_adm_extract_cuda
-};
+const EvExtractorClass ev_cuda_float_adm = { FLOAT_ADM_CLASS,
+                                             .flags = EV_FEX_CUDA | EV_FEX_CUDA_LUMA,
+                                             .launch = ev_float_adm_launch_cuda,
+                                             .extract = ev_float_adm_extract_cuda };
 #endif

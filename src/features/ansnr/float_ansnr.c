@@ -139,19 +139,13 @@ int ev_ansnr_emit(const AnsnrState *s, const float sig, const float noise, const
 }
 
 #define ANSNR_CLASS EV_CLASS_COMMON("float_ansnr", AnsnrState), .init = ansnr_init
-const EvExtractorClass ev_fex_float_ansnr = {
-    ANSNR_CLASS,
-    .scratch_size = ansnr_scratch_size,
-    .extract = ansnr_extract
-};
+const EvExtractorClass ev_fex_float_ansnr = { ANSNR_CLASS, .scratch_size = ansnr_scratch_size,
+                                              .extract = ansnr_extract };
 
 #ifdef EV_HAVE_CUDA
 /* The CUDA twin: the same init and outputs; filters and float sums on the device
  * (float_ansnr.cu), log10 on the host. */
-const EvExtractorClass ev_cuda_float_ansnr = {
-    ANSNR_CLASS,
-    .flags = EV_FEX_CUDA | EV_FEX_CUDA_LUMA,
-    .launch = ev_ansnr_launch_cuda,
-    .extract = ev_ansnr_extract_cuda
-};
+const EvExtractorClass ev_cuda_float_ansnr = { ANSNR_CLASS, .flags = EV_FEX_CUDA | EV_FEX_CUDA_LUMA,
+                                               .launch = ev_ansnr_launch_cuda,
+                                               .extract = ev_ansnr_extract_cuda };
 #endif

@@ -381,11 +381,8 @@ static void cambi_close(void *state)
 #define CAMBI_CLASS                                                                                \
     EV_CLASS_COMMON("cambi", CambiState), EV_CLASS_OPTIONS(cambi_options, CambiOpts),              \
         .str_defaults = cambi_str_defaults, .init = cambi_init, .close = cambi_close
-const EvExtractorClass ev_fex_cambi = {
-    CAMBI_CLASS,
-    .scratch_size = cambi_scratch_bytes,
-    .extract = cambi_extract
-};
+const EvExtractorClass ev_fex_cambi = { CAMBI_CLASS, .scratch_size = cambi_scratch_bytes,
+                                        .extract = cambi_extract };
 
 static const EvExtractorClass *cambi_class(void)
 {
@@ -414,11 +411,8 @@ static size_t cambi_twin_scratch_bytes(const void *state)
 
 /* The CUDA twin: the same options, init and outputs; the five scales on the device
  * (cambi.cu). */
-const EvExtractorClass ev_cuda_cambi = {
-    CAMBI_CLASS,
-    .flags = EV_FEX_CUDA | EV_FEX_CUDA_LUMA,
-    .scratch_size = cambi_twin_scratch_bytes,
-    .launch = ev_cambi_launch_cuda,
-    .extract = ev_cambi_extract_cuda
-};
+const EvExtractorClass ev_cuda_cambi = { CAMBI_CLASS, .flags = EV_FEX_CUDA | EV_FEX_CUDA_LUMA,
+                                         .scratch_size = cambi_twin_scratch_bytes,
+                                         .launch = ev_cambi_launch_cuda,
+                                         .extract = ev_cambi_extract_cuda };
 #endif

@@ -209,12 +209,9 @@ static int ciede_extract(const void *state, void *scratch, const EvPic *ref, con
 
 /* The twin has its own init (below), so only the name and the state are common. */
 #define CIEDE_CLASS EV_CLASS_COMMON("ciede", CiedeState)
-const EvExtractorClass ev_fex_ciede = {
-    CIEDE_CLASS,
-    .init = ciede_init,
-    .scratch_size = ciede_scratch_size,
-    .extract = ciede_extract
-};
+const EvExtractorClass ev_fex_ciede = { CIEDE_CLASS, .init = ciede_init,
+                                        .scratch_size = ciede_scratch_size,
+                                        .extract = ciede_extract };
 
 #ifdef EV_HAVE_CUDA
 /* The twin: the CPU's init, then glibc's tables (glibc_ibm_tables.c) for the device libm. */
@@ -225,11 +222,7 @@ static int ciede_cuda_init(void *state, const void *opts, const EvPicInfo *info,
     return err ? err : ev_ciede_cuda_init(state, log);
 }
 
-const EvExtractorClass ev_cuda_ciede = {
-    CIEDE_CLASS,
-    .flags = EV_FEX_CUDA,
-    .init = ciede_cuda_init,
-    .launch = ev_ciede_launch_cuda,
-    .extract = ev_ciede_extract_cuda
-};
+const EvExtractorClass ev_cuda_ciede = { CIEDE_CLASS, .flags = EV_FEX_CUDA, .init = ciede_cuda_init,
+                                         .launch = ev_ciede_launch_cuda,
+                                         .extract = ev_ciede_extract_cuda };
 #endif

@@ -413,13 +413,11 @@ static void float_motion_cuda_close(void *state)
     ev_float_motion_cuda_close(state);
 }
 
-const EvExtractorClass ev_cuda_float_motion = {
-    FLOAT_MOTION_CLASS,
-    .flags = EV_FEX_NO_SUBSAMPLE | EV_FEX_CUDA,
-    .init = float_motion_cuda_init,
-    .launch = ev_float_motion_launch_cuda,
-    .extract = ev_float_motion_extract_cuda,
-    .flush = float_motion_cuda_flush,
-    .close = float_motion_cuda_close
-};
+const EvExtractorClass ev_cuda_float_motion = { FLOAT_MOTION_CLASS,
+                                                .flags = EV_FEX_NO_SUBSAMPLE | EV_FEX_CUDA,
+                                                .init = float_motion_cuda_init,
+                                                .launch = ev_float_motion_launch_cuda,
+                                                .extract = ev_float_motion_extract_cuda,
+                                                .flush = float_motion_cuda_flush,
+                                                .close = float_motion_cuda_close };
 #endif

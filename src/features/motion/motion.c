@@ -236,15 +236,13 @@ static void motion_close(void *state)
 
 #define MOTION_CLASS                                                                               \
     EV_CLASS_COMMON("motion", MotionState), EV_CLASS_OPTIONS(motion_options, MotionOpts)
-const EvExtractorClass ev_fex_motion = {
-    MOTION_CLASS,
-    .flags = EV_FEX_SEQUENTIAL | EV_FEX_NO_SUBSAMPLE,
-    .init = motion_init,
-    .scratch_size = motion_scratch_size,
-    .extract = motion_extract,
-    .flush = motion_flush,
-    .close = motion_close
-};
+const EvExtractorClass ev_fex_motion = { MOTION_CLASS,
+                                         .flags = EV_FEX_SEQUENTIAL | EV_FEX_NO_SUBSAMPLE,
+                                         .init = motion_init,
+                                         .scratch_size = motion_scratch_size,
+                                         .extract = motion_extract,
+                                         .flush = motion_flush,
+                                         .close = motion_close };
 
 #ifdef EV_HAVE_CUDA
 /* The CUDA twin: the same options and outputs; frames run in parallel on the workers, their
@@ -270,13 +268,12 @@ static void motion_cuda_close(void *state)
     free(s->score);
 }
 
-const EvExtractorClass ev_cuda_motion = {
-    MOTION_CLASS,
-    .flags = EV_FEX_NO_SUBSAMPLE | EV_FEX_CUDA | EV_FEX_CUDA_LUMA,
-    .init = motion_cuda_init,
-    .launch = ev_motion_launch_cuda,
-    .extract = ev_motion_extract_cuda,
-    .flush = motion_cuda_flush,
-    .close = motion_cuda_close
-};
+const EvExtractorClass ev_cuda_motion = { MOTION_CLASS,
+                                          .flags =
+                                              EV_FEX_NO_SUBSAMPLE | EV_FEX_CUDA | EV_FEX_CUDA_LUMA,
+                                          .init = motion_cuda_init,
+                                          .launch = ev_motion_launch_cuda,
+                                          .extract = ev_motion_extract_cuda,
+                                          .flush = motion_cuda_flush,
+                                          .close = motion_cuda_close };
 #endif

@@ -110,9 +110,6 @@ static int float_psnr_extract(const void *state, void *scratch, const EvPic *ref
 const EvExtractorClass ev_fex_float_psnr = { FLOAT_PSNR_CLASS, .extract = float_psnr_extract };
 
 #ifdef EV_HAVE_CUDA
-const EvExtractorClass ev_cuda_float_psnr = {
-    FLOAT_PSNR_CLASS,
-    .flags = EV_FEX_CUDA,
-    .extract = ev_float_psnr_extract_cuda
-};
+const EvExtractorClass ev_cuda_float_psnr = { FLOAT_PSNR_CLASS, .flags = EV_FEX_CUDA,
+                                              .extract = ev_float_psnr_extract_cuda };
 #endif

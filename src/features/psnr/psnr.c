@@ -156,17 +156,11 @@ static void psnr_close(void *state)
 #define PSNR_CLASS                                                                                 \
     EV_CLASS_COMMON("psnr", PsnrState), EV_CLASS_OPTIONS(psnr_options, PsnrOpts),                  \
         .init = psnr_init, .flush = psnr_flush, .close = psnr_close
-const EvExtractorClass ev_fex_psnr = {
-    PSNR_CLASS,
-    .flags = EV_FEX_NO_SUBSAMPLE,
-    .extract = psnr_extract
-};
+const EvExtractorClass ev_fex_psnr = { PSNR_CLASS, .flags = EV_FEX_NO_SUBSAMPLE,
+                                       .extract = psnr_extract };
 
 #ifdef EV_HAVE_CUDA
 /* The CUDA twin: the same options, state and end of stream; sums on the device (psnr.cu). */
-const EvExtractorClass ev_cuda_psnr = {
-    PSNR_CLASS,
-    .flags = EV_FEX_NO_SUBSAMPLE | EV_FEX_CUDA,
-    .extract = ev_psnr_extract_cuda
-};
+const EvExtractorClass ev_cuda_psnr = { PSNR_CLASS, .flags = EV_FEX_NO_SUBSAMPLE | EV_FEX_CUDA,
+                                        .extract = ev_psnr_extract_cuda };
 #endif

@@ -93,10 +93,7 @@ const EvExtractorClass ev_fex_psnr_hvs = { PSNR_HVS_CLASS, .extract = psnr_hvs_e
 #ifdef EV_HAVE_CUDA
 /* The CUDA twin: the same init and outputs; the block terms and the plane sums in the
  * reference's order on the device (psnr_hvs.cu). */
-const EvExtractorClass ev_cuda_psnr_hvs = {
-    PSNR_HVS_CLASS,
-    .flags = EV_FEX_CUDA,
-    .launch = ev_psnr_hvs_launch_cuda,
-    .extract = ev_psnr_hvs_extract_cuda
-};
+const EvExtractorClass ev_cuda_psnr_hvs = { PSNR_HVS_CLASS, .flags = EV_FEX_CUDA,
+                                            .launch = ev_psnr_hvs_launch_cuda,
+                                            .extract = ev_psnr_hvs_extract_cuda };
 #endif

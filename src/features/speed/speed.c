@@ -196,11 +196,9 @@ static void speed_chroma_close(void *state)
     EV_CLASS_COMMON("speed_chroma", SpeedChromaState),                                             \
         EV_CLASS_OPTIONS(speed_chroma_options, SpeedOpts),                                         \
         .choices = speed_choices, .init = speed_chroma_init, .close = speed_chroma_close
-const EvExtractorClass ev_fex_speed_chroma = {
-    SPEED_CHROMA_CLASS,
-    .scratch_size = speed_chroma_scratch_size,
-    .extract = speed_chroma_extract
-};
+const EvExtractorClass ev_fex_speed_chroma = { SPEED_CHROMA_CLASS,
+                                               .scratch_size = speed_chroma_scratch_size,
+                                               .extract = speed_chroma_extract };
 
 /* ---- speed_temporal ---- */
 
@@ -304,21 +302,17 @@ static void speed_temporal_close(void *state)
     EV_CLASS_COMMON("speed_temporal", SpeedTemporalState),                                         \
         EV_CLASS_OPTIONS(speed_temporal_options, SpeedOpts), .choices = speed_choices
 const EvExtractorClass ev_fex_speed_temporal = {
-    SPEED_TEMPORAL_CLASS,          .flags = EV_FEX_SEQUENTIAL | EV_FEX_NO_SUBSAMPLE,
-    .init = speed_temporal_init,   .extract = speed_temporal_extract,
-    .close = speed_temporal_close
+    SPEED_TEMPORAL_CLASS, .flags = EV_FEX_SEQUENTIAL | EV_FEX_NO_SUBSAMPLE,
+    .init = speed_temporal_init, .extract = speed_temporal_extract, .close = speed_temporal_close
 };
 
 #ifdef EV_HAVE_CUDA
 /* The CUDA twins (speed.cu): the same options, state and outputs. speed_chroma reads the
  * chroma planes; speed_temporal keeps the previous frame's luma on the device and runs in
  * frame order on a stream of its own, so it needs no EV_FEX_SEQUENTIAL. */
-const EvExtractorClass ev_cuda_speed_chroma = {
-    SPEED_CHROMA_CLASS,
-    .flags = EV_FEX_CUDA,
-    .launch = ev_speed_chroma_launch_cuda,
-    .extract = ev_speed_chroma_extract_cuda
-};
+const EvExtractorClass ev_cuda_speed_chroma = { SPEED_CHROMA_CLASS, .flags = EV_FEX_CUDA,
+                                                .launch = ev_speed_chroma_launch_cuda,
+                                                .extract = ev_speed_chroma_extract_cuda };
 
 static void speed_temporal_cuda_close(void *state)
 {
@@ -339,12 +333,11 @@ static int speed_temporal_cuda_init(void *state, const void *opts, const EvPicIn
     return err;
 }
 
-const EvExtractorClass ev_cuda_speed_temporal = {
-    SPEED_TEMPORAL_CLASS,
-    .flags = EV_FEX_NO_SUBSAMPLE | EV_FEX_CUDA | EV_FEX_CUDA_LUMA,
-    .init = speed_temporal_cuda_init,
-    .close = speed_temporal_cuda_close,
-    .launch = ev_speed_temporal_launch_cuda,
-    .extract = ev_speed_temporal_extract_cuda
-};
+const EvExtractorClass ev_cuda_speed_temporal = { SPEED_TEMPORAL_CLASS,
+                                                  .flags = EV_FEX_NO_SUBSAMPLE | EV_FEX_CUDA |
+                                                           EV_FEX_CUDA_LUMA,
+                                                  .init = speed_temporal_cuda_init,
+                                                  .close = speed_temporal_cuda_close,
+                                                  .launch = ev_speed_temporal_launch_cuda,
+                                                  .extract = ev_speed_temporal_extract_cuda };
 #endif

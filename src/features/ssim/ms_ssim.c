@@ -115,17 +115,12 @@ static int ms_ssim_extract(const void *state, void *scratch, const EvPic *ref, c
 #define MS_SSIM_CLASS                                                                              \
     EV_CLASS_COMMON("float_ms_ssim", MsSsimState), EV_CLASS_OPTIONS(ms_ssim_options, MsSsimOpts),  \
         .init = ms_ssim_init
-const EvExtractorClass ev_fex_float_ms_ssim = {
-    MS_SSIM_CLASS,
-    .scratch_size = ms_ssim_scratch_size,
-    .extract = ms_ssim_extract
-};
+const EvExtractorClass ev_fex_float_ms_ssim = { MS_SSIM_CLASS, .scratch_size = ms_ssim_scratch_size,
+                                                .extract = ms_ssim_extract };
 
 #ifdef EV_HAVE_CUDA
 /* The CUDA twin (ssim.cu): the same options and state; reads only the luma. */
-const EvExtractorClass ev_cuda_float_ms_ssim = {
-    MS_SSIM_CLASS,
-    .flags = EV_FEX_CUDA | EV_FEX_CUDA_LUMA,
-    .extract = ev_float_ms_ssim_extract_cuda
-};
+const EvExtractorClass ev_cuda_float_ms_ssim = { MS_SSIM_CLASS,
+                                                 .flags = EV_FEX_CUDA | EV_FEX_CUDA_LUMA,
+                                                 .extract = ev_float_ms_ssim_extract_cuda };
 #endif

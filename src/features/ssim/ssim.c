@@ -97,19 +97,13 @@ static int ssim_extract(const void *state, void *scratch, const EvPic *ref, cons
 #define SSIM_CLASS                                                                                 \
     EV_CLASS_COMMON("float_ssim", SsimState), EV_CLASS_OPTIONS(ssim_options, SsimOpts),            \
         .init = ssim_init
-const EvExtractorClass ev_fex_float_ssim = {
-    SSIM_CLASS,
-    .scratch_size = ssim_scratch_size,
-    .extract = ssim_extract
-};
+const EvExtractorClass ev_fex_float_ssim = { SSIM_CLASS, .scratch_size = ssim_scratch_size,
+                                             .extract = ssim_extract };
 
 #ifdef EV_HAVE_CUDA
 /* The CUDA twin (ssim.cu): the same options and state; reads only the luma. */
-const EvExtractorClass ev_cuda_float_ssim = {
-    SSIM_CLASS,
-    .flags = EV_FEX_CUDA | EV_FEX_CUDA_LUMA,
-    .extract = ev_float_ssim_extract_cuda
-};
+const EvExtractorClass ev_cuda_float_ssim = { SSIM_CLASS, .flags = EV_FEX_CUDA | EV_FEX_CUDA_LUMA,
+                                              .extract = ev_float_ssim_extract_cuda };
 #endif
 
 #ifndef EV_HAVE_CUDA

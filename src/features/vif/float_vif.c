@@ -212,18 +212,13 @@ int ev_float_vif_emit(const FloatVifState *s, VifScaleScores *v, const unsigned 
 #define FLOAT_VIF_CLASS                                                                            \
     EV_CLASS_COMMON("float_vif", FloatVifState),                                                   \
         EV_CLASS_OPTIONS(float_vif_options, FloatVifOpts), .init = float_vif_init
-const EvExtractorClass ev_fex_float_vif = {
-    FLOAT_VIF_CLASS,
-    .scratch_size = float_vif_scratch_size,
-    .extract = float_vif_extract
-};
+const EvExtractorClass ev_fex_float_vif = { FLOAT_VIF_CLASS, .scratch_size = float_vif_scratch_size,
+                                            .extract = float_vif_extract };
 
 #ifdef EV_HAVE_CUDA
 /* The CUDA twin: the same options, init and outputs; the scales on the device (float_vif.cu). */
-const EvExtractorClass ev_cuda_float_vif = {
-    FLOAT_VIF_CLASS,
-    .flags = EV_FEX_CUDA | EV_FEX_CUDA_LUMA,
-    .launch = ev_float_vif_launch_cuda,
-    .extract = ev_float_vif_extract_cuda
-};
+const EvExtractorClass ev_cuda_float_vif = { FLOAT_VIF_CLASS,
+                                             .flags = EV_FEX_CUDA | EV_FEX_CUDA_LUMA,
+                                             .launch = ev_float_vif_launch_cuda,
+                                             .extract = ev_float_vif_extract_cuda };
 #endif

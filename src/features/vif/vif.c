@@ -282,17 +282,11 @@ int ev_vif_emit(const VifState *s, const VifScaleScores *v, const unsigned frame
 #define VIF_CLASS                                                                                  \
     EV_CLASS_COMMON("vif", VifState), EV_CLASS_OPTIONS(vif_options, VifOpts),                      \
         .init = vif_init, .scratch_size = ev_vif_scratch_size
-const EvExtractorClass ev_fex_vif = {
-    VIF_CLASS,
-    .extract = vif_extract
-};
+const EvExtractorClass ev_fex_vif = { VIF_CLASS, .extract = vif_extract };
 
 #ifdef EV_HAVE_CUDA
 /* The CUDA twin: the same options, init and outputs; the scales on the device (vif.cu). */
-const EvExtractorClass ev_cuda_vif = {
-    VIF_CLASS,
-    .flags = EV_FEX_CUDA | EV_FEX_CUDA_LUMA,
-    .launch = ev_vif_launch_cuda,
-    .extract = ev_vif_extract_cuda
-};
+const EvExtractorClass ev_cuda_vif = { VIF_CLASS, .flags = EV_FEX_CUDA | EV_FEX_CUDA_LUMA,
+                                       .launch = ev_vif_launch_cuda,
+                                       .extract = ev_vif_extract_cuda };
 #endif

@@ -14,8 +14,7 @@ typedef struct VmafFeatureDictionary VmafFeatureDictionary;
 
 /** Set key to val, creating *dict when it is NULL (a key set again takes the new value).
  *  @return 0, -EINVAL, -ENOMEM. */
-int vmaf_feature_dictionary_set(VmafFeatureDictionary **dict, const char *key,
-                                const char *val);
+int vmaf_feature_dictionary_set(VmafFeatureDictionary **dict, const char *key, const char *val);
 
 /** Free *dict and set it to NULL. @return 0, -EINVAL when dict is NULL. */
 int vmaf_feature_dictionary_free(VmafFeatureDictionary **dict);

@@ -66,44 +66,37 @@ int vmaf_use_features_from_model_collection(VmafContext *vmaf,
                                             VmafModelCollection *model_collection);
 
 /** Register an extractor by Netflix's name with options; opts_dict (may be NULL) is consumed. */
-int vmaf_use_feature(VmafContext *vmaf, const char *feature_name,
-                     VmafFeatureDictionary *opts_dict);
+int vmaf_use_feature(VmafContext *vmaf, const char *feature_name, VmafFeatureDictionary *opts_dict);
 
 /** Store an externally computed per-frame value (written to the output like any feature). */
-int vmaf_import_feature_score(VmafContext *vmaf, const char *feature_name,
-                              double value, unsigned index);
+int vmaf_import_feature_score(VmafContext *vmaf, const char *feature_name, double value,
+                              unsigned index);
 
 /** Score one pair: index counts from 0 in the order the pairs are given. The pictures are
  *  consumed (unreferenced), also on failure. ref == dist == NULL flushes: no picture after. */
-int vmaf_read_pictures(VmafContext *vmaf, VmafPicture *ref, VmafPicture *dist,
-                       unsigned index);
+int vmaf_read_pictures(VmafContext *vmaf, VmafPicture *ref, VmafPicture *dist, unsigned index);
 
-int vmaf_score_at_index(VmafContext *vmaf, VmafModel *model, double *score,
-                        unsigned index);
+int vmaf_score_at_index(VmafContext *vmaf, VmafModel *model, double *score, unsigned index);
 
-int vmaf_score_at_index_model_collection(VmafContext *vmaf,
-                                         VmafModelCollection *model_collection,
-                                         VmafModelCollectionScore *score,
-                                         unsigned index);
+int vmaf_score_at_index_model_collection(VmafContext *vmaf, VmafModelCollection *model_collection,
+                                         VmafModelCollectionScore *score, unsigned index);
 
-int vmaf_feature_score_at_index(VmafContext *vmaf, const char *feature_name,
-                                double *score, unsigned index);
+int vmaf_feature_score_at_index(VmafContext *vmaf, const char *feature_name, double *score,
+                                unsigned index);
 
 /** Pool over index_low..index_high (every n_subsample-th): mean = sum in frame order / n,
  *  harmonic mean = n / sum(1 / (x + 1)) - 1, min, max. */
-int vmaf_score_pooled(VmafContext *vmaf, VmafModel *model,
-                      enum VmafPoolingMethod pool_method, double *score,
-                      unsigned index_low, unsigned index_high);
+int vmaf_score_pooled(VmafContext *vmaf, VmafModel *model, enum VmafPoolingMethod pool_method,
+                      double *score, unsigned index_low, unsigned index_high);
 
-int vmaf_score_pooled_model_collection(VmafContext *vmaf,
-                                       VmafModelCollection *model_collection,
+int vmaf_score_pooled_model_collection(VmafContext *vmaf, VmafModelCollection *model_collection,
                                        enum VmafPoolingMethod pool_method,
-                                       VmafModelCollectionScore *score,
-                                       unsigned index_low, unsigned index_high);
+                                       VmafModelCollectionScore *score, unsigned index_low,
+                                       unsigned index_high);
 
 int vmaf_feature_score_pooled(VmafContext *vmaf, const char *feature_name,
-                              enum VmafPoolingMethod pool_method, double *score,
-                              unsigned index_low, unsigned index_high);
+                              enum VmafPoolingMethod pool_method, double *score, unsigned index_low,
+                              unsigned index_high);
 
 typedef struct VmafPictureConfiguration {
     struct {
@@ -115,8 +108,7 @@ typedef struct VmafPictureConfiguration {
 } VmafPictureConfiguration;
 
 /** Declare the geometry of the pictures vmaf_fetch_preallocated_picture() hands out. */
-int vmaf_preallocate_pictures(VmafContext *vmaf,
-                              VmafPictureConfiguration cfg);
+int vmaf_preallocate_pictures(VmafContext *vmaf, VmafPictureConfiguration cfg);
 
 /** A picture of the preallocated geometry, to fill and pass to vmaf_read_pictures().
  *  @return 0, -EINVAL when vmaf_preallocate_pictures() was not called. */
@@ -125,8 +117,7 @@ int vmaf_fetch_preallocated_picture(VmafContext *vmaf, VmafPicture *pic);
 int vmaf_close(VmafContext *vmaf);
 
 /** Write every value in Netflix's XML, JSON, CSV or SUB layout. */
-int vmaf_write_output(VmafContext *vmaf, const char *output_path,
-                      enum VmafOutputFormat fmt);
+int vmaf_write_output(VmafContext *vmaf, const char *output_path, enum VmafOutputFormat fmt);
 
 /** "3.2.0-exactvmaf-<exactvmaf version>". */
 const char *vmaf_version(void);

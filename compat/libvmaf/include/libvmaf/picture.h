@@ -34,8 +34,8 @@ typedef struct VmafPicture {
 
 /** Allocate the planes of a w x h picture (chroma w >> ss_x by h >> ss_y).
  *  @return 0, -EINVAL (bad format, depth or size), -ENOMEM. */
-int vmaf_picture_alloc(VmafPicture *pic, enum VmafPixelFormat pix_fmt,
-                       unsigned bpc, unsigned w, unsigned h);
+int vmaf_picture_alloc(VmafPicture *pic, enum VmafPixelFormat pix_fmt, unsigned bpc, unsigned w,
+                       unsigned h);
 
 /** Drop one reference; the planes are freed with the last. The struct is zeroed.
  *  @return 0, -EINVAL. */
