@@ -18,7 +18,6 @@ static const char *app = "exactvmaf";
 
 void cli_log_line(void *user, EvLogLevel level, const char *line)
 {
-    (void)user;
     fprintf(stderr, "%s: %s%s\n", app, level == EV_LOG_WARNING ? "warning: " : "", line);
 }
 

@@ -52,7 +52,7 @@ int main(int argc, char **argv)
     static const char *const configs[] = {
         "float_ssim",         "float_ssim=enable_lcs=true",
         "float_ssim=scale=1", "float_ssim=scale=1:enable_lcs=true",
-        "float_ms_ssim",      "float_ms_ssim=enable_lcs=true",
+        "float_ms_ssim",      "float_ms_ssim=enable_lcs=true"
     };
     const unsigned sizes[2][2] = { { 1920, 1080 }, { 3840, 2160 } };
     printf("ms per frame (throughput): CPU on %u threads, CUDA with %u frames in flight\n", cores,

@@ -48,18 +48,16 @@ int ev_write_output(const EvContext *const c, FILE *const f, const EvOutputOptio
     if (err)
         return err;
     const EvEngineResults r = ev_engine_results(c->engine);
-    EvOut o = {
-        .f = f,
-        .col = r.collector,
-        .n_frames = r.n_frames,
-        .step = r.step,
-        .width = r.info.width,
-        .height = r.info.height,
-        .backend = ev_engine_backend_name(c->engine),
-        .version = ev_version(),
-        .precision = opt->precision,
-        .fps = opt->fps,
-    };
+    EvOut o = { .f = f,
+                .col = r.collector,
+                .n_frames = r.n_frames,
+                .step = r.step,
+                .width = r.info.width,
+                .height = r.info.height,
+                .backend = ev_engine_backend_name(c->engine),
+                .version = ev_version(),
+                .precision = opt->precision,
+                .fps = opt->fps };
     ev_output_write(&o, opt->format);
     /* A failed fprintf sets the stream's error flag; buffered failures show at the flush. */
     if (fflush(f) || ferror(f)) {

@@ -13,16 +13,12 @@ int ev_cuda_device_count(void)
 
 int ev_cuda_probe(int index, char *why, size_t why_size)
 {
-    (void)index;
     snprintf(why, why_size, "this build has no CUDA backend");
     return -ENOSYS;
 }
 
 int ev_cuda_worker_open(EvCudaWorker **out, int device, size_t slot_bytes, const EvLog *log)
 {
-    (void)device;
-    (void)slot_bytes;
-    (void)log;
     *out = NULL;
     return -ENOSYS;
 }
@@ -35,44 +31,30 @@ void ev_cuda_worker_close(EvCudaWorker **w)
 
 int ev_cuda_upload(EvCudaWorker *w, const void *slot, EvPic *ref, EvPic *dis, int luma_only)
 {
-    (void)w;
-    (void)slot;
-    (void)ref;
-    (void)dis;
-    (void)luma_only;
     return -ENOSYS;
 }
 
 int ev_cuda_worker_memory(EvCudaWorker *w, const void *owner, size_t dev_bytes, size_t host_bytes,
                           void **dev, void **host)
 {
-    (void)w;
-    (void)owner;
-    (void)dev_bytes;
-    (void)host_bytes;
     *dev = *host = NULL;
     return -ENOSYS;
 }
 
 void *ev_cuda_scratch_device(EvCudaWorker *w)
 {
-    (void)w;
     return NULL;
 }
 void *ev_cuda_scratch_host(EvCudaWorker *w)
 {
-    (void)w;
     return NULL;
 }
 void *ev_cuda_stream(EvCudaWorker *w)
 {
-    (void)w;
     return NULL;
 }
 int ev_cuda_finish(EvCudaWorker *w, const char *what)
 {
-    (void)w;
-    (void)what;
     return -ENOSYS;
 }
 void *ev_cuda_host_alloc(size_t bytes)

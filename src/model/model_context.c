@@ -24,7 +24,6 @@ void ev_models_free(struct EvModels *const m)
 
 static void keep_line(void *user, EvLogLevel level, const char *line)
 {
-    (void)level;
     snprintf((char *)user, 512, "%s", line);
 }
 

@@ -3,12 +3,11 @@
 
 #include "output/output_common.h"
 
-const char *const ev_out_pool_name[EV_POOL_HARMONIC_MEAN + 1] = {
-    [EV_POOL_MIN] = "min",
-    [EV_POOL_MAX] = "max",
-    [EV_POOL_MEAN] = "mean",
-    [EV_POOL_HARMONIC_MEAN] = "harmonic_mean",
-};
+const char *const ev_out_pool_name[EV_POOL_HARMONIC_MEAN + 1] = { [EV_POOL_MIN] = "min",
+                                                                  [EV_POOL_MAX] = "max",
+                                                                  [EV_POOL_MEAN] = "mean",
+                                                                  [EV_POOL_HARMONIC_MEAN] =
+                                                                      "harmonic_mean" };
 
 int ev_output_leading_zeros(const double x)
 {

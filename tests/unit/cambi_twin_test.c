@@ -363,7 +363,7 @@ int main(void)
         "topk=0.01:cambi_eotf=pq",
         "enc_width=240:enc_height=216",
         "full_ref=true:src_width=320:src_height=240",
-        "cambi_topk=1.0:window_size=127",
+        "cambi_topk=1.0:window_size=127"
     };
     const unsigned sizes[][2] = { { 320, 240 }, { 216, 216 }, { 357, 250 } };
     const unsigned depths[] = { 8, 10, 12, 16 };

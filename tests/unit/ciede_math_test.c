@@ -22,35 +22,35 @@ static const uint64_t want_8[] = {
     0x4012d9b622d93fb8, 0x40272f6e285ad3fc, 0x402ec3d8d2c70c04, 0x4020b9560bbf4d4c,
     0x4032f84b78d4d26e, 0x402f0f55a9808158, 0x40033326e9c4aec0, 0x402bf3f906d311fc,
     0x402afd2a366eddca, 0x4023c0def8a73b7c, 0x402a1def11d75108, 0x402c92b0cce81ef6,
-    0x40387fe1c7e013df,
+    0x40387fe1c7e013df
 };
 
-static const uint64_t want_10[] = {
-    0x403319fd1da72404, 0x402a15cb0aabd0a0, 0x402124d03dd9eddc, 0x403001f5da77006c,
-    0x4025e5e90c75a550, 0x400d4ca3a284b670, 0x4027ac7ba35b49c0, 0x401be0d6c8765130,
-    0x4035b75a11bbb640, 0x4033e840e66e135b, 0x401c6d071858a7f0, 0x40273efb2d63c29c,
-    0x403a1c9599834a99, 0x401002069da6ba28, 0x403800599346b2fc, 0x40307c64952b8d44,
-    0x4005d6c6dbe70bb0, 0x4035bc4b58a5c73b, 0x401b7bf680a8f800, 0x402989dd3320bec0,
-    0x4032e9a8674cb29f, 0x4035a7c413970367, 0x3ff6011afece18c0, 0x4020eeba22f87b0c,
-};
+static const uint64_t want_10[] = { 0x403319fd1da72404, 0x402a15cb0aabd0a0, 0x402124d03dd9eddc,
+                                    0x403001f5da77006c, 0x4025e5e90c75a550, 0x400d4ca3a284b670,
+                                    0x4027ac7ba35b49c0, 0x401be0d6c8765130, 0x4035b75a11bbb640,
+                                    0x4033e840e66e135b, 0x401c6d071858a7f0, 0x40273efb2d63c29c,
+                                    0x403a1c9599834a99, 0x401002069da6ba28, 0x403800599346b2fc,
+                                    0x40307c64952b8d44, 0x4005d6c6dbe70bb0, 0x4035bc4b58a5c73b,
+                                    0x401b7bf680a8f800, 0x402989dd3320bec0, 0x4032e9a8674cb29f,
+                                    0x4035a7c413970367, 0x3ff6011afece18c0, 0x4020eeba22f87b0c };
 
-static const uint64_t want_12[] = {
-    0x4025570bb98dbe84, 0x402663ad338b2f04, 0x4031202811bf4ec6, 0x402e21ad818d81de,
-    0x402778b4b07ceaac, 0x40233a06e44377f4, 0x402e0671cbde58e0, 0x4013a8fce82b4ae8,
-    0x4030ce32b675c132, 0x403ad5ef542b4e67, 0x4034ba05edf1817f, 0x4003979173c44080,
-    0x40337c8ba1e49e1c, 0x403190b611f25b3a, 0x40384b5e217bd3f5, 0x403fdd32504385ef,
-    0x4032cfeee790a27a, 0x4020c96de21e0924, 0x402ce6283de4a056, 0x402094300b89a018,
-    0x402d454073b8aac4, 0x402d44638021ea18, 0x4030d3ffd36ac069, 0x403082542b7fc4c7,
-};
+static const uint64_t want_12[] = { 0x4025570bb98dbe84, 0x402663ad338b2f04, 0x4031202811bf4ec6,
+                                    0x402e21ad818d81de, 0x402778b4b07ceaac, 0x40233a06e44377f4,
+                                    0x402e0671cbde58e0, 0x4013a8fce82b4ae8, 0x4030ce32b675c132,
+                                    0x403ad5ef542b4e67, 0x4034ba05edf1817f, 0x4003979173c44080,
+                                    0x40337c8ba1e49e1c, 0x403190b611f25b3a, 0x40384b5e217bd3f5,
+                                    0x403fdd32504385ef, 0x4032cfeee790a27a, 0x4020c96de21e0924,
+                                    0x402ce6283de4a056, 0x402094300b89a018, 0x402d454073b8aac4,
+                                    0x402d44638021ea18, 0x4030d3ffd36ac069, 0x403082542b7fc4c7 };
 
-static const uint64_t want_16[] = {
-    0x4038f16ed95ef592, 0x40325a8cd7ac0f29, 0x4031589803e3e608, 0x4031ee48ca90dfe2,
-    0x4021b8ab7c37a728, 0x401d9a6b259d6b00, 0x4032128caa64e3fe, 0x402dd486c70faad8,
-    0x4031adbc1ba992e8, 0x40332160d28a3b79, 0x4024b1897a761b88, 0x4031908ae4c22173,
-    0x402511f7801ba670, 0x4033ef165f072a07, 0x402f13112f4dadae, 0x40379f93331037b9,
-    0x40346bab6d26b549, 0x403443a9f5bbc0dc, 0x402b58064e6ac5d0, 0x40281170912e5a5c,
-    0x402f2c8d1adeea72, 0x4032395e8a85d456, 0x40198e9938e12670, 0x40244097b729bf30,
-};
+static const uint64_t want_16[] = { 0x4038f16ed95ef592, 0x40325a8cd7ac0f29, 0x4031589803e3e608,
+                                    0x4031ee48ca90dfe2, 0x4021b8ab7c37a728, 0x401d9a6b259d6b00,
+                                    0x4032128caa64e3fe, 0x402dd486c70faad8, 0x4031adbc1ba992e8,
+                                    0x40332160d28a3b79, 0x4024b1897a761b88, 0x4031908ae4c22173,
+                                    0x402511f7801ba670, 0x4033ef165f072a07, 0x402f13112f4dadae,
+                                    0x40379f93331037b9, 0x40346bab6d26b549, 0x403443a9f5bbc0dc,
+                                    0x402b58064e6ac5d0, 0x40281170912e5a5c, 0x402f2c8d1adeea72,
+                                    0x4032395e8a85d456, 0x40198e9938e12670, 0x40244097b729bf30 };
 
 static uint32_t lcg_state;
 

@@ -37,11 +37,9 @@ static const EvOption demo_options[] = {
     { 0 },
 };
 
-static const EvExtractorClass demo = {
-    .name = "demo",
-    .options = demo_options,
-    .opts_size = sizeof(DemoOpts),
-};
+static const EvExtractorClass demo = { .name = "demo",
+                                       .options = demo_options,
+                                       .opts_size = sizeof(DemoOpts) };
 
 static const EvLog test_log = { check_keep_line, NULL, EV_LOG_DEBUG };
 

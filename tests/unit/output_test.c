@@ -314,9 +314,9 @@ static void test_leading_zeros(void)
 }
 
 static const double number_cases[] = {
-    0.0000001,          0.000001, 1e-300,  3.0000000001, 1e10,
-    INFINITY,           NAN,      -0.0,    -INFINITY,    2147483648.0000005,
-    2147483647.0000002, 0.1,      1.0 / 3,
+    0.0000001,          0.000001, 1e-300, 3.0000000001, 1e10,
+    INFINITY,           NAN,      -0.0,   -INFINITY,    2147483648.0000005,
+    2147483647.0000002, 0.1,      1.0 / 3
 };
 #define N_NUMBER_CASES (sizeof(number_cases) / sizeof(number_cases[0]))
 

@@ -434,7 +434,7 @@ static void test_adm_all(void)
         "adm_csf_mode=3",
         "adm_noise_weight=0.5:adm_dlm_weight=0.8",
         "adm_ref_display_height=2160",
-        "adm_csf_scale=3.0:adm_csf_diag_scale=0.5:adm_csf_mode=1",
+        "adm_csf_scale=3.0:adm_csf_diag_scale=0.5:adm_csf_mode=1"
     };
     for (int k = 0; k < 9; k++)
         for (int pattern = 0; pattern < 5; pattern += 2)

@@ -203,7 +203,6 @@ static int verbose;
  * extractor, which the table reports as "refused by both". */
 static void quiet_log(void *user, EvLogLevel level, const char *line)
 {
-    (void)user;
     if (verbose && level == EV_LOG_ERROR)
         fprintf(stderr, "exactvmaf-parity: %s\n", line);
 }

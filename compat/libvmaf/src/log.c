@@ -8,7 +8,6 @@ static const char *const cv_level_name[] = { "ERROR", "WARNING", "INFO", "DEBUG"
 
 void cv_stderr_callback(void *const user, const EvLogLevel level, const char *const line)
 {
-    (void)user;
     const unsigned l = (unsigned)level < 4 ? (unsigned)level : 3;
     fprintf(stderr, "libvmaf %s %s\n", cv_level_name[l], line);
 }

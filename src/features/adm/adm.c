@@ -54,7 +54,7 @@ static const char *const adm_base_names[N_ALL] = {
     "integer_adm_num_scale0", "integer_adm_den_scale0",
     "integer_adm_num_scale1", "integer_adm_den_scale1",
     "integer_adm_num_scale2", "integer_adm_den_scale2",
-    "integer_adm_num_scale3", "integer_adm_den_scale3",
+    "integer_adm_num_scale3", "integer_adm_den_scale3"
 };
 
 /* The DWT reads 4 taps mirrored once (adm_dwt_index): every scale's input needs >= 5 lines. */
@@ -185,31 +185,9 @@ int ev_adm_emit(const AdmState *s, const AdmScaleScore sc[4], const unsigned fra
     const double aim = den == 0.0 ? 0.0 : aim_num / den;
     const double dlmw = s->opts.dlm_weight;
     const double adm3_raw = adm2 * dlmw + (1 - aim) * (1 - dlmw);
-    const double value[N_ALL] = {
-        adm2,
-        aim,
-        adm3_raw > s->opts.min_val ? adm3_raw : s->opts.min_val,
-        (double)sc[0].num / sc[0].den,
-        (double)sc[1].num / sc[1].den,
-        (double)sc[2].num / sc[2].den,
-        (double)sc[3].num / sc[3].den,
-        adm2,
-        num,
-        den,
-        sc[0].num,
-        sc[0].den,
-        sc[1].num,
-        sc[1].den,
-        sc[2].num,
-        sc[2].den,
-        sc[3].num,
-        sc[3].den,
-    };
-    const int n = s->opts.debug ? N_ALL : N_MAIN;
-    int err = 0;
-    for (int k = 0; k < n && !err; k++)
-        err = ev_sink_put(sink, s->names[k], frame, value[k]);
-    return err;
+    return adm_put_values(s->names, s->opts.debug, adm2, aim,
+                          adm3_raw > s->opts.min_val ? adm3_raw : s->opts.min_val, num, den, sc,
+                          frame, sink);
 }
 
 /* ---- many encodes: one context scores a frame for every member (core/groupjob.h) ---- */

@@ -278,8 +278,6 @@ void rows_span(const Bufs &b, const AdmState *s, void **first, size_t *bytes)
 
 extern "C" EV_LAUNCH_FN(ev_adm_launch_cuda)
 {
-    (void)scratch;
-    (void)frame;
     return ev_kept_launch<AdmState, Bufs>(
         state, ref, ref, lay_out, [&](const AdmState *s, Bufs &b, cudaStream_t stream) {
             if (!b.host[0]) {
@@ -321,8 +319,6 @@ extern "C" EV_LAUNCH_FN(ev_adm_launch_cuda)
 
 extern "C" EV_EXTRACT_FN(ev_adm_extract_cuda)
 {
-    (void)scratch;
-    (void)dis;
     return ev_kept_extract<AdmState, Bufs>(
         state, ref, "adm", lay_out, [&](const AdmState *s, Bufs &b) {
             AdmScaleScore sc[4];

@@ -139,6 +139,12 @@ static inline AdmScaleScore adm_skipped_scale0(void)
     return sc;
 }
 
+/* Write a frame's values as both adm extractors name them (names[0..N_ALL), the first N_MAIN
+ * without debug): adm2, aim, adm3, each scale's num / den, then adm2 again, num, den and each
+ * scale's num and den (adm_rects.c). @return the first ev_sink_put error, or 0. */
+int adm_put_values(const char names[18][160], int debug, double adm2, double aim, double adm3,
+                   double num, double den, const AdmScaleScore sc[4], unsigned frame, EvSink *sink);
+
 /* Regions: the decouple/CSF rectangle (one tap wider) and the CM/denominator one. */
 AdmRect adm_rect_csf(int w, int h);
 AdmRect adm_rect_cm(int w, int h);

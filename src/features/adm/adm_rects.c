@@ -70,3 +70,32 @@ float adm_noise_floor(const AdmRect *r, const double noise_weight)
 {
     return powf((float)((r->bottom - r->top) * (r->right - r->left) * noise_weight), 1.0f / 3.0f);
 }
+
+int adm_put_values(const char names[18][160], const int debug, const double adm2, const double aim,
+                   const double adm3, const double num, const double den, const AdmScaleScore sc[4],
+                   const unsigned frame, EvSink *sink)
+{
+    const double value[18] = { adm2,
+                               aim,
+                               adm3,
+                               (double)sc[0].num / sc[0].den,
+                               (double)sc[1].num / sc[1].den,
+                               (double)sc[2].num / sc[2].den,
+                               (double)sc[3].num / sc[3].den,
+                               adm2,
+                               num,
+                               den,
+                               sc[0].num,
+                               sc[0].den,
+                               sc[1].num,
+                               sc[1].den,
+                               sc[2].num,
+                               sc[2].den,
+                               sc[3].num,
+                               sc[3].den };
+    const int n = debug ? 18 : 7;
+    int err = 0;
+    for (int k = 0; k < n && !err; k++)
+        err = ev_sink_put(sink, names[k], frame, value[k]);
+    return err;
+}

@@ -26,17 +26,15 @@ static const EvOption float_adm_options[] = {
 };
 
 enum { N_MAIN = 7, N_ALL = 18 };
-static const char *const float_adm_base_names[N_ALL] = {
-    "adm2",           "aim",
-    "adm3",           "adm_scale0",
-    "adm_scale1",     "adm_scale2",
-    "adm_scale3",     "adm",
-    "adm_num",        "adm_den",
-    "adm_num_scale0", "adm_den_scale0",
-    "adm_num_scale1", "adm_den_scale1",
-    "adm_num_scale2", "adm_den_scale2",
-    "adm_num_scale3", "adm_den_scale3",
-};
+static const char *const float_adm_base_names[N_ALL] = { "adm2",           "aim",
+                                                         "adm3",           "adm_scale0",
+                                                         "adm_scale1",     "adm_scale2",
+                                                         "adm_scale3",     "adm",
+                                                         "adm_num",        "adm_den",
+                                                         "adm_num_scale0", "adm_den_scale0",
+                                                         "adm_num_scale1", "adm_den_scale1",
+                                                         "adm_num_scale2", "adm_den_scale2",
+                                                         "adm_num_scale3", "adm_den_scale3" };
 
 /* Every band needs 2 lines (the 3x3 window), so every scale's DWT input 3: 17x17 frames. */
 enum { FADM_MIN_DWT_INPUT = 3, FADM_MIN_SIZE = 17 };
@@ -92,31 +90,8 @@ int fadm_emit(const FadmState *s, const AdmScaleScore sc[4], const unsigned fram
     const double aim_ratio = aim_num / aim_den;
     const double aim = den == 0.0 ? 0.0 : (aim_ratio < 1.0f ? aim_ratio : 1.0f);
     const double adm3 = adm2 * 0.5 + (1 - aim) * (1 - 0.5);
-    const double value[N_ALL] = {
-        adm2,
-        aim,
-        adm3 > 0.0 ? adm3 : 0.0,
-        (double)sc[0].num / sc[0].den,
-        (double)sc[1].num / sc[1].den,
-        (double)sc[2].num / sc[2].den,
-        (double)sc[3].num / sc[3].den,
-        adm2,
-        num,
-        den,
-        sc[0].num,
-        sc[0].den,
-        sc[1].num,
-        sc[1].den,
-        sc[2].num,
-        sc[2].den,
-        sc[3].num,
-        sc[3].den,
-    };
-    const int n = s->opts.debug ? N_ALL : N_MAIN;
-    int err = 0;
-    for (int k = 0; k < n && !err; k++)
-        err = ev_sink_put(sink, s->names[k], frame, value[k]);
-    return err;
+    return adm_put_values(s->names, s->opts.debug, adm2, aim, adm3 > 0.0 ? adm3 : 0.0, num, den, sc,
+                          frame, sink);
 }
 
 static int float_adm_extract(const void *state, void *scratch, const EvPic *ref, const EvPic *dis,

@@ -218,8 +218,6 @@ void launch_scale(const FadmState *s, const Bufs &b, int scale, cudaStream_t str
 
 extern "C" EV_LAUNCH_FN(ev_float_adm_launch_cuda)
 {
-    (void)scratch;
-    (void)frame;
     return ev_kept_launch<FadmState, Bufs>(
         state, ref, ref, lay_out, [&](const FadmState *s, Bufs &b, cudaStream_t stream) {
             const Luma r = { ref->dev[0], ref->stride[0], ref->bpc == 8 };
@@ -240,8 +238,6 @@ extern "C" EV_LAUNCH_FN(ev_float_adm_launch_cuda)
 
 extern "C" EV_EXTRACT_FN(ev_float_adm_extract_cuda)
 {
-    (void)scratch;
-    (void)dis;
     return ev_kept_extract<FadmState, Bufs>(
         state, ref, "float_adm", lay_out, [&](const FadmState *s, Bufs &b) {
             AdmScaleScore sc[4];

@@ -19,7 +19,6 @@ static const float dis_kernel[ANSNR_DIS_WIDTH * ANSNR_DIS_WIDTH] = ANSNR_DIS_KER
 
 static int ansnr_init(void *state, const void *opts, const EvPicInfo *info, const EvLog *log)
 {
-    (void)opts;
     AnsnrState *s = state;
     /* libvmaf knows the peak of these depths only, and fails init for the others */
     if (info->bpc != 8 && info->bpc != 10 && info->bpc != 12 && info->bpc != 16) {

@@ -88,8 +88,6 @@ void lay_out(const AnsnrState *s, char *dev, char *host, Bufs &b, size_t &dev_by
 
 extern "C" EV_LAUNCH_FN(ev_ansnr_launch_cuda)
 {
-    (void)scratch;
-    (void)frame;
     return ev_kept_launch<AnsnrState, Bufs>(
         state, ref, ref, lay_out, [&](const AnsnrState *s, Bufs &b, cudaStream_t stream) {
             const long long n = (long long)s->w * s->h;
@@ -111,8 +109,6 @@ extern "C" EV_LAUNCH_FN(ev_ansnr_launch_cuda)
 
 extern "C" EV_EXTRACT_FN(ev_ansnr_extract_cuda)
 {
-    (void)scratch;
-    (void)dis;
     return ev_kept_extract<AnsnrState, Bufs>(
         state, ref, "float_ansnr", lay_out, [&](const AnsnrState *s, Bufs &b) {
             return ev_ansnr_emit(s, b.host[0], b.host[1], frame, sink);

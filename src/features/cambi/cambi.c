@@ -290,17 +290,13 @@ static size_t scratch_walk(const CambiState *s, char *base, CambiScratch *sc)
 {
     const size_t w = s->alloc_w, px = w * s->alloc_h;
     const size_t hist_rows = s->tables->band_n + CAMBI_MAX_DIFFS + 1;
-    const size_t sizes[] = {
-        px * sizeof(uint16_t),    px,
-        px * sizeof(uint16_t),    hist_rows * w * sizeof(uint16_t),
-        3 * w * sizeof(uint16_t), (w + CAMBI_MASK_FILTER) * sizeof(uint32_t),
-        px * sizeof(float),       2 * 65536 * sizeof(uint32_t),
-    };
-    void **parts[] = {
-        (void **)&sc->image,    (void **)&sc->mask,      (void **)&sc->codes,
-        (void **)&sc->hist,     (void **)&sc->mode_rows, (void **)&sc->col_count,
-        (void **)&sc->c_values, (void **)&sc->radix,
-    };
+    const size_t sizes[] = { px * sizeof(uint16_t),    px,
+                             px * sizeof(uint16_t),    hist_rows * w * sizeof(uint16_t),
+                             3 * w * sizeof(uint16_t), (w + CAMBI_MASK_FILTER) * sizeof(uint32_t),
+                             px * sizeof(float),       2 * 65536 * sizeof(uint32_t) };
+    void **parts[] = { (void **)&sc->image,    (void **)&sc->mask,      (void **)&sc->codes,
+                       (void **)&sc->hist,     (void **)&sc->mode_rows, (void **)&sc->col_count,
+                       (void **)&sc->c_values, (void **)&sc->radix };
     size_t at = 0;
     for (size_t i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
         if (base)

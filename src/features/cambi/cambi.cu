@@ -592,8 +592,6 @@ int picture_score(const CambiState *s, const CambiGeometry *g, const EvPic *pic,
 
 extern "C" EV_LAUNCH_FN(ev_cambi_launch_cuda)
 {
-    (void)scratch;
-    (void)frame;
     return ev_kept_launch<CambiState, Bufs>(
         state, ref, dis, lay_out, [&](const CambiState *s, Bufs &b, cudaStream_t stream) {
             const CambiGeometry *geo[2] = { &s->dis, &s->src };

@@ -69,7 +69,6 @@ const EvLog *ciede_log(const void *state)
 
 static int ciede_init(void *state, const void *opts, const EvPicInfo *info, const EvLog *log)
 {
-    (void)opts;
     CiedeState *s = state;
     if (ev_require_chroma(info, "ciede", log))
         return -EINVAL;

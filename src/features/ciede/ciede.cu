@@ -99,7 +99,6 @@ int tables_to_device(cudaStream_t stream)
 
 extern "C" int ev_ciede_cuda_init(const void *state, const EvLog *log)
 {
-    (void)state;
     std::lock_guard<std::mutex> hold(tables_lock);
     if (tables_read)
         return 0;
@@ -115,8 +114,6 @@ extern "C" int ev_ciede_cuda_init(const void *state, const EvLog *log)
 
 extern "C" EV_LAUNCH_FN(ev_ciede_launch_cuda)
 {
-    (void)scratch;
-    (void)frame;
     if (!ref)
         return 0;
     const CiedeGeom g = ciede_geom(state);
@@ -147,8 +144,6 @@ extern "C" EV_LAUNCH_FN(ev_ciede_launch_cuda)
 
 extern "C" EV_EXTRACT_FN(ev_ciede_extract_cuda)
 {
-    (void)scratch;
-    (void)dis;
     const CiedeGeom g = ciede_geom(state);
     Bufs b;
     int err = bufs_of(state, g, ref->gpu, b);

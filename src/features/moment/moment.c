@@ -15,8 +15,6 @@ typedef struct MomentState {
 
 static int moment_init(void *state, const void *opts, const EvPicInfo *info, const EvLog *log)
 {
-    (void)opts;
-    (void)log;
     MomentState *s = state;
     s->scaler = sample_scaler(info->bpc);
     return 0;
@@ -104,7 +102,6 @@ static void moment_sums(const EvPic *p, float scaler, double sums[2])
 static int moment_extract(const void *state, void *scratch, const EvPic *ref, const EvPic *dis,
                           unsigned frame, EvSink *sink)
 {
-    (void)scratch;
     const MomentState *s = state;
     double r[2], d[2];
     moment_sums(ref, s->scaler, r);

@@ -36,7 +36,6 @@ struct MomentUnits8 {
 
 extern "C" void ev_moment_launch_cuda(const void *state, const EvPic *ref, const EvPic *dis)
 {
-    (void)state;
     EvCudaWorker *w = ref->gpu;
     auto stream = static_cast<cudaStream_t>(ev_cuda_stream(w));
     auto *host = static_cast<unsigned long long *>(ev_cuda_scratch_host(w));
@@ -54,7 +53,6 @@ extern "C" void ev_moment_launch_cuda(const void *state, const EvPic *ref, const
 
 extern "C" EV_EXTRACT_FN(ev_moment_extract_cuda)
 {
-    (void)scratch;
     ev_moment_launch_cuda(state, ref, dis);
     const int err = ev_cuda_finish(ref->gpu, "float_moment");
     if (err)

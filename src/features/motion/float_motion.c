@@ -283,8 +283,6 @@ int ev_float_motion_put_zeros(const FloatMotionState *s, unsigned frame, EvSink 
 static int float_motion_extract(const void *state, void *scratch, const EvPic *ref,
                                 const EvPic *dis, unsigned frame, EvSink *sink)
 {
-    (void)scratch;
-    (void)dis;
     FloatMotionState *s = (FloatMotionState *)state;
     if (s->opts.force_zero)
         return ev_float_motion_put_zeros(s, frame, sink);
@@ -323,7 +321,6 @@ static int float_motion_extract(const void *state, void *scratch, const EvPic *r
 /* The last frame's motion2/motion3 from its own score; with one frame, motion3 = 0. */
 static int float_motion_flush(void *state, unsigned n_frames, EvSink *sink)
 {
-    (void)n_frames;
     const FloatMotionState *s = state;
     if (s->opts.force_zero)
         return 0;

@@ -234,8 +234,6 @@ extern "C" void ev_float_motion_cuda_close(FloatMotionState *s)
 
 extern "C" EV_LAUNCH_FN(ev_float_motion_launch_cuda)
 {
-    (void)scratch;
-    (void)dis;
     const FloatMotionState *s = static_cast<const FloatMotionState *>(state);
     if (s->opts.force_zero)
         return 0;
@@ -247,8 +245,6 @@ extern "C" EV_LAUNCH_FN(ev_float_motion_launch_cuda)
 
 extern "C" EV_EXTRACT_FN(ev_float_motion_extract_cuda)
 {
-    (void)scratch;
-    (void)dis;
     const FloatMotionState *s = static_cast<const FloatMotionState *>(state);
     const int err = ev_cuda_finish(ref->gpu, "float_motion");
     if (err)

@@ -152,7 +152,6 @@ static double frame_score(const MotionState *s, const EvPic *ref, unsigned frame
 static int motion_extract(const void *state, void *scratch, const EvPic *ref, const EvPic *dis,
                           unsigned frame, EvSink *sink)
 {
-    (void)dis;
     MotionState *s = (MotionState *)state;
     if (frame != s->n_scores)
         return -EINVAL; /* the engine calls a sequential extractor for 0, 1, 2... */
@@ -197,7 +196,6 @@ static double motion2_at(const MotionState *s, unsigned i, unsigned min_idx)
  * full-window frame (0 when there is none); it also seeds the moving average. */
 static int motion_flush(void *state, unsigned n_frames, EvSink *sink)
 {
-    (void)n_frames;
     MotionState *s = state;
     const MotionOpts *o = &s->opts;
     const unsigned min_idx = s->depth;

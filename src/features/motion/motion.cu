@@ -126,8 +126,6 @@ extern "C" void ev_motion_cuda_close(MotionState *s)
 
 extern "C" EV_LAUNCH_FN(ev_motion_launch_cuda)
 {
-    (void)scratch;
-    (void)dis;
     const MotionState *s = static_cast<const MotionState *>(state);
     MotionCuda *m = s->cuda;
     if (s->opts.force_zero)
@@ -139,8 +137,6 @@ extern "C" EV_LAUNCH_FN(ev_motion_launch_cuda)
 
 extern "C" EV_EXTRACT_FN(ev_motion_extract_cuda)
 {
-    (void)scratch;
-    (void)dis;
     const MotionState *s = static_cast<const MotionState *>(state);
     MotionCuda *m = s->cuda;
     double score = 0.;

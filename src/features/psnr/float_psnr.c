@@ -15,8 +15,6 @@ typedef struct FloatPsnrState {
 
 static int float_psnr_init(void *state, const void *opts, const EvPicInfo *info, const EvLog *log)
 {
-    (void)opts;
-    (void)log;
     FloatPsnrState *s = state;
     s->scaler = sample_scaler(info->bpc);
     /* libvmaf's table is (2^bpc - 1) / 2^(bpc - 8) and 6 * bpc + 12 for 8, 10, 12, 16; odd
@@ -98,7 +96,6 @@ double ev_float_psnr_noise_from_units(const EvPic *ref, const EvPic *dis, uint64
 static int float_psnr_extract(const void *state, void *scratch, const EvPic *ref, const EvPic *dis,
                               unsigned frame, EvSink *sink)
 {
-    (void)scratch;
     const FloatPsnrState *s = state;
     double noise;
     if (!noise_sum_exact(ref, dis, s->scaler, &noise))

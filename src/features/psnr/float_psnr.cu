@@ -6,7 +6,6 @@
 
 extern "C" void ev_float_psnr_launch_cuda(const void *state, const EvPic *ref, const EvPic *dis)
 {
-    (void)state;
     const Gpu g = gpu_of(ref);
     EvSegments segs = {};
     add_plane(segs, ref, dis, 0);
@@ -18,7 +17,6 @@ extern "C" void ev_float_psnr_launch_cuda(const void *state, const EvPic *ref, c
 
 extern "C" EV_EXTRACT_FN(ev_float_psnr_extract_cuda)
 {
-    (void)scratch;
     const Gpu g = gpu_of(ref);
     ev_float_psnr_launch_cuda(state, ref, dis);
     const int err = ev_cuda_finish(g.w, "float_psnr");

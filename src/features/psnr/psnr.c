@@ -53,7 +53,6 @@ static const EvOption psnr_options[] = {
 
 static int psnr_init(void *state, const void *opts, const EvPicInfo *info, const EvLog *log)
 {
-    (void)log;
     PsnrState *s = state;
     s->opts = *(const PsnrOpts *)opts;
     s->bpc = info->bpc;
@@ -118,7 +117,6 @@ unsigned ev_psnr_planes(const void *state)
 static int psnr_extract(const void *state, void *scratch, const EvPic *ref, const EvPic *dis,
                         unsigned frame, EvSink *sink)
 {
-    (void)scratch;
     int err = 0;
     for (unsigned p = 0; p < ev_psnr_planes(state) && !err; p++)
         err = ev_psnr_emit_plane(state, p, plane_sse(&((const PsnrState *)state)->dsp, ref, dis, p),
@@ -130,7 +128,6 @@ static int psnr_extract(const void *state, void *scratch, const EvPic *ref, cons
  * 0, log10(0) = -inf and the value is min(NaN, -inf) = -inf). */
 static int psnr_flush(void *state, unsigned n_frames, EvSink *sink)
 {
-    (void)n_frames;
     static const char *const apsnr_name[3] = { "apsnr_y", "apsnr_cb", "apsnr_cr" };
     PsnrState *s = state;
     if (!s->opts.enable_apsnr)

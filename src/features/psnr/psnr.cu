@@ -51,7 +51,6 @@ extern "C" void ev_psnr_launch_cuda(const void *state, const EvPic *ref, const E
 
 extern "C" EV_EXTRACT_FN(ev_psnr_extract_cuda)
 {
-    (void)scratch;
     const Gpu g = gpu_of(ref);
     ev_psnr_launch_cuda(state, ref, dis);
     int err = ev_cuda_finish(g.w, "psnr");

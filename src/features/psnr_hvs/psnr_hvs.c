@@ -12,7 +12,6 @@ static const float csf_tables[3][64] = { PSNR_HVS_CSF_Y, PSNR_HVS_CSF_CB, PSNR_H
 
 static int psnr_hvs_init(void *state, const void *opts, const EvPicInfo *info, const EvLog *log)
 {
-    (void)opts;
     PsnrHvsState *s = state;
     if (ev_require_chroma(info, "psnr_hvs", log))
         return -EINVAL;
@@ -75,7 +74,6 @@ int ev_psnr_hvs_emit(const PsnrHvsState *s, const float sum[3], const int w[3], 
 static int psnr_hvs_extract(const void *state, void *scratch, const EvPic *ref, const EvPic *dis,
                             unsigned frame, EvSink *sink)
 {
-    (void)scratch;
     const PsnrHvsState *s = state;
     float sum[3];
     int w[3], h[3];

@@ -284,8 +284,6 @@ unsigned grid_of(long long n, int per)
 
 extern "C" EV_LAUNCH_FN(ev_psnr_hvs_launch_cuda)
 {
-    (void)scratch;
-    (void)frame;
     return ev_kept_launch<PsnrHvsState, Bufs>(
         state, ref, ref, lay_out, [&](const PsnrHvsState *s, Bufs &b, cudaStream_t stream) {
             if (!geometry_matches(s, ref, dis))
@@ -321,8 +319,6 @@ extern "C" EV_LAUNCH_FN(ev_psnr_hvs_launch_cuda)
 
 extern "C" EV_EXTRACT_FN(ev_psnr_hvs_extract_cuda)
 {
-    (void)scratch;
-    (void)dis;
     return ev_kept_extract<PsnrHvsState, Bufs>(
         state, ref, "psnr_hvs", lay_out, [&](const PsnrHvsState *s, Bufs &b) {
             return ev_psnr_hvs_emit(s, b.sums_host, s->w, s->h, frame, sink);

@@ -270,7 +270,6 @@ static void subtract(const SpeedPlan *pl, const float *a, const float *b, float 
 static int speed_temporal_extract(const void *state, void *scratch, const EvPic *ref,
                                   const EvPic *dis, unsigned frame, EvSink *sink)
 {
-    (void)scratch;
     SpeedTemporalState *s = (SpeedTemporalState *)state; /* sequential: owns its state */
     const SpeedPlan *pl = &s->plan;
     float *const *cur = s->frame[frame & 1], *const *prev = s->frame[(frame + 1) & 1];

@@ -335,8 +335,6 @@ int chroma_frame(const SpeedChromaState *s, EvCudaWorker *gpu, ChromaFrame &f)
 
 extern "C" EV_LAUNCH_FN(ev_speed_chroma_launch_cuda)
 {
-    (void)scratch;
-    (void)frame;
     if (!ref)
         return 0;
     const SpeedChromaState *s = static_cast<const SpeedChromaState *>(state);
@@ -365,8 +363,6 @@ extern "C" EV_LAUNCH_FN(ev_speed_chroma_launch_cuda)
 
 extern "C" EV_EXTRACT_FN(ev_speed_chroma_extract_cuda)
 {
-    (void)scratch;
-    (void)dis;
     const SpeedChromaState *s = static_cast<const SpeedChromaState *>(state);
     int err = ev_cuda_finish(ref->gpu, "speed_chroma");
     ChromaFrame f;
@@ -472,7 +468,6 @@ extern "C" void ev_speed_temporal_cuda_close(SpeedTemporalState *s)
 
 extern "C" EV_LAUNCH_FN(ev_speed_temporal_launch_cuda)
 {
-    (void)scratch;
     const SpeedTemporalState *s = static_cast<const SpeedTemporalState *>(state);
     SpeedTemporalCuda *m = s->cuda;
     return m->order.launch(
@@ -484,8 +479,6 @@ extern "C" EV_LAUNCH_FN(ev_speed_temporal_launch_cuda)
 
 extern "C" EV_EXTRACT_FN(ev_speed_temporal_extract_cuda)
 {
-    (void)scratch;
-    (void)dis;
     const SpeedTemporalState *s = static_cast<const SpeedTemporalState *>(state);
     SpeedTemporalCuda *m = s->cuda;
     // every frame: the luma copies must be done before the slot is reused

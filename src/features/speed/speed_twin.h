@@ -286,26 +286,24 @@ typedef struct SpeedTwinPlan {
 
 static inline SpeedTwinPlan speed_twin_plan(const SpeedPlan *pl)
 {
-    SpeedTwinPlan t = {
-        .w = pl->w,
-        .h = pl->h,
-        .sw = pl->sw,
-        .sh = pl->sh,
-        .dw = pl->dw,
-        .dh = pl->dh,
-        .bw = pl->bw,
-        .n_blocks = pl->n_blocks,
-        .sub_w = pl->sub_w,
-        .sub_h = pl->sub_h,
-        .scaling = pl->scaling,
-        .identity = pl->scaling && pl->scale.identity,
-        .method = (int)pl->scale.method,
-        .n_aa = pl->antialias.n,
-        .n_local = pl->local.n,
-        .weight_var_mode = pl->p.weight_var_mode,
-        .sigma_nn = (float)pl->p.sigma_nn,
-        .base_entropy = pl->base_entropy,
-    };
+    SpeedTwinPlan t = { .w = pl->w,
+                        .h = pl->h,
+                        .sw = pl->sw,
+                        .sh = pl->sh,
+                        .dw = pl->dw,
+                        .dh = pl->dh,
+                        .bw = pl->bw,
+                        .n_blocks = pl->n_blocks,
+                        .sub_w = pl->sub_w,
+                        .sub_h = pl->sub_h,
+                        .scaling = pl->scaling,
+                        .identity = pl->scaling && pl->scale.identity,
+                        .method = (int)pl->scale.method,
+                        .n_aa = pl->antialias.n,
+                        .n_local = pl->local.n,
+                        .weight_var_mode = pl->p.weight_var_mode,
+                        .sigma_nn = (float)pl->p.sigma_nn,
+                        .base_entropy = pl->base_entropy };
     for (int k = 0; k < SPEED_MAX_TAPS; k++) {
         t.aa[k] = pl->antialias.tap[k];
         t.local[k] = pl->local.tap[k];

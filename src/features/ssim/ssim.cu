@@ -373,7 +373,6 @@ Image image_b(const Level &L)
 
 extern "C" EV_EXTRACT_FN(ev_float_ssim_extract_cuda)
 {
-    (void)scratch;
     const SsimState *s = static_cast<const SsimState *>(state);
     Frame f = {};
     f.levels = 1;
@@ -404,7 +403,6 @@ extern "C" EV_EXTRACT_FN(ev_float_ssim_extract_cuda)
 
 extern "C" EV_EXTRACT_FN(ev_float_ms_ssim_extract_cuda)
 {
-    (void)scratch;
     const MsSsimState *s = static_cast<const MsSsimState *>(state);
     Frame f = {};
     f.levels = MS_SCALES;

@@ -175,8 +175,6 @@ void launch_down(const FloatVifState *s, const Bufs &b, int scale, cudaStream_t 
 
 extern "C" EV_LAUNCH_FN(ev_float_vif_launch_cuda)
 {
-    (void)scratch;
-    (void)frame;
     return ev_kept_launch<FloatVifState, Bufs>(
         state, ref, ref, lay_out, [&](const FloatVifState *s, Bufs &b, cudaStream_t stream) {
             if (!*b.uploaded) {
@@ -205,8 +203,6 @@ extern "C" EV_LAUNCH_FN(ev_float_vif_launch_cuda)
 
 extern "C" EV_EXTRACT_FN(ev_float_vif_extract_cuda)
 {
-    (void)scratch;
-    (void)dis;
     return ev_kept_extract<FloatVifState, Bufs>(state, ref, "float_vif", lay_out,
                                                 [&](const FloatVifState *s, Bufs &b) {
                                                     VifScaleScores v = {};

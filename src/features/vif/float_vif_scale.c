@@ -14,7 +14,7 @@ static const float valid_kernelscales[21] = {
     1.0f,           1.0f / 2.0f,  3.0f / 2.0f, 2.0f,         2.0f / 3.0f,  24.0f / 10.0f,
     360.0f / 97.0f, 4.0f / 3.0f,  3.5f / 3.0f, 3.75f / 3.0f, 4.25f / 3.0f, 5.0f / 3.0f,
     3.0f,           1.0f / 2.25f, 1.4746f,     1.54f,        1.6f,         1.06667f,
-    0.711111f,      0.740740f,    1.111111f,
+    0.711111f,      0.740740f,    1.111111f
 };
 
 int vif_float_kernelscale_valid(const float kernelscale)

@@ -240,8 +240,6 @@ void lay_out(const VifState *s, char *dev, char *host, Bufs &b, size_t &dev_byte
 
 extern "C" EV_LAUNCH_FN(ev_vif_launch_cuda)
 {
-    (void)scratch;
-    (void)frame;
     return ev_kept_launch<VifState, Bufs>(
         state, ref, ref, lay_out, [&](const VifState *s, Bufs &b, cudaStream_t stream) {
             if (!b.host[0]) {
