@@ -39,6 +39,7 @@ LAYERS = [
 # implements.
 ONLY = {
     "cuda": {"base", "cuda"},
+    "features": {"base", "cuda", "features"},
     "public": {"public"},
     "users": {"public", "users"},
 }

@@ -125,7 +125,7 @@ static int push_frame(const CliSettings *s, EvVideo *ref, Scoring *sc, unsigned 
             side_reader_request(&sc[i].reader, &dis[i]);
     const int ra = ev_video_read_into(ref, &ref_pic);
     /* every pair is read before any is pushed: the contexts then score the frame in one group
-     * job (core/groupjob.h), the reference's part of vif once */
+     * job (core/group_jobs.h), the reference's part of vif once */
     int rb[CLI_MAX_ITEMS];
     for (unsigned i = 0; i < n_dis; i++)
         if (lent[i])

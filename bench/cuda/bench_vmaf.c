@@ -126,8 +126,8 @@ static float twin_device_ms(const TwinSpec *t, unsigned w, unsigned h, unsigned 
     int err = cls->launch(state, NULL, &ref, &dis, 0); /* warm-up: buffers, tables */
     ev_cuda_finish(gpu, name);
     if (!err && extracts) {
-        EvSink sink = ev_sink(&sink_store, 0, 0);
-        err = cls->extract(state, NULL, &ref, &dis, 0, &sink);
+        EvCollectorSink sink = ev_sink(&sink_store, 0, 0);
+        err = cls->extract(state, NULL, &ref, &dis, 0, &sink.base);
     }
     for (unsigned b = 0; b < frames && !err; b += BATCH) {
         const unsigned n = frames - b < BATCH ? frames - b : BATCH;
@@ -138,8 +138,8 @@ static float twin_device_ms(const TwinSpec *t, unsigned w, unsigned h, unsigned 
         }
         cudaEventSynchronize(end[b + n - 1]);
         for (unsigned i = b; i < b + n && !err && extracts; i++) {
-            EvSink sink = ev_sink(&sink_store, i + 1, 0);
-            err = cls->extract(state, NULL, &ref, &dis, i + 1, &sink);
+            EvCollectorSink sink = ev_sink(&sink_store, i + 1, 0);
+            err = cls->extract(state, NULL, &ref, &dis, i + 1, &sink.base);
         }
     }
     for (unsigned i = 0; i < frames; i++) {

@@ -79,8 +79,8 @@ int ev_import_score(EvContext *const c, const char *const name, const unsigned f
         return -EINVAL;
     EvCollector *const col = collector_of(c);
     /* written as if by an extractor registered after all others, at that frame */
-    EvSink sink = ev_sink(col, frame, 0xFFFFu);
-    const int err = ev_sink_put(&sink, name, frame, value);
+    EvCollectorSink sink = ev_sink(col, frame, 0xFFFFu);
+    const int err = ev_sink_put(&sink.base, name, frame, value);
     if (!err && c->flushed)
         ev_collector_finish(col); /* output order again */
     return err;

@@ -75,10 +75,51 @@ enum {
                                      twin of a frame does, only they are uploaded */
 };
 
-/* Where an extractor puts its results. Names are the names Netflix's CLI prints. */
+/* Where an extractor puts its results: the engine's collector (core/collector.h) behind two
+ * calls, so that a family knows nothing of the engine. Names are the names Netflix's CLI
+ * prints. Each returns 0 or a negative errno, for extract() or flush() to return. */
 typedef struct EvSink EvSink;
-int ev_sink_put(EvSink *s, const char *name, unsigned frame, double value);
-int ev_sink_put_aggregate(EvSink *s, const char *name, double value);
+struct EvSink {
+    int (*put)(EvSink *s, const char *name, unsigned frame, double value);
+    int (*put_aggregate)(EvSink *s, const char *name, double value);
+};
+static inline int ev_sink_put(EvSink *s, const char *name, unsigned frame, double value)
+{
+    return s->put(s, name, frame, value);
+}
+static inline int ev_sink_put_aggregate(EvSink *s, const char *name, double value)
+{
+    return s->put_aggregate(s, name, value);
+}
+
+/*
+ * Many encodes (ev_send_pictures_multi): the contexts of one group receive the same reference
+ * as their frame n. A class whose per-frame values have a reference-only part says how to score
+ * the group together, and the engine runs it (core/group.h); the class never sees the group.
+ *
+ *  - by_reference: the values depend on the reference frames and the options alone (motion's
+ *    SAD score). One member scores them (n == 1, dis[0] its own distorted), every member with
+ *    the same options takes them.
+ *  - else: score() scores n members at once against one reference, doing the reference's part
+ *    once (vif's filtered reference, adm's decomposition); dis[k]'s values at k * n_values.
+ *
+ * Either way emit() then writes a member's values as extract() would have, so that a member
+ * scored by the group gives the same bits as one scored alone; extract() still scores a member
+ * that the group leaves alone (it joined late, or there was no memory).
+ */
+enum { EV_GROUP_MAX_MEMBERS = 32 }; /* members of one group frame; more score alone */
+
+typedef struct EvGroupScoring {
+    unsigned n_values; /* doubles per member and frame (by_reference: at most 4) */
+    int by_reference;
+    /* the group scratch score() needs for n members (64-byte aligned, contents undefined);
+     * NULL: none */
+    size_t (*scratch_size)(const void *state, unsigned n);
+    void (*score)(const void *state, void *scratch, void *group_scratch, const EvPic *ref,
+                  const EvPic *const *dis, unsigned n, unsigned frame, double *values);
+    int (*emit)(const void *state, void *scratch, const EvPic *ref, unsigned frame,
+                const double *values, EvSink *sink);
+} EvGroupScoring;
 
 typedef struct EvExtractorClass {
     const char *name;                /* Netflix's extractor name, e.g. "psnr" */
@@ -99,6 +140,7 @@ typedef struct EvExtractorClass {
     int (*launch)(const void *state, void *scratch, const EvPic *ref, const EvPic *dis,
                   unsigned frame); /* may be NULL (CUDA twins) */
     void (*close)(void *state);    /* may be NULL */
+    const EvGroupScoring *group;   /* may be NULL: each member of a group scores alone */
 } EvExtractorClass;
 
 /*

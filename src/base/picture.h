@@ -15,9 +15,6 @@ typedef struct EvPic {
     const void *data[3];      /* host samples */
     const void *dev[3];       /* device copy of the samples (CUDA backend), else NULL */
     struct EvCudaWorker *gpu; /* the worker that uploaded dev (CUDA backend), else NULL */
-    struct EvRefShare *share; /* on a reference: the many-encodes group whose other contexts
-                                 have this same reference as this frame (core/refshare.h),
-                                 else NULL */
 } EvPic;
 
 /* Geometry an extractor is initialised with (the first frame's). */

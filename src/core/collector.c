@@ -77,8 +77,10 @@ static int grow(EvFeatureVec *f, unsigned frame)
     return 0;
 }
 
-int ev_sink_put(EvSink *const s, const char *const name, const unsigned frame, const double value)
+int ev_collector_put(EvSink *const sink, const char *const name, const unsigned frame,
+                     const double value)
 {
+    EvCollectorSink *const s = (EvCollectorSink *)sink; /* its first member */
     EvCollector *c = s->c;
     const uint64_t key = ((uint64_t)s->epoch << 32) | ((uint64_t)s->extractor << 16) | s->seq;
     s->seq++;
@@ -102,9 +104,9 @@ int ev_sink_put(EvSink *const s, const char *const name, const unsigned frame, c
     return err;
 }
 
-int ev_sink_put_aggregate(EvSink *const s, const char *const name, const double value)
+int ev_collector_put_aggregate(EvSink *const sink, const char *const name, const double value)
 {
-    EvCollector *c = s->c;
+    EvCollector *c = ((EvCollectorSink *)sink)->c;
     pthread_mutex_lock(&c->lock);
     int err = 0;
     if (c->n_agg == c->cap_agg) {

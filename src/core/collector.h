@@ -34,13 +34,15 @@ typedef struct EvCollector {
     const EvLog *log;
 } EvCollector;
 
-/* The sink an extractor writes through: one per extract()/flush() call. */
-struct EvSink {
+/* The sink an extractor writes through (base/extractor.h): one per extract()/flush() call,
+ * given to it as &sink.base. */
+typedef struct EvCollectorSink {
+    EvSink base;
     EvCollector *c;
     uint32_t epoch;     /* frame index, or EV_EPOCH_FLUSH */
     uint16_t extractor; /* registration index */
     uint16_t seq;       /* writes so far in this call */
-};
+} EvCollectorSink;
 #define EV_EPOCH_FLUSH 0xFFFFFFFFu
 
 int ev_collector_init(EvCollector *c, const EvLog *log);
@@ -49,9 +51,14 @@ void ev_collector_free(EvCollector *c);
 void ev_collector_finish(EvCollector *c);
 const EvFeatureVec *ev_collector_find(const EvCollector *c, const char *name);
 
-static inline EvSink ev_sink(EvCollector *c, uint32_t epoch, unsigned extractor)
+int ev_collector_put(EvSink *s, const char *name, unsigned frame, double value);
+int ev_collector_put_aggregate(EvSink *s, const char *name, double value);
+
+static inline EvCollectorSink ev_sink(EvCollector *c, uint32_t epoch, unsigned extractor)
 {
-    const EvSink s = { c, epoch, (uint16_t)extractor, 0 };
+    const EvCollectorSink s = {
+        { ev_collector_put, ev_collector_put_aggregate }, c, epoch, (uint16_t)extractor, 0
+    };
     return s;
 }
 

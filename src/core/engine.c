@@ -8,7 +8,7 @@
 #include "core/engine.h"
 #include "core/engine_internal.h"
 #include "core/frames.h"
-#include "core/refshare.h"
+#include "core/group.h"
 #include "cuda/runtime.h"
 
 static unsigned online_cores(void)
@@ -76,7 +76,7 @@ void ev_engine_close(EvEngine **const pc)
     /* out of the group's jobs before the registrations go: another member's job claim reads
      * them (every dispatched slot left already; this is for the rest) */
     for (unsigned i = 0; i < c->n_slots; i++)
-        ev_slot_leave_jobs(&c->slots[i]);
+        ev_group_leave_slot(&c->slots[i]);
     for (unsigned r = 0; r < c->n_reg; r++) {
         if (c->reg[r].initialised && c->reg[r].run->close)
             c->reg[r].run->close(c->reg[r].state);
@@ -90,7 +90,7 @@ void ev_engine_close(EvEngine **const pc)
             free(c->slots[i].buf);
     }
     free(c->reg);
-    ev_refshare_release(c->share);
+    ev_group_release(c->group);
     free(c->slots);
     free(c->queue);
     free(c->workers);

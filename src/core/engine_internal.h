@@ -1,4 +1,4 @@
-/* Inside the engine (engine.c, frames.c, backend.c, groupjob.c): the registrations, frame slots,
+/* Inside the engine (engine.c, frames.c, backend.c, group.c, group_jobs.c): the registrations, frame slots,
  * workers and scheduler state. Nothing outside src/core/ includes this. */
 #ifndef EV_CORE_ENGINE_INTERNAL_H
 #define EV_CORE_ENGINE_INTERNAL_H
@@ -28,11 +28,14 @@ typedef struct EvSlot {
     EvPic ref, dis;
     /* lent by ev_borrow_pictures_multi: the group of that call, or NULL, and the data[0] of
      * the reference it lent, which a submit must give for the frame to count as the group's */
-    struct EvRefShare *group;
+    struct EvGroup *group;
     const void *group_ref;
-    /* the group whose jobs (core/groupjob.h) this slot's distorted joined as frame
+    /* set at dispatch: the many-encodes group (core/group.h) whose contexts get this slot's
+     * reference as their frame `frame`, or NULL */
+    struct EvGroup *frame_group;
+    /* the group whose jobs (core/group_jobs.h) this slot's distorted joined as frame
      * joined_frame, held until the slot leaves them; else NULL */
-    struct EvRefShare *joined;
+    struct EvGroup *joined;
     unsigned joined_frame;
 } EvSlot;
 
@@ -59,9 +62,9 @@ struct EvEngine {
     int use_cuda;     /* decided at the first frame (settings.backend) */
     EvSlot *borrowed; /* slot lent by ev_borrow_pictures, until submitted */
 
-    unsigned n_frames;        /* pairs pushed */
-    struct EvRefShare *share; /* the many-encodes group this context is aligned with, or NULL
-                                 (left for good at a pair pushed outside the group's calls) */
+    unsigned n_frames;     /* pairs pushed */
+    struct EvGroup *group; /* the many-encodes group this context is aligned with, or NULL
+                              (left for good at a pair pushed outside the group's calls) */
     int flushed;
     int error; /* first error of any frame, 0 if none */
 

@@ -9,7 +9,7 @@
 #include "core/engine_internal.h"
 #include "core/frames.h"
 #include "core/registration.h"
-#include "core/refshare.h"
+#include "core/group.h"
 #include "cuda/runtime.h"
 
 /* Frames in flight on the CUDA backend: 2 per stream for 8 streams, plus the one being read. */
@@ -202,8 +202,10 @@ static int run_extractors(EvEngine *c, EvWorker *w, const EvSlot *s, int sequent
         const EvRegistration *reg = &c->reg[r];
         if (!ev_reg_runs_now(c, reg, s->frame, sequential))
             continue;
-        EvSink sink = ev_sink(&c->collector, s->frame, r);
-        err = reg->run->extract(reg->state, w->scratch[r], &ref, &dis, s->frame, &sink);
+        EvCollectorSink sink = ev_sink(&c->collector, s->frame, r);
+        err = s->frame_group
+                  ? ev_group_extract(reg, w->scratch[r], s, &ref, &dis, &sink.base)
+                  : reg->run->extract(reg->state, w->scratch[r], &ref, &dis, s->frame, &sink.base);
         if (err) {
             ev_log(&c->log, EV_LOG_ERROR, "%s: failed at frame %u (%s)", reg->cls->name, s->frame,
                    strerror(-err));
@@ -222,7 +224,7 @@ static void run_queued(EvEngine *c, EvWorker *w)
     c->q_len--;
     pthread_mutex_unlock(&c->lock);
     const int err = run_extractors(c, w, s, 0);
-    ev_slot_leave_jobs(s);
+    ev_group_leave_slot(s);
     pthread_mutex_lock(&c->lock);
     if (err && !c->error)
         c->error = err;
@@ -274,7 +276,7 @@ static EvSlot *take_free_slot(EvEngine *c)
 
 static void release_slot(EvEngine *c, EvSlot *s)
 {
-    ev_slot_leave_jobs(s);
+    ev_group_leave_slot(s);
     pthread_mutex_lock(&c->lock);
     s->busy = 0;
     pthread_cond_broadcast(&c->slot_free);
@@ -282,11 +284,11 @@ static void release_slot(EvEngine *c, EvSlot *s)
 }
 
 /* A filled slot becomes frame n: sequential extractors now, the rest on a worker (or now).
- * share: the group whose aligned contexts get this reference as their frame n, or NULL. */
-static int dispatch(EvEngine *c, EvSlot *s, EvRefShare *share)
+ * group: the group whose aligned contexts get this reference as their frame n, or NULL. */
+static int dispatch(EvEngine *c, EvSlot *s, EvGroup *group)
 {
     s->frame = c->n_frames++;
-    s->ref.share = share;
+    s->frame_group = group ? ev_group_retain(group) : NULL; /* released with the slot */
     int err = run_extractors(c, &c->caller, s, 1);
     if (!err && !c->n_workers)
         err = run_extractors(c, &c->caller, s, 0);
@@ -332,8 +334,8 @@ static int admit_frame(EvEngine *c, const EvPicture *ref)
 /* This context's frames are its own from now on: it shares nothing more with its group. */
 static void leave_group(EvEngine *c)
 {
-    ev_refshare_release(c->share);
-    c->share = NULL;
+    ev_group_release(c->group);
+    c->group = NULL;
 }
 
 /* Check a pair and copy it into a free slot (*slot), not yet dispatched. */
@@ -365,11 +367,11 @@ static int prepare_pair(EvEngine *const c, const EvPicture *const ref, const EvP
 }
 
 static int send_pair(EvEngine *const c, const EvPicture *const ref, const EvPicture *const dis,
-                     EvRefShare *share)
+                     EvGroup *group)
 {
     EvSlot *s;
     const int err = prepare_pair(c, ref, dis, &s);
-    return err ? err : dispatch(c, s, share);
+    return err ? err : dispatch(c, s, group);
 }
 
 int ev_engine_send(EvEngine *const c, const EvPicture *const ref, const EvPicture *const dis)
@@ -384,9 +386,9 @@ int ev_engine_send(EvEngine *const c, const EvPicture *const ref, const EvPictur
  * dis[i] != NULL when dis is given): their common group when each is aligned with it (has
  * pushed exactly the group's frames), a new one at the first call of two or more fresh
  * contexts, else NULL, and then each of them leaves its group. */
-static EvRefShare *call_group(EvEngine *const *ctx, unsigned n, const EvPicture *const *dis)
+static EvGroup *call_group(EvEngine *const *ctx, unsigned n, const EvPicture *const *dis)
 {
-    EvRefShare *g = NULL;
+    EvGroup *g = NULL;
     unsigned taking = 0;
     int aligned = 1, fresh = 1;
     for (unsigned i = 0; i < n; i++) {
@@ -394,31 +396,30 @@ static EvRefShare *call_group(EvEngine *const *ctx, unsigned n, const EvPicture 
         if (!c || (dis && !dis[i]))
             continue;
         if (!taking++)
-            g = c->share;
-        if (!g || c->share != g || c->n_frames != ev_refshare_frames(g))
+            g = c->group;
+        if (!g || c->group != g || c->n_frames != ev_group_frames(g))
             aligned = 0;
-        if (c->share || c->n_frames)
+        if (c->group || c->n_frames)
             fresh = 0;
     }
     if (aligned)
         return g;
-    g = fresh && taking > 1 ? ev_refshare_new() : NULL;
+    g = fresh && taking > 1 ? ev_group_new() : NULL;
     for (unsigned i = 0; i < n; i++) {
         EvEngine *const c = ctx[i];
         if (!c || (dis && !dis[i]))
             continue;
         leave_group(c);
         if (g)
-            c->share = ev_refshare_retain(g);
+            c->group = ev_group_retain(g);
     }
-    ev_refshare_release(g); /* the contexts hold it */
+    ev_group_release(g); /* the contexts hold it */
     return g;
 }
 
 /* One context per distorted, each given its own copy of the reference; the contexts aligned
- * with one group share their reference-only per-frame values (core/refshare.h) and score the
- * frame in group jobs (core/groupjob.h): every member's pair is in its slot, joined, before the
- * first is dispatched. */
+ * with one group run the frame as a group (core/group.h): every member's pair is in its slot,
+ * joined to the group's jobs, before the first is dispatched. */
 int ev_engine_send_multi(EvEngine *const *const ctx, const unsigned n, const EvPicture *const ref,
                          const EvPicture *const *const dis)
 {
@@ -430,7 +431,7 @@ int ev_engine_send_multi(EvEngine *const *const ctx, const unsigned n, const EvP
                 ev_log(&ctx[i]->log, EV_LOG_ERROR, "many encodes: context %u is context %u", i, k);
                 return -EINVAL;
             }
-    EvRefShare *const g = call_group(ctx, n, dis);
+    EvGroup *const g = call_group(ctx, n, dis);
     EvSlot *stack[16] = { NULL }, **slots = n <= 16 ? stack : calloc(n, sizeof(*slots));
     int err = 0;
     for (unsigned i = 0; i < n && !err; i++) {
@@ -441,7 +442,7 @@ int ev_engine_send_multi(EvEngine *const *const ctx, const unsigned n, const EvP
             continue;
         }
         if ((err = prepare_pair(ctx[i], ref, dis[i], &slots[i])) == 0)
-            ev_slot_join_jobs(ctx[i], slots[i], g);
+            ev_group_join_slot(ctx[i], slots[i], g);
     }
     /* the pairs prepared before a failure are pushed */
     for (unsigned i = 0; slots && i < n; i++) {
@@ -453,7 +454,7 @@ int ev_engine_send_multi(EvEngine *const *const ctx, const unsigned n, const EvP
     if (slots != stack)
         free(slots);
     if (g)
-        ev_refshare_advance(g);
+        ev_group_advance(g);
     return err;
 }
 
@@ -497,11 +498,11 @@ int ev_engine_borrow(EvEngine *const c, const unsigned width, const unsigned hei
     return 0;
 }
 
-static int submit_pair(EvEngine *const c, EvRefShare *share)
+static int submit_pair(EvEngine *const c, EvGroup *group)
 {
     EvSlot *s = c->borrowed;
     c->borrowed = NULL;
-    return dispatch(c, s, share);
+    return dispatch(c, s, group);
 }
 
 int ev_engine_submit(EvEngine *const c)
@@ -555,14 +556,14 @@ int ev_engine_borrow_multi(EvEngine *const *const ctx, const unsigned n, const u
     }
     /* frame numbers are fixed now (no pair can be pushed while one is borrowed): the group
      * of this frame is decided here, for the submits that give this reference */
-    EvRefShare *const g = call_group(ctx, n, NULL);
+    EvGroup *const g = call_group(ctx, n, NULL);
     for (unsigned i = 0; i < n; i++)
         if (ctx[i]) {
             ctx[i]->borrowed->group = g;
             ctx[i]->borrowed->group_ref = ref->data[0];
         }
     if (g)
-        ev_refshare_advance(g);
+        ev_group_advance(g);
     return 0;
 }
 
@@ -611,13 +612,13 @@ int ev_engine_submit_multi(EvEngine *const *const ctx, const unsigned n, const E
         ready[i] = 1;
     }
     for (unsigned i = 0; ready && i < n; i++)
-        if (ready[i] && ctx[i]->share)
-            ev_slot_join_jobs(ctx[i], ctx[i]->borrowed, ctx[i]->borrowed->group);
+        if (ready[i] && ctx[i]->group)
+            ev_group_join_slot(ctx[i], ctx[i]->borrowed, ctx[i]->borrowed->group);
     for (unsigned i = 0; ready && i < n; i++) {
         if (!ready[i])
             continue;
         EvSlot *const s = ctx[i]->borrowed;
-        const int e = submit_pair(ctx[i], ctx[i]->share ? s->group : NULL);
+        const int e = submit_pair(ctx[i], ctx[i]->group ? s->group : NULL);
         err = err ? err : e;
     }
     if (ready != stack)
@@ -663,8 +664,8 @@ int ev_engine_flush(EvEngine *const c)
         EvRegistration *reg = &c->reg[r];
         if (!reg->initialised || !reg->run->flush)
             continue;
-        EvSink sink = ev_sink(&c->collector, EV_EPOCH_FLUSH, r);
-        const int err = reg->run->flush(reg->state, c->n_frames, &sink);
+        EvCollectorSink sink = ev_sink(&c->collector, EV_EPOCH_FLUSH, r);
+        const int err = reg->run->flush(reg->state, c->n_frames, &sink.base);
         if (err) {
             ev_log(&c->log, EV_LOG_ERROR, "%s: flush failed (%s)", reg->cls->name, strerror(-err));
             c->error = err;

@@ -15,14 +15,6 @@ int ev_reg_runs_now(const EvEngine *c, const EvRegistration *reg, unsigned frame
            !skipped_by_subsample(c, reg->run, frame);
 }
 
-const EvRegistration *ev_context_reg_of(const EvEngine *c, const void *state)
-{
-    for (unsigned r = 0; r < c->n_reg; r++)
-        if (c->reg[r].state == state)
-            return &c->reg[r];
-    return NULL;
-}
-
 int ev_context_runs(const EvEngine *c, const EvExtractorClass *run, const void *opts,
                     const unsigned frame)
 {

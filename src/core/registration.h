@@ -1,5 +1,5 @@
 /* Which of an engine's registrations run on a frame: the scheduler's (frames.c) and the group
- * jobs' (groupjob.c) common view of the registrations. */
+ * jobs' (group_jobs.c) common view of the registrations. */
 #ifndef EV_CORE_REGISTRATION_H
 #define EV_CORE_REGISTRATION_H
 
@@ -8,8 +8,6 @@
 /* 1 when reg runs on frame in this pass (sequential: the EV_FEX_SEQUENTIAL pass, else the
  * parallel one): not skipped by n_subsample unless it runs on every frame. */
 int ev_reg_runs_now(const EvEngine *c, const EvRegistration *reg, unsigned frame, int sequential);
-/* The registration of c whose state is `state`, or NULL. */
-const EvRegistration *ev_context_reg_of(const EvEngine *c, const void *state);
 /* 1 when c runs the parallel extractor `run` on the CPU with options opts (run->opts_size
  * bytes) at frame `frame`. */
 int ev_context_runs(const EvEngine *c, const EvExtractorClass *run, const void *opts,

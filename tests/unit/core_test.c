@@ -94,18 +94,18 @@ static void test_collector_order(void)
     CHECK(ev_collector_init(&c, &test_log) == 0);
     /* writes arrive out of order (as from worker threads): frame 2 first, then frame 0 of a
      * later extractor, then frame 0 of the first; flush values last */
-    EvSink s2 = ev_sink(&c, 2, 0);
-    CHECK(ev_sink_put(&s2, "a", 2, 1.0) == 0);
-    CHECK(ev_sink_put(&s2, "b", 2, 2.0) == 0);
-    EvSink f = ev_sink(&c, EV_EPOCH_FLUSH, 0);
-    CHECK(ev_sink_put(&f, "late", 0, 3.0) == 0);
-    EvSink s0b = ev_sink(&c, 0, 1);
-    CHECK(ev_sink_put(&s0b, "c", 0, 4.0) == 0);
-    EvSink s0a = ev_sink(&c, 0, 0);
-    CHECK(ev_sink_put(&s0a, "b", 0, 5.0) == 0);
-    CHECK(ev_sink_put(&s0a, "a", 0, 6.0) == 0);
-    EvSink dup = ev_sink(&c, 0, 0);
-    CHECK(ev_sink_put(&dup, "a", 0, 7.0) == -EINVAL); /* written twice */
+    EvCollectorSink s2 = ev_sink(&c, 2, 0);
+    CHECK(ev_sink_put(&s2.base, "a", 2, 1.0) == 0);
+    CHECK(ev_sink_put(&s2.base, "b", 2, 2.0) == 0);
+    EvCollectorSink f = ev_sink(&c, EV_EPOCH_FLUSH, 0);
+    CHECK(ev_sink_put(&f.base, "late", 0, 3.0) == 0);
+    EvCollectorSink s0b = ev_sink(&c, 0, 1);
+    CHECK(ev_sink_put(&s0b.base, "c", 0, 4.0) == 0);
+    EvCollectorSink s0a = ev_sink(&c, 0, 0);
+    CHECK(ev_sink_put(&s0a.base, "b", 0, 5.0) == 0);
+    CHECK(ev_sink_put(&s0a.base, "a", 0, 6.0) == 0);
+    EvCollectorSink dup = ev_sink(&c, 0, 0);
+    CHECK(ev_sink_put(&dup.base, "a", 0, 7.0) == -EINVAL); /* written twice */
     ev_collector_finish(&c);
     /* frame 0's order (b, a from extractor 0; c from extractor 1), then flush */
     CHECK(c.n_feat == 4);
@@ -121,10 +121,10 @@ static void test_pooling(void)
     EvContext *ctx;
     CHECK(check_open(&ctx, 1, NULL) == 0);
     const double v[4] = { 0.0, 3.0, 1.5, 100.25 };
-    EvSink sink = ev_sink(&ctx->engine->collector, 0, 0);
+    EvCollectorSink sink = ev_sink(&ctx->engine->collector, 0, 0);
     for (unsigned i = 0; i < 4; i++)
-        CHECK(ev_sink_put(&sink, "x", i, v[i]) == 0);
-    CHECK(ev_sink_put(&sink, "partial", 0, 1.0) == 0);
+        CHECK(ev_sink_put(&sink.base, "x", i, v[i]) == 0);
+    CHECK(ev_sink_put(&sink.base, "partial", 0, 1.0) == 0);
     ctx->engine->n_frames = 4;
     ctx->flushed = 1;
     ev_collector_finish(&ctx->engine->collector);

@@ -260,19 +260,19 @@ static void test_motion23(const unsigned n, const char *spec, const int pattern)
         pic.h[0] = h;
         pic.stride[0] = (ptrdiff_t)w;
         pic.data[0] = luma;
-        EvSink sink = ev_sink(&cpu, f, 0);
-        err = ev_fex_float_motion.extract(s, NULL, &pic, &pic, f, &sink);
+        EvCollectorSink sink = ev_sink(&cpu, f, 0);
+        err = ev_fex_float_motion.extract(s, NULL, &pic, &pic, f, &sink.base);
     }
-    EvSink flush = ev_sink(&cpu, EV_EPOCH_FLUSH, 0);
+    EvCollectorSink flush = ev_sink(&cpu, EV_EPOCH_FLUSH, 0);
     if (!err)
-        err = ev_fex_float_motion.flush(s, n, &flush);
+        err = ev_fex_float_motion.flush(s, n, &flush.base);
     CHECK(!err);
     const EvFeatureVec *motion = ev_collector_find(&cpu, s->name[NAME_MOTION]);
     double *sad = calloc(n, sizeof(double));
     for (unsigned f = 1; f < n && motion; f++)
         sad[f] = motion->value[f];
-    EvSink all = ev_sink(&twin, EV_EPOCH_FLUSH, 0);
-    CHECK(motion && !ev_float_motion_put_motion23(s, sad, n, &all));
+    EvCollectorSink all = ev_sink(&twin, EV_EPOCH_FLUSH, 0);
+    CHECK(motion && !ev_float_motion_put_motion23(s, sad, n, &all.base));
     int bad = 0;
     for (int k = NAME_MOTION2; k <= NAME_MOTION3; k++) {
         const EvFeatureVec *a = ev_collector_find(&cpu, s->name[k]);

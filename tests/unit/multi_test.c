@@ -2,8 +2,8 @@
  * borrow/submit form give each context the bits of a context fed on its own with
  * ev_send_pictures(), for every feature, frame and pooled value, with a distorted that ends
  * early (also the first one, whose slot holds the reference the others copy); the contexts of
- * one call share motion's reference-only scores (core/refshare.h) and score vif and adm in
- * group jobs (core/groupjob.h), and a context that is sent a pair of its own leaves its group. */
+ * one call form a group (core/group.h): they share motion's reference-only scores and score vif
+ * and adm in group jobs, and a context that is sent a pair of its own leaves its group. */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,8 +12,7 @@
 #include "api/context.h"
 #include "core/engine_internal.h"
 #include "base/cpu.h"
-#include "core/groupjob.h"
-#include "core/refshare.h"
+#include "core/group.h"
 #include "exactvmaf/exactvmaf.h"
 
 enum { W = 192, H = 108, FRAMES = 5, N_DIS = 3 };
@@ -93,6 +92,16 @@ static void check_same(const EvContext *got, const EvContext *want)
 
 /* The groups' contexts with the kernels cpu_mask leaves (vif's reference-part kernels at the
  * AVX2 and AVX-512 levels; at C a distorted at a time), those fed alone with the best. */
+static void group_job_counts(EvGroup *g, unsigned long *jobs, unsigned long *scored,
+                             unsigned long *allocs)
+{
+    EvGroupCounts n;
+    ev_group_counts(g, &n);
+    *jobs = n.jobs;
+    *scored = n.scored;
+    *allocs = n.allocs;
+}
+
 static void test_multi(unsigned threads, unsigned cpu_mask)
 {
     EvContext *alone[N_DIS], *sent[N_DIS], *lent[N_DIS];
@@ -136,11 +145,11 @@ static void test_multi(unsigned threads, unsigned cpu_mask)
             if (borrow[d] && !submit[d])
                 ev_return_pictures(borrow[d]);
     }
-    /* motion's scores of frames 1.. (2.. with the five-frame window) are computed once per
-     * group: by one context, taken by the others while they last */
+    /* motion's scores (by_reference; registered with and without the five-frame window) are
+     * computed once per group: by one context, taken by the others while they last */
     unsigned long want_taken = 0, want_published = 0;
-    for (unsigned first = 1; first <= 2; first++)
-        for (unsigned f = first; f < FRAMES; f++) {
+    for (unsigned window = 0; window < 2; window++)
+        for (unsigned f = 0; f < FRAMES; f++) {
             want_published++;
             for (unsigned d = 0; d < N_DIS; d++)
                 want_taken += f < dis_frames[d];
@@ -148,11 +157,12 @@ static void test_multi(unsigned threads, unsigned cpu_mask)
         }
     for (unsigned k = 0; k < 2; k++) {
         EvContext *const *group = k ? lent : sent;
-        CHECK(group[0]->engine->share && group[1]->engine->share == group[0]->engine->share &&
-              group[2]->engine->share == group[0]->engine->share);
-        unsigned long published = 0, taken = 0;
-        if (group[0]->engine->share)
-            ev_refshare_counts(group[0]->engine->share, &published, &taken);
+        CHECK(group[0]->engine->group && group[1]->engine->group == group[0]->engine->group &&
+              group[2]->engine->group == group[0]->engine->group);
+        EvGroupCounts n = { 0 };
+        if (group[0]->engine->group)
+            ev_group_counts(group[0]->engine->group, &n);
+        const unsigned long published = n.published, taken = n.taken;
         if (published != want_published || taken != want_taken)
             fprintf(stderr, "motion shared: %lu published, %lu taken (want %lu, %lu)\n", published,
                     taken, want_published, want_taken);
@@ -175,8 +185,8 @@ static void test_multi(unsigned threads, unsigned cpu_mask)
             want_jobs += members > 1 ? 4 : 0;
             want_scored += members > 1 ? 4 * members : 0;
         }
-        if (group[0]->engine->share && ev_refshare_jobs(group[0]->engine->share))
-            ev_group_counts(ev_refshare_jobs(group[0]->engine->share), &jobs, &scored, &allocs);
+        if (group[0]->engine->group)
+            group_job_counts(group[0]->engine->group, &jobs, &scored, &allocs);
         if (jobs != want_jobs || scored != want_scored)
             fprintf(stderr, "group jobs (%s, %u threads): %lu, scoring %lu (want %lu, %lu)\n",
                     k ? "borrowed" : "sent", threads, jobs, scored, want_jobs, want_scored);
@@ -217,11 +227,11 @@ static void test_leaving(void)
         if (f == 2) { /* a pair of multi[0]'s own: its frame 3 is not multi[1]'s */
             CHECK(ev_send_pictures(alone[0], &other, &pics[0]) == 0);
             CHECK(ev_send_pictures(multi[0], &other, &pics[0]) == 0);
-            CHECK(multi[0]->engine->share == NULL && multi[1]->engine->share != NULL);
+            CHECK(multi[0]->engine->group == NULL && multi[1]->engine->group != NULL);
         }
         CHECK(ev_send_pictures_multi(multi, 2, &r, dis) == 0);
     }
-    CHECK(multi[0]->engine->share == NULL && multi[1]->engine->share == NULL);
+    CHECK(multi[0]->engine->group == NULL && multi[1]->engine->group == NULL);
     for (unsigned d = 0; d < 2; d++) {
         CHECK(ev_flush(alone[d]) == 0);
         CHECK(ev_flush(multi[d]) == 0);
@@ -334,8 +344,8 @@ static void test_over_depth(unsigned threads)
         CHECK(ev_flush(group[d]) == 0);
     }
     unsigned long jobs = 0, scored = 0, allocs = 0;
-    if (group[0]->engine->share && ev_refshare_jobs(group[0]->engine->share))
-        ev_group_counts(ev_refshare_jobs(group[0]->engine->share), &jobs, &scored, &allocs);
+    if (group[0]->engine->group)
+        group_job_counts(group[0]->engine->group, &jobs, &scored, &allocs);
     CHECK(jobs == 2 * O_FRAMES && scored == 2 * O_FRAMES * O_DIS);
     for (unsigned d = 0; d < O_DIS; d++) {
         check_same(group[d], alone[d]);

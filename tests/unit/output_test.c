@@ -45,16 +45,16 @@ static void finish_ctx(EvContext *const c, const unsigned n_frames, const unsign
 static void put_frame(EvContext *const c, const unsigned frame, const char *const *names,
                       const double *values, const unsigned n)
 {
-    EvSink sink = ev_sink(&c->engine->collector, frame, 0);
+    EvCollectorSink sink = ev_sink(&c->engine->collector, frame, 0);
     for (unsigned j = 0; j < n; j++)
-        if (names[j] && ev_sink_put(&sink, names[j], frame, values[j]))
+        if (names[j] && ev_sink_put(&sink.base, names[j], frame, values[j]))
             abort();
 }
 
 static void put_aggregate(EvContext *const c, const char *const name, const double v)
 {
-    EvSink sink = ev_sink(&c->engine->collector, EV_EPOCH_FLUSH, 0);
-    if (ev_sink_put_aggregate(&sink, name, v))
+    EvCollectorSink sink = ev_sink(&c->engine->collector, EV_EPOCH_FLUSH, 0);
+    if (ev_sink_put_aggregate(&sink.base, name, v))
         abort();
 }
 

@@ -5,7 +5,6 @@
 #include <math.h>
 #include <stdlib.h>
 
-#include "core/refshare.h"
 #include "features/adm/adm_csf_factors.h"
 #include "features/adm/adm_dsp.h"
 #include "features/adm/adm_internal.h"
@@ -190,7 +189,7 @@ int ev_adm_emit(const AdmState *s, const AdmScaleScore sc[4], const unsigned fra
                           frame, sink);
 }
 
-/* ---- many encodes: one context scores a frame for every member (core/groupjob.h) ---- */
+/* ---- many encodes: one context scores a frame for every member (EvGroupScoring) ---- */
 
 enum { ADM_VALUES = 12 }; /* num, den, aim of each scale */
 
@@ -217,34 +216,43 @@ static size_t group_scratch_size(const void *state, const unsigned n)
     return n * adm_member_layout(state, NULL, &member, &shared);
 }
 
-static void score_job(const void *state, void *scratch, const EvPic *ref, EvGroupJob *job)
+static void adm_group_score(const void *state, void *scratch, void *group_scratch, const EvPic *ref,
+                            const EvPic *const *dis, const unsigned n, const unsigned frame,
+                            double *values)
 {
     const AdmState *s = state;
     AdmWork shared, wk[ADM_MAX_MEMBERS];
     adm_work_layout(s, scratch, &shared);
-    char *p = job->scratch;
-    for (unsigned k = 0; k < job->n; k++)
+    char *p = group_scratch;
+    for (unsigned k = 0; k < n; k++)
         p += adm_member_layout(s, p, &wk[k], &shared);
     AdmScaleScore sc[ADM_MAX_MEMBERS][4];
-    adm_score_frame_multi(s, wk, job->n, ref, job->dis, sc);
-    for (unsigned k = 0; k < job->n; k++)
-        pack_scores(job->values + (size_t)k * ADM_VALUES, sc[k]);
+    adm_score_frame_multi(s, wk, n, ref, dis, sc);
+    for (unsigned k = 0; k < n; k++)
+        pack_scores(values + (size_t)k * ADM_VALUES, sc[k]);
 }
+
+static int adm_group_emit(const void *state, void *scratch, const EvPic *ref, const unsigned frame,
+                          const double *values, EvSink *sink)
+{
+    AdmScaleScore sc[4];
+    unpack_scores(sc, values);
+    return ev_adm_emit(state, sc, frame, sink);
+}
+
+static const EvGroupScoring adm_group = { .n_values = ADM_VALUES,
+                                          .scratch_size = group_scratch_size,
+                                          .score = adm_group_score,
+                                          .emit = adm_group_emit };
 
 static int adm_extract(const void *state, void *scratch, const EvPic *ref, const EvPic *dis,
                        const unsigned frame, EvSink *sink)
 {
     const AdmState *s = state;
     AdmScaleScore sc[4];
-    double mine[ADM_VALUES];
-    if (ev_group_values(s, scratch, ref, dis, frame, mine, ADM_VALUES, group_scratch_size,
-                        score_job)) {
-        unpack_scores(sc, mine);
-    } else {
-        AdmWork wk;
-        adm_work_layout(s, scratch, &wk);
-        adm_score_frame(s, &wk, ref, dis, sc);
-    }
+    AdmWork wk;
+    adm_work_layout(s, scratch, &wk);
+    adm_score_frame(s, &wk, ref, dis, sc);
     return ev_adm_emit(s, sc, frame, sink);
 }
 
@@ -259,7 +267,7 @@ static void adm_close(void *state)
     EV_CLASS_COMMON("adm", AdmState), EV_CLASS_OPTIONS(adm_options, AdmOpts), .init = adm_init,    \
                                                                               .close = adm_close
 const EvExtractorClass ev_fex_adm = { ADM_CLASS, .scratch_size = adm_scratch_size,
-                                      .extract = adm_extract };
+                                      .extract = adm_extract, .group = &adm_group };
 
 #ifdef EV_HAVE_CUDA
 /* The CUDA twin: the same options, init and outputs; the scales on the device (adm.cu). */

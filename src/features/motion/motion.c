@@ -9,7 +9,6 @@
 #include <string.h>
 
 #include "base/extractor.h"
-#include "core/refshare.h"
 #include "features/motion/motion.h"
 #include "features/motion/motion_math.h"
 
@@ -129,41 +128,49 @@ static int push_score(MotionState *s, double score)
     return 0;
 }
 
-/* The SAD score of frame (>= depth): a function of the reference lumas and the options only, so
- * the contexts of a many-encodes group compute it once (core/refshare.h). */
+/* The SAD score of frame: a function of the reference lumas and the options only, so the
+ * contexts of a many-encodes group score it once (by_reference). 0 before the window is full. */
 static double frame_score(const MotionState *s, const EvPic *ref, unsigned frame, void *tmp)
 {
-    /* what the score depends on besides the lumas: the key of the shared values */
-    const double key[3] = { s->opts.fps_weight, s->opts.max_val, (double)s->depth };
-    double score;
-    const EvShareTake got = ref->share ? ev_refshare_take(ref->share, &ev_fex_motion, key,
-                                                          sizeof(key), frame, &score, 1)
-                                       : EV_SHARE_ALONE;
-    if (got == EV_SHARE_TAKEN)
-        return score;
-    score = motion_sad_score(frame_sad(s, s->prev[frame % s->depth], ref, tmp), s->w, s->h,
-                             s->opts.fps_weight, s->opts.max_val);
-    if (got == EV_SHARE_COMPUTE)
-        ev_refshare_put(ref->share, &ev_fex_motion, key, sizeof(key), frame, &score, 1);
-    return score;
+    if (s->opts.force_zero || frame < s->depth)
+        return 0.;
+    /* against the previous luma of the window (n-1, or n-2) */
+    return motion_sad_score(frame_sad(s, s->prev[frame % s->depth], ref, tmp), s->w, s->h,
+                            s->opts.fps_weight, s->opts.max_val);
 }
 
-/* Sequential: frames arrive in order on one thread, so the state may change here. */
-static int motion_extract(const void *state, void *scratch, const EvPic *ref, const EvPic *dis,
-                          unsigned frame, EvSink *sink)
+/* Sequential: frames arrive in order on one thread, so the state may change here: the luma kept
+ * for the next frames (by every member of a group: any may be the one to score the next), the
+ * score for motion2/motion3. */
+static int motion_emit(const void *state, void *scratch, const EvPic *ref, const unsigned frame,
+                       const double *score, EvSink *sink)
 {
     MotionState *s = (MotionState *)state;
     if (frame != s->n_scores)
         return -EINVAL; /* the engine calls a sequential extractor for 0, 1, 2... */
-    double score = 0.;
-    if (!s->opts.force_zero) {
-        if (frame >= s->depth) /* against the previous luma of the window (n-1, or n-2) */
-            score = frame_score(s, ref, frame, scratch);
-        keep_luma(s, ref, frame); /* for a frame no other context of the group computes */
-    }
-    const int err = push_score(s, score);
-    return err ? err : ev_motion_put_frame(s, frame, score, sink);
+    if (!s->opts.force_zero)
+        keep_luma(s, ref, frame);
+    const int err = push_score(s, *score);
+    return err ? err : ev_motion_put_frame(s, frame, *score, sink);
 }
+
+static int motion_extract(const void *state, void *scratch, const EvPic *ref, const EvPic *dis,
+                          unsigned frame, EvSink *sink)
+{
+    const double score = frame_score(state, ref, frame, scratch);
+    return motion_emit(state, scratch, ref, frame, &score, sink);
+}
+
+static void motion_group_score(const void *state, void *scratch, void *group_scratch,
+                               const EvPic *ref, const EvPic *const *dis, const unsigned n,
+                               const unsigned frame, double *values)
+{
+    values[0] = frame_score(state, ref, frame, scratch);
+}
+
+static const EvGroupScoring motion_group = {
+    .n_values = 1, .by_reference = 1, .score = motion_group_score, .emit = motion_emit
+};
 
 int ev_motion_put_frame(const MotionState *s, const unsigned frame, const double score,
                         EvSink *sink)
@@ -240,7 +247,8 @@ const EvExtractorClass ev_fex_motion = { MOTION_CLASS,
                                          .scratch_size = motion_scratch_size,
                                          .extract = motion_extract,
                                          .flush = motion_flush,
-                                         .close = motion_close };
+                                         .close = motion_close,
+                                         .group = &motion_group };
 
 #ifdef EV_HAVE_CUDA
 /* The CUDA twin: the same options and outputs; frames run in parallel on the workers, their

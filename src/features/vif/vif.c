@@ -4,7 +4,6 @@
 #include <stddef.h>
 
 #include "base/extractor.h"
-#include "core/refshare.h"
 #include "features/vif/vif.h"
 #include "features/vif/vif_dsp.h"
 #include "features/vif/vif_log2.h"
@@ -147,7 +146,7 @@ static void vif_scores_checked(const VifState *s, void *scratch, const EvPic *re
         vif_scores(s, &s->dsp_c, scratch, ref, dis, v, 0);
 }
 
-/* ---- many encodes: one context scores a frame for every member (core/groupjob.h) ---- */
+/* ---- many encodes: one context scores a frame for every member (EvGroupScoring) ---- */
 
 enum { VIF_VALUES = 12 }; /* score, num, den of each scale */
 
@@ -225,9 +224,11 @@ static void vif_scores_multi(const VifState *s, void *scratch, void *job_scratch
     }
 }
 
-/* The job's values: the members whose lumas are within the depth together, any other (or all,
- * when the reference is not) through vif_scores_checked. */
-static void score_job(const void *state, void *scratch, const EvPic *ref, EvGroupJob *job)
+/* The group's values: the members whose lumas are within the depth together, any other (or
+ * all, when the reference is not) through vif_scores_checked. */
+static void vif_group_score(const void *state, void *scratch, void *group_scratch, const EvPic *ref,
+                            const EvPic *const *dis, const unsigned n, const unsigned frame,
+                            double *values)
 {
     const VifState *s = state;
     const int check = needs_depth_check(s);
@@ -236,33 +237,42 @@ static void score_job(const void *state, void *scratch, const EvPic *ref, EvGrou
     const EvPic *together[EV_GROUP_MAX_MEMBERS];
     unsigned at[EV_GROUP_MAX_MEMBERS], m = 0;
     VifScaleScores v[EV_GROUP_MAX_MEMBERS];
-    for (unsigned k = 0; k < job->n; k++) {
-        const VifPlane d = luma_plane(job->dis[k]);
+    for (unsigned k = 0; k < n; k++) {
+        const VifPlane d = luma_plane(dis[k]);
         if (ref_over || (check && vif_plane_over_depth(&d, s->bpc))) {
-            vif_scores_checked(s, scratch, ref, job->dis[k], &v[0]);
-            pack_scores(job->values + (size_t)k * VIF_VALUES, &v[0]);
+            vif_scores_checked(s, scratch, ref, dis[k], &v[0]);
+            pack_scores(values + (size_t)k * VIF_VALUES, &v[0]);
             continue;
         }
-        together[m] = job->dis[k];
+        together[m] = dis[k];
         at[m++] = k;
     }
     if (m)
-        vif_scores_multi(s, scratch, job->scratch, ref, together, m, v);
+        vif_scores_multi(s, scratch, group_scratch, ref, together, m, v);
     for (unsigned i = 0; i < m; i++)
-        pack_scores(job->values + (size_t)at[i] * VIF_VALUES, &v[i]);
+        pack_scores(values + (size_t)at[i] * VIF_VALUES, &v[i]);
 }
+
+static int vif_group_emit(const void *state, void *scratch, const EvPic *ref, const unsigned frame,
+                          const double *values, EvSink *sink)
+{
+    const VifState *s = state;
+    VifScaleScores v;
+    unpack_scores(&v, values, s);
+    return ev_vif_emit(s, &v, frame, sink);
+}
+
+static const EvGroupScoring vif_group = { .n_values = VIF_VALUES,
+                                          .scratch_size = group_scratch_size,
+                                          .score = vif_group_score,
+                                          .emit = vif_group_emit };
 
 static int vif_extract(const void *state, void *scratch, const EvPic *ref, const EvPic *dis,
                        unsigned frame, EvSink *sink)
 {
     const VifState *s = state;
     VifScaleScores v;
-    double mine[VIF_VALUES];
-    if (ev_group_values(s, scratch, ref, dis, frame, mine, VIF_VALUES, group_scratch_size,
-                        score_job))
-        unpack_scores(&v, mine, s);
-    else
-        vif_scores_checked(s, scratch, ref, dis, &v);
+    vif_scores_checked(s, scratch, ref, dis, &v);
     return ev_vif_emit(s, &v, frame, sink);
 }
 
@@ -282,7 +292,7 @@ int ev_vif_emit(const VifState *s, const VifScaleScores *v, const unsigned frame
 #define VIF_CLASS                                                                                  \
     EV_CLASS_COMMON("vif", VifState), EV_CLASS_OPTIONS(vif_options, VifOpts),                      \
         .init = vif_init, .scratch_size = ev_vif_scratch_size
-const EvExtractorClass ev_fex_vif = { VIF_CLASS, .extract = vif_extract };
+const EvExtractorClass ev_fex_vif = { VIF_CLASS, .extract = vif_extract, .group = &vif_group };
 
 #ifdef EV_HAVE_CUDA
 /* The CUDA twin: the same options, init and outputs; the scales on the device (vif.cu). */

@@ -1,11 +1,11 @@
-/* Group jobs of a many-encodes group (see groupjob.h). */
+/* The jobs of a many-encodes group (see group_jobs.h). */
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "core/engine_internal.h"
 #include "core/registration.h"
-#include "core/groupjob.h"
+#include "core/group_jobs.h"
 
 /* Frames with members registered at once: the contexts of a group are fed in lockstep, each
  * with a few frames in flight; a frame whose entry is still taken computes alone. */
@@ -110,7 +110,7 @@ static int member_of(const Frame *f, const EvPic *dis)
     return -1;
 }
 
-int ev_group_join(EvGroupJobs *j, const unsigned frame, const EvEngine *c, const EvPic *dis)
+int ev_group_jobs_join(EvGroupJobs *j, const unsigned frame, const EvEngine *c, const EvPic *dis)
 {
     pthread_mutex_lock(&j->lock);
     Frame *f = &j->ring[frame % GROUP_RING];
@@ -128,7 +128,7 @@ int ev_group_join(EvGroupJobs *j, const unsigned frame, const EvEngine *c, const
     return rc;
 }
 
-void ev_group_leave(EvGroupJobs *j, const unsigned frame, const EvPic *dis)
+void ev_group_jobs_leave(EvGroupJobs *j, const unsigned frame, const EvPic *dis)
 {
     pthread_mutex_lock(&j->lock);
     Frame *f = frame_of(j, frame);
@@ -193,9 +193,10 @@ static void give_scratch(EvGroupJobs *j, void *mem, const size_t size)
 
 /* Claim the job of (run, opts) for member k: every member still in the frame that runs the
  * same, k first; lock held. NULL when there is no one else or no memory. */
-static Job *claim(EvGroupJobs *j, Frame *f, const unsigned k, const EvRegistration *reg,
-                  const unsigned n_values, size_t (*scratch_size)(const void *, unsigned))
+static Job *claim(EvGroupJobs *j, Frame *f, const unsigned k, const EvRegistration *reg)
 {
+    const EvGroupScoring *how = reg->run->group;
+    const unsigned n_values = how->n_values;
     Job *b = calloc(1, sizeof(*b));
     const size_t opts_size = reg->run->opts_size;
     if (!b || !(b->opts = malloc(opts_size ? opts_size : 1))) {
@@ -210,12 +211,13 @@ static Job *claim(EvGroupJobs *j, Frame *f, const unsigned k, const EvRegistrati
     for (unsigned i = 0; i < f->n_members; i++)
         if (i != k && !f->m[i].left && ev_context_runs(f->m[i].ctx, reg->run, reg->opts, f->frame))
             b->member[b->n++] = i;
-    if (b->n > 1) {
-        b->values = calloc((size_t)b->n * n_values, sizeof(double));
-        b->scratch_size = scratch_size(reg->state, b->n);
-        b->scratch = b->values ? take_scratch(j, &b->scratch_size) : NULL;
+    int ok = 0;
+    if (b->n > 1 && (b->values = calloc((size_t)b->n * n_values, sizeof(double)))) {
+        b->scratch_size = how->scratch_size ? how->scratch_size(reg->state, b->n) : 0;
+        b->scratch = b->scratch_size ? take_scratch(j, &b->scratch_size) : NULL;
+        ok = !b->scratch_size || b->scratch;
     }
-    if (!b->scratch) {
+    if (!ok) {
         free(b->values);
         free(b->opts);
         free(b);
@@ -228,16 +230,15 @@ static Job *claim(EvGroupJobs *j, Frame *f, const unsigned k, const EvRegistrati
     return b;
 }
 
-EvShareTake ev_group_take(EvGroupJobs *j, const void *state, const unsigned frame, const EvPic *dis,
-                          double *values, const unsigned n_values,
-                          size_t (*scratch_size)(const void *state, unsigned n), EvGroupJob *job)
+EvGroupTake ev_group_jobs_take(EvGroupJobs *j, const EvRegistration *reg, const unsigned frame,
+                               const EvPic *dis, double *values, EvGroupJob *job)
 {
+    const unsigned n_values = reg->run->group->n_values;
     pthread_mutex_lock(&j->lock);
-    EvShareTake got = EV_SHARE_ALONE;
+    EvGroupTake got = EV_GROUP_ALONE;
     Frame *f = frame_of(j, frame);
     const int k = f ? member_of(f, dis) : -1;
-    const EvRegistration *reg = k >= 0 ? ev_context_reg_of(f->m[k].ctx, state) : NULL;
-    if (reg && !f->m[k].left) {
+    if (k >= 0 && !f->m[k].left) {
         Job *b = job_of(f, reg->run, reg->opts);
         if (b && job_has(b, (unsigned)k)) {
             while (!b->done)
@@ -246,38 +247,39 @@ EvShareTake ev_group_take(EvGroupJobs *j, const void *state, const unsigned fram
             while (b->member[at] != (unsigned)k)
                 at++;
             memcpy(values, b->values + (size_t)at * n_values, n_values * sizeof(double));
-            got = EV_SHARE_TAKEN;
-        } else if (!b && (b = claim(j, f, (unsigned)k, reg, n_values, scratch_size))) {
+            got = EV_GROUP_TAKEN;
+        } else if (!b && (b = claim(j, f, (unsigned)k, reg))) {
             job->n = b->n;
             for (unsigned i = 0; i < b->n; i++)
                 job->dis[i] = f->m[b->member[i]].dis;
             job->values = b->values;
             job->scratch = b->scratch;
-            job->job = b;
+            job->internal = b;
             j->jobs++;
             j->scored += b->n;
-            got = EV_SHARE_COMPUTE;
+            got = EV_GROUP_COMPUTE;
         }
     }
     pthread_mutex_unlock(&j->lock);
     return got;
 }
 
-void ev_group_put(EvGroupJobs *j, EvGroupJob *job)
+void ev_group_jobs_put(EvGroupJobs *j, EvGroupJob *job)
 {
-    Job *b = job->job;
+    Job *b = job->internal;
     pthread_mutex_lock(&j->lock);
     for (unsigned i = 0; i < b->n; i++)
         b->frame->m[b->member[i]].pins--;
-    give_scratch(j, b->scratch, b->scratch_size);
+    if (b->scratch)
+        give_scratch(j, b->scratch, b->scratch_size);
     b->scratch = NULL;
     b->done = 1;
     pthread_cond_broadcast(&j->changed);
     pthread_mutex_unlock(&j->lock);
 }
 
-void ev_group_counts(EvGroupJobs *j, unsigned long *jobs, unsigned long *scored,
-                     unsigned long *allocs)
+void ev_group_jobs_counts(EvGroupJobs *j, unsigned long *jobs, unsigned long *scored,
+                          unsigned long *allocs)
 {
     pthread_mutex_lock(&j->lock);
     *jobs = j->jobs;
