@@ -123,20 +123,20 @@ static int score_collection(ScoreJob *j, unsigned frame, unsigned sink_index)
 {
     const EvModelSet *set = &j->e->set;
     const unsigned members = set->n_models - 1;
-    EvSink sink = ev_sink(j->r->collector, EV_EPOCH_FLUSH, sink_index);
+    EvCollectorSink sink = ev_sink(j->r->collector, EV_EPOCH_FLUSH, sink_index);
     double in[EV_MODEL_MAX_FEATURES];
     int err = 0;
     for (unsigned k = 0; k < members && !err; k++) {
         const EvModel *m = &set->model[k + 1];
         model_input(j, k + 1, in);
         j->raw[k] = ev_model_predict(m, in, 1);
-        err = ev_sink_put(&sink, j->out[k], frame, ev_model_predict(m, in, 0));
+        err = ev_sink_put(&sink.base, j->out[k], frame, ev_model_predict(m, in, 0));
     }
     EvBootstrapScores b;
     ev_bootstrap_scores(&set->model[1], j->raw, members, &b);
     const double stat[4] = { b.bagging, b.stddev, b.ci_lo, b.ci_hi };
     for (unsigned i = 0; i < 4 && !err; i++)
-        err = ev_sink_put(&sink, j->out[members + i], frame, stat[i]);
+        err = ev_sink_put(&sink.base, j->out[members + i], frame, stat[i]);
     return err;
 }
 
@@ -151,9 +151,9 @@ static int score_entry(const EvEngineResults *r, const EvModelEntry *e, unsigned
     for (unsigned frame = 0; !err && frame < r->n_frames; frame += r->step) {
         if ((err = fetch_frame(&j, frame)))
             break;
-        EvSink sink = ev_sink(r->collector, EV_EPOCH_FLUSH, main_index);
+        EvCollectorSink sink = ev_sink(r->collector, EV_EPOCH_FLUSH, main_index);
         const double score = ev_model_predict(&e->set.model[0], model_input(&j, 0, in), 0);
-        err = ev_sink_put(&sink, e->name, frame, score);
+        err = ev_sink_put(&sink.base, e->name, frame, score);
         if (!err && e->set.collection)
             err = score_collection(&j, frame, collection_index);
     }
