@@ -20,11 +20,11 @@ int golden_available(void)
     return access(path, R_OK) == 0;
 }
 
-static FILE *open_shared(const char *rel)
+FILE *golden_open(const char *folder, const char *name, const char *mode)
 {
     char path[1024];
-    snprintf(path, sizeof(path), "%s/%s", golden_shared_dir(), rel);
-    FILE *f = fopen(path, "r");
+    snprintf(path, sizeof(path), "%s/%s/%s", golden_shared_dir(), folder, name);
+    FILE *f = fopen(path, mode);
     if (!f)
         fprintf(stderr, "%s: cannot open: %s\n", path, strerror(errno));
     return f;
@@ -54,49 +54,64 @@ static void copy_field(char *dst, size_t size, const char *src)
 }
 #define COPY(dst, src) copy_field((dst), sizeof(dst), (src))
 
-int golden_load_corpus(GoldenCorpus *c)
+/* A row of a table: its tab-separated fields (at least the reader's minimum); returns 1 to
+ * stop reading (the destination is full or its memory ran out), else 0. */
+typedef int RowFn(char **field, void *dst);
+
+/* Read <shared>/<folder>/<name> past its header line, giving each row of at least min_fields
+ * fields to row. Returns 0, or -1 when the file cannot be opened. */
+static int read_rows(const char *folder, const char *name, unsigned min_fields, RowFn *row,
+                     void *dst)
 {
-    FILE *f = open_shared("corpus/corpus.tsv");
+    FILE *f = golden_open(folder, name, "r");
     if (!f)
         return -1;
-    char line[4096], *fld[16];
-    c->n = 0;
-    fgets(line, sizeof(line), f); /* header */
-    while (fgets(line, sizeof(line), f) && c->n < 64) {
-        if (split_tabs(line, fld, 16) < 8)
-            continue;
-        GoldenPair *p = &c->pair[c->n++];
-        COPY(p->name, fld[0]);
-        COPY(p->ref, fld[1]);
-        COPY(p->dis, fld[2]);
-        p->width = (unsigned)atoi(fld[3]);
-        p->height = (unsigned)atoi(fld[4]);
-        p->chroma = (unsigned)atoi(fld[5]);
-        p->bitdepth = (unsigned)atoi(fld[6]);
-        p->frames = (unsigned)atoi(fld[7]);
-    }
+    char line[8192], *field[16];
+    int stop = !fgets(line, sizeof(line), f); /* header */
+    while (!stop && fgets(line, sizeof(line), f))
+        if (split_tabs(line, field, 16) >= min_fields)
+            stop = row(field, dst);
     fclose(f);
-    return c->n ? 0 : -1;
+    return 0;
+}
+
+/* corpus.tsv: name ref dis width height chroma bitdepth frames */
+static int corpus_row(char **fld, void *dst)
+{
+    GoldenCorpus *c = dst;
+    GoldenPair *p = &c->pair[c->n++];
+    COPY(p->name, fld[0]);
+    COPY(p->ref, fld[1]);
+    COPY(p->dis, fld[2]);
+    p->width = (unsigned)atoi(fld[3]);
+    p->height = (unsigned)atoi(fld[4]);
+    p->chroma = (unsigned)atoi(fld[5]);
+    p->bitdepth = (unsigned)atoi(fld[6]);
+    p->frames = (unsigned)atoi(fld[7]);
+    return c->n == sizeof(c->pair) / sizeof(c->pair[0]);
+}
+
+int golden_load_corpus(GoldenCorpus *c)
+{
+    c->n = 0;
+    return read_rows("corpus", "corpus.tsv", 8, corpus_row, c) || !c->n ? -1 : 0;
+}
+
+/* cases.tsv: id kind spec */
+static int case_row(char **fld, void *dst)
+{
+    GoldenCases *c = dst;
+    GoldenCase *k = &c->item[c->n++];
+    COPY(k->id, fld[0]);
+    COPY(k->kind, fld[1]);
+    COPY(k->spec, fld[2]);
+    return c->n == sizeof(c->item) / sizeof(c->item[0]);
 }
 
 int golden_load_cases(GoldenCases *c)
 {
-    FILE *f = open_shared("golden/cases.tsv");
-    if (!f)
-        return -1;
-    char line[4096], *fld[8];
     c->n = 0;
-    fgets(line, sizeof(line), f);
-    while (fgets(line, sizeof(line), f) && c->n < 256) {
-        if (split_tabs(line, fld, 8) < 3)
-            continue;
-        GoldenCase *k = &c->item[c->n++];
-        COPY(k->id, fld[0]);
-        COPY(k->kind, fld[1]);
-        COPY(k->spec, fld[2]);
-    }
-    fclose(f);
-    return c->n ? 0 : -1;
+    return read_rows("golden", "cases.tsv", 3, case_row, c) || !c->n ? -1 : 0;
 }
 
 static int parse_frame(const char *s)
@@ -116,36 +131,47 @@ static int parse_frame(const char *s)
     return atoi(s);
 }
 
+/* A growing GoldenTable; out_of_memory: the table is dropped. */
+typedef struct TableFill {
+    GoldenTable *t;
+    unsigned cap;
+    int out_of_memory;
+} TableFill;
+
+/* <pair>.tsv: case frame feature value bits */
+static int table_row(char **fld, void *dst)
+{
+    TableFill *fill = dst;
+    GoldenTable *t = fill->t;
+    if (t->n == fill->cap) {
+        const unsigned cap = fill->cap ? 2 * fill->cap : 4096;
+        GoldenRow *r = realloc(t->row, cap * sizeof(*r));
+        if (!r) {
+            fill->out_of_memory = 1;
+            return 1;
+        }
+        t->row = r;
+        fill->cap = cap;
+    }
+    GoldenRow *r = &t->row[t->n++];
+    COPY(r->case_id, fld[0]);
+    r->frame = parse_frame(fld[1]);
+    COPY(r->feature, fld[2]);
+    r->bits = r->frame == GOLDEN_ROW_REFUSED ? 0 : strtoull(fld[4], NULL, 16);
+    return 0;
+}
+
 int golden_load_table(const char *pair_name, GoldenTable *t)
 {
-    char rel[256];
-    snprintf(rel, sizeof(rel), "golden/%s.tsv", pair_name);
-    FILE *f = open_shared(rel);
-    if (!f)
+    char name[256];
+    snprintf(name, sizeof(name), "%s.tsv", pair_name);
+    *t = (GoldenTable){ 0 };
+    TableFill fill = { t, 0, 0 };
+    if (read_rows("golden", name, 5, table_row, &fill) || fill.out_of_memory) {
+        golden_free_table(t);
         return -1;
-    unsigned cap = 4096;
-    t->n = 0;
-    t->row = malloc(cap * sizeof(*t->row));
-    char line[8192], *fld[8];
-    fgets(line, sizeof(line), f);
-    while (t->row && fgets(line, sizeof(line), f)) {
-        if (split_tabs(line, fld, 8) < 5)
-            continue;
-        if (t->n == cap) {
-            cap *= 2;
-            GoldenRow *r = realloc(t->row, cap * sizeof(*r));
-            if (!r)
-                break;
-            t->row = r;
-        }
-        GoldenRow *r = &t->row[t->n++];
-        COPY(r->case_id, fld[0]);
-        r->frame = parse_frame(fld[1]);
-        COPY(r->feature, fld[2]);
-        r->bits = r->frame == GOLDEN_ROW_REFUSED ? 0 : strtoull(fld[4], NULL, 16);
     }
-    fclose(f);
-    return t->row ? 0 : -1;
+    return 0;
 }
 
 void golden_free_table(GoldenTable *t)

@@ -3,6 +3,7 @@
 #define EV_TESTS_GOLDEN_IO_H
 
 #include <stdint.h>
+#include <stdio.h>
 
 typedef struct GoldenPair {
     char name[96], ref[128], dis[128];
@@ -52,6 +53,8 @@ int golden_load_cases(GoldenCases *c);
 int golden_load_table(const char *pair_name, GoldenTable *t);
 void golden_free_table(GoldenTable *t);
 const char *golden_shared_dir(void);
+/* Open <shared>/<folder>/<name> with fopen's mode; NULL (said on stderr) when it cannot. */
+FILE *golden_open(const char *folder, const char *name, const char *mode);
 /* 1 when the shared folder (corpus, golden) is there; unit tests skip their golden parts
  * otherwise, as the golden tests skip whole. */
 int golden_available(void);

@@ -91,16 +91,6 @@ static size_t frame_bytes(const GoldenPair *pair)
     return total;
 }
 
-static FILE *open_video(const char *name)
-{
-    char path[1024];
-    snprintf(path, sizeof(path), "%s/corpus/%s", golden_shared_dir(), name);
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        fprintf(stderr, "%s: cannot open: %s\n", path, strerror(errno));
-    return f;
-}
-
 /* Score the whole pair; returns 0 or the first error (the context is left for reading). */
 static int score_pair(EvContext *ctx, const GoldenPair *pair, const char *spec)
 {
@@ -108,7 +98,7 @@ static int score_pair(EvContext *ctx, const GoldenPair *pair, const char *spec)
     if (err)
         return err;
     const size_t bytes = frame_bytes(pair);
-    FILE *fr = open_video(pair->ref), *fd = open_video(pair->dis);
+    FILE *fr = golden_open("corpus", pair->ref, "rb"), *fd = golden_open("corpus", pair->dis, "rb");
     uint8_t *br = malloc(bytes), *bd = malloc(bytes);
     if (!fr || !fd || !br || !bd)
         err = -EIO;
