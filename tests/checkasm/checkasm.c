@@ -32,6 +32,29 @@ const CheckLevel *check_level(const int i)
     return &levels[i];
 }
 
+static void *must_alloc(const size_t bytes)
+{
+    void *p = malloc(bytes);
+    if (!p) {
+        fprintf(stderr, "checkasm: out of memory\n");
+        exit(2);
+    }
+    return p;
+}
+
+void check_each_level(const size_t size, CheckInitTable *const init, CheckLevelRun *const run,
+                      void *const arg)
+{
+    void *c = must_alloc(size), *d = must_alloc(size);
+    init(c, 0);
+    for (int i = 0; i < n_levels; i++) {
+        init(d, levels[i].cpu);
+        run(c, d, levels[i].name, arg);
+    }
+    free(c);
+    free(d);
+}
+
 static uint32_t hash_str(const char *s, uint32_t h)
 {
     while (*s)
@@ -141,6 +164,22 @@ void check_fill(void *buf, const size_t n, const int bytes, const unsigned bits,
         else
             ((uint32_t *)buf)[i] = v;
     }
+}
+
+void check_fill_floats(float *const p, const size_t n, const unsigned bits, const int pattern,
+                       const float offset)
+{
+    static uint16_t *v;
+    static size_t cap;
+    if (n > cap) {
+        free(v);
+        v = must_alloc(n * sizeof(*v));
+        cap = n;
+    }
+    check_fill(v, n, 2, bits, pattern);
+    const float scaler = (float)(1u << (bits - 8));
+    for (size_t j = 0; j < n; j++)
+        p[j] = v[j] / scaler + offset;
 }
 
 int check_next_width(const int w)

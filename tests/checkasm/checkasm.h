@@ -27,6 +27,13 @@ typedef struct CheckLevel {
 int check_n_levels(void);
 const CheckLevel *check_level(int i);
 
+/* A family's level ladder. init(table, cpu) fills one kernel table (of size bytes) for the
+ * EV_CPU_* flags cpu; check_each_level builds the C table (cpu 0) and, for each level above C,
+ * that level's table d, and calls run(c, d, the level's name, arg) to check d against c. */
+typedef void CheckInitTable(void *table, unsigned cpu);
+typedef void CheckLevelRun(const void *c, const void *d, const char *lvl, void *arg);
+void check_each_level(size_t size, CheckInitTable *init, CheckLevelRun *run, void *arg);
+
 /* Start checking kernel `name` at level `lvl` whose pointer is fn (ref: the C one). Returns 0
  * when it is filtered out, is the C kernel itself, or this pointer already passed at a lower
  * level; otherwise reseeds the generator and returns 1. */
@@ -46,6 +53,9 @@ uint32_t check_rand(void);
  * 2 all max, 3 alternating 0/max, 4 random near max, 5 smooth ramp. */
 void check_fill(void *buf, size_t n, int bytes, unsigned bits, int pattern);
 enum { CHECK_N_PATTERNS = 6 };
+/* A row of n floats as the float extractors read samples: v / 2^(bits - 8) + offset, for v of
+ * check_fill's pattern (2-byte samples of bits bits). */
+void check_fill_floats(float *p, size_t n, unsigned bits, int pattern, float offset);
 
 /* Widths of the tail sweep: 1..67, then a few large odd and even ones. */
 int check_next_width(int w);

@@ -10,11 +10,7 @@ enum { MAX_W = 4097, MARGIN = 16 };
 /* a row of floats as SSIM reads a picture (v / scaler for v of bits bits) */
 static void fill_samples(float *p, const int n, const unsigned bits, const int pattern)
 {
-    static uint16_t v[MAX_W];
-    check_fill(v, (size_t)n, 2, bits, pattern);
-    const float scaler = (float)(1u << (bits - 8));
-    for (int j = 0; j < n; j++)
-        p[j] = v[j] / scaler;
+    check_fill_floats(p, (size_t)n, bits, pattern, 0.0f);
 }
 
 /* a float in [lo, hi) from the generator */
