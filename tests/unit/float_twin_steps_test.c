@@ -124,19 +124,28 @@ static void test_vif_all(void)
         }
 }
 
+/* float_adm with its default options on w x h 4:2:0 frames of bpc bits; 0 (a failed check)
+ * when its init refuses. ev_fex_float_adm.close(s) ends it. */
+static int open_float_adm(FadmState *const s, const unsigned w, const unsigned h,
+                          const unsigned bpc)
+{
+    memset(s, 0, sizeof(*s));
+    FadmOpts o;
+    ev_options_defaults(&ev_fex_float_adm, &o);
+    const EvPicInfo info = { w, h, bpc, EV_PIX_420, 0 };
+    const int ok = ev_fex_float_adm.init(s, &o, &info, NULL) == 0;
+    if (!check_count(ok))
+        printf("float_adm %ux%u %u-bit: init failed\n", w, h, bpc);
+    return ok;
+}
+
 /* fadm_dwt_at at every output of every scale against fadm_dwt_scale123 (in place) and,
  * through scale 1's input, the same taps the scale-0 path runs. */
 static void test_adm_dwt(const unsigned w, const unsigned h, const int pattern)
 {
     FadmState s;
-    memset(&s, 0, sizeof(s));
-    FadmOpts o;
-    ev_options_defaults(&ev_fex_float_adm, &o);
-    const EvPicInfo info = { w, h, 10, EV_PIX_420, 0 };
-    if (ev_fex_float_adm.init(&s, &o, &info, NULL)) {
-        CHECK(0);
+    if (!open_float_adm(&s, w, h, 10))
         return;
-    }
     FadmWork wk;
     void *mem = calloc(1, fadm_work_layout(&s, NULL, &wk));
     fadm_work_layout(&s, mem, &wk);
@@ -177,14 +186,8 @@ static void test_adm_dwt(const unsigned w, const unsigned h, const int pattern)
 static void test_adm_no_stale_reads(const unsigned w, const unsigned h, const int pattern)
 {
     FadmState s;
-    memset(&s, 0, sizeof(s));
-    FadmOpts o;
-    ev_options_defaults(&ev_fex_float_adm, &o);
-    const EvPicInfo info = { w, h, 8, EV_PIX_420, 0 };
-    if (ev_fex_float_adm.init(&s, &o, &info, NULL)) {
-        CHECK(0);
+    if (!open_float_adm(&s, w, h, 8))
         return;
-    }
     uint8_t *luma[2];
     for (int k = 0; k < 2; k++) {
         luma[k] = malloc((size_t)w * h);

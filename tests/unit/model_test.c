@@ -364,55 +364,55 @@ static const char *psnr_model(const char *name, const char *type, const char *ex
     return write_tmp(name, text);
 }
 
+/* The plain PSNR model (LIBSVMNUSVR, rho -1.25) with its first `from` replaced by `to`. */
+static const char *psnr_model_edited(const char *name, const char *from, const char *to)
+{
+    char text[2048], edited[2048];
+    snprintf(text, sizeof(text), PSNR_MODEL_FMT, "LIBSVMNUSVR", "", "-1.25");
+    const char *at = strstr(text, from);
+    CHECK(at != NULL);
+    if (!at)
+        return write_tmp(name, text);
+    snprintf(edited, sizeof(edited), "%.*s%s%s", (int)(at - text), text, to, at + strlen(from));
+    return write_tmp(name, edited);
+}
+
+/* The model file at path is refused as invalid, and the log's last line has words. */
+#define CHECK_REFUSED(path, words)                                                                 \
+    do {                                                                                           \
+        EvModelSet refused_;                                                                       \
+        CHECK(ev_model_set_load_file(&refused_, (path), 0, &test_log) == -EINVAL);                 \
+        CHECK_LOG_HAS(words);                                                                      \
+    } while (0)
+
 static void test_bad_files(void)
 {
     EvModelSet set;
     CHECK(ev_model_set_load_file(&set, "/nonexistent/m.json", 0, &test_log) == -ENOENT);
     CHECK_LOG_HAS("/nonexistent/m.json");
-    const char *p = write_tmp("broken.json", "{\n  \"model_dict\": {\n    \"a\": [1,\n}\n");
-    CHECK(ev_model_set_load_file(&set, p, 0, &test_log) == -EINVAL);
-    CHECK_LOG_HAS("broken.json: not valid JSON at line 4, column");
-    p = psnr_model("noslopes.json", "LIBSVMNUSVR", "", "-1.25");
-    char text[4096];
-    FILE *f = fopen(p, "r");
-    const size_t n = f ? fread(text, 1, sizeof(text) - 1, f) : 0;
-    if (f)
-        fclose(f);
-    text[n] = '\0';
-    char *s = strstr(text, "\"slopes\"");
-    if (s)
-        memcpy(s, "\"Slopes\"", 8);
-    p = write_tmp("noslopes.json", text);
-    CHECK(ev_model_set_load_file(&set, p, 0, &test_log) == -EINVAL);
-    CHECK_LOG_HAS("noslopes.json: model_dict lacks the field \"slopes\"");
+    CHECK_REFUSED(write_tmp("broken.json", "{\n  \"model_dict\": {\n    \"a\": [1,\n}\n"),
+                  "broken.json: not valid JSON at line 4, column");
+    CHECK_REFUSED(psnr_model_edited("noslopes.json", "\"slopes\"", "\"Slopes\""),
+                  "noslopes.json: model_dict lacks the field \"slopes\"");
     /* chroma correction: 0 gives no score in libvmaf; it needs one speed_chroma feature */
-    p = psnr_model("cc0.json", "LIBSVMNUSVR", " \"chroma_correction_parameter\": 0,", "-1.25");
-    CHECK(ev_model_set_load_file(&set, p, 0, &test_log) == -EINVAL);
-    CHECK_LOG_HAS("cc0.json: model_dict.chroma_correction_parameter: must be a non-zero number");
-    p = psnr_model("cc.json", "LIBSVMNUSVR", " \"chroma_correction_parameter\": 120.0,", "-1");
-    CHECK(ev_model_set_load_file(&set, p, 0, &test_log) == -EINVAL);
-    CHECK_LOG_HAS("cc.json: model_dict.chroma_correction_parameter: needs exactly one feature "
-                  "named with \"speed_chroma\" (the model has 0)");
+    CHECK_REFUSED(
+        psnr_model("cc0.json", "LIBSVMNUSVR", " \"chroma_correction_parameter\": 0,", "-1.25"),
+        "cc0.json: model_dict.chroma_correction_parameter: must be a non-zero number");
+    CHECK_REFUSED(
+        psnr_model("cc.json", "LIBSVMNUSVR", " \"chroma_correction_parameter\": 120.0,", "-1"),
+        "cc.json: model_dict.chroma_correction_parameter: needs exactly one feature named with "
+        "\"speed_chroma\" (the model has 0)");
     /* an empty feature name (found by fuzz_model_json in a bootstrap member) */
-    snprintf(text, sizeof(text), PSNR_MODEL_FMT, "LIBSVMNUSVR", "", "-1.25");
-    s = strstr(text, "\"psnr_cb\"");
-    if (s)
-        memmove(s + 1, s + 8, strlen(s + 8) + 1); /* "psnr_cb" -> "" */
-    p = write_tmp("emptyname.json", text);
-    CHECK(ev_model_set_load_file(&set, p, 0, &test_log) == -EINVAL);
-    CHECK_LOG_HAS("emptyname.json: model_dict.feature_names: item 1 is an empty name");
-    p = psnr_model("badtype.json", "SVC", "", "-1.25");
-    CHECK(ev_model_set_load_file(&set, p, 0, &test_log) == -EINVAL);
-    CHECK_LOG_HAS("badtype.json: model_dict.model_type: must be");
-    p = psnr_model("badsvm.json", "LIBSVMNUSVR", "", "oops");
-    CHECK(ev_model_set_load_file(&set, p, 0, &test_log) == -EINVAL);
-    CHECK_LOG_HAS("badsvm.json: model_dict.model: rho needs a number");
-    p = write_tmp("lonely.json", "{\"0\": {\"model_dict\": {}}}");
-    CHECK(ev_model_set_load_file(&set, p, 0, &test_log) == -EINVAL);
-    CHECK_LOG_HAS("lonely.json: a model collection needs \"1\"");
-    p = write_tmp("empty.json", "{\"param_dict\": {}}");
-    CHECK(ev_model_set_load_file(&set, p, 0, &test_log) == -EINVAL);
-    CHECK_LOG_HAS("empty.json: lacks the field \"model_dict\"");
+    CHECK_REFUSED(psnr_model_edited("emptyname.json", "\"psnr_cb\"", "\"\""),
+                  "emptyname.json: model_dict.feature_names: item 1 is an empty name");
+    CHECK_REFUSED(psnr_model("badtype.json", "SVC", "", "-1.25"),
+                  "badtype.json: model_dict.model_type: must be");
+    CHECK_REFUSED(psnr_model("badsvm.json", "LIBSVMNUSVR", "", "oops"),
+                  "badsvm.json: model_dict.model: rho needs a number");
+    CHECK_REFUSED(write_tmp("lonely.json", "{\"0\": {\"model_dict\": {}}}"),
+                  "lonely.json: a model collection needs \"1\"");
+    CHECK_REFUSED(write_tmp("empty.json", "{\"param_dict\": {}}"),
+                  "empty.json: lacks the field \"model_dict\"");
     CHECK(ev_model_set_load_builtin(&set, "vmaf_v9", 0, &test_log) == -ENOENT);
     CHECK_LOG_HAS("no built-in model \"vmaf_v9\" (built-in: vmaf_v0.6.1, vmaf_v0.6.1neg,");
     CHECK_LOG_HAS("vmaf_float_b_v0.6.3)");

@@ -1,26 +1,12 @@
-# Unit tests (label unit): one ev_add_test line per test.
-ev_add_test(unit_output SOURCES ${CMAKE_CURRENT_LIST_DIR}/output_test.c ${PROJECT_SOURCE_DIR}/tests/golden/golden_io.c LABELS unit)
-ev_add_test(unit_io SOURCES ${CMAKE_CURRENT_LIST_DIR}/io_test.c LABELS unit)
-ev_add_test(unit_core SOURCES ${CMAKE_CURRENT_LIST_DIR}/core_test.c LABELS unit)
-ev_add_test(unit_psnr_math SOURCES ${CMAKE_CURRENT_LIST_DIR}/psnr_math_test.c LABELS unit)
-ev_add_test(unit_moment SOURCES ${CMAKE_CURRENT_LIST_DIR}/moment_test.c LABELS unit)
-ev_add_test(unit_motion_math SOURCES ${CMAKE_CURRENT_LIST_DIR}/motion_math_test.c LABELS unit)
-ev_add_test(unit_ansnr_math SOURCES ${CMAKE_CURRENT_LIST_DIR}/ansnr_math_test.c LABELS unit)
-ev_add_test(unit_ssim_math SOURCES ${CMAKE_CURRENT_LIST_DIR}/ssim_math_test.c LABELS unit)
-ev_add_test(unit_vif_math SOURCES ${CMAKE_CURRENT_LIST_DIR}/vif_math_test.c LABELS unit)
-ev_add_test(unit_model SOURCES ${CMAKE_CURRENT_LIST_DIR}/model_test.c ${PROJECT_SOURCE_DIR}/tests/golden/golden_io.c LABELS unit)
-ev_add_test(unit_adm_math SOURCES ${CMAKE_CURRENT_LIST_DIR}/adm_math_test.c LABELS unit)
-ev_add_test(unit_adm_rcp SOURCES ${CMAKE_CURRENT_LIST_DIR}/adm_rcp_test.c LABELS unit)
-ev_add_test(unit_ssim_exact_sum SOURCES ${CMAKE_CURRENT_LIST_DIR}/ssim_exact_sum_test.c LABELS unit)
-ev_add_test(unit_twin_steps SOURCES ${CMAKE_CURRENT_LIST_DIR}/twin_steps_test.c LABELS unit)
-ev_add_test(unit_speed_math SOURCES ${CMAKE_CURRENT_LIST_DIR}/speed_math_test.c LABELS unit)
-ev_add_test(unit_cambi_math SOURCES ${CMAKE_CURRENT_LIST_DIR}/cambi_math_test.c LABELS unit)
-ev_add_test(unit_cambi_twin SOURCES ${CMAKE_CURRENT_LIST_DIR}/cambi_twin_test.c LABELS unit)
-ev_add_test(unit_ciede_math SOURCES ${CMAKE_CURRENT_LIST_DIR}/ciede_math_test.c LABELS unit)
-ev_add_test(unit_psnr_hvs_math SOURCES ${CMAKE_CURRENT_LIST_DIR}/psnr_hvs_math_test.c LABELS unit)
-ev_add_test(unit_multi SOURCES ${CMAKE_CURRENT_LIST_DIR}/multi_test.c LABELS unit)
-ev_add_test(unit_glibc_log2 SOURCES ${CMAKE_CURRENT_LIST_DIR}/glibc_log2_test.c LABELS unit)
-ev_add_test(unit_speed_twin SOURCES ${CMAKE_CURRENT_LIST_DIR}/speed_twin_test.c LABELS unit)
-ev_add_test(unit_float_twin_steps SOURCES ${CMAKE_CURRENT_LIST_DIR}/float_twin_steps_test.c LABELS unit)
+# Unit tests (label unit): unit_NAME runs NAME_test.c; output and model also read the golden
+# tables (tests/golden/golden_io.c), and unit_libm is libm_check.c.
+foreach(name io core psnr_math moment motion_math ansnr_math ssim_math vif_math adm_math adm_rcp
+        ssim_exact_sum twin_steps speed_math cambi_math cambi_twin ciede_math psnr_hvs_math multi
+        glibc_log2 speed_twin float_twin_steps over_depth)
+  ev_add_test(unit_${name} SOURCES ${CMAKE_CURRENT_LIST_DIR}/${name}_test.c LABELS unit)
+endforeach()
+foreach(name output model)
+  ev_add_test(unit_${name} SOURCES ${CMAKE_CURRENT_LIST_DIR}/${name}_test.c
+              ${PROJECT_SOURCE_DIR}/tests/golden/golden_io.c LABELS unit)
+endforeach()
 ev_add_test(unit_libm SOURCES ${CMAKE_CURRENT_LIST_DIR}/libm_check.c LABELS unit)
-ev_add_test(unit_over_depth SOURCES ${CMAKE_CURRENT_LIST_DIR}/over_depth_test.c LABELS unit)

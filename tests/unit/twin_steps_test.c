@@ -49,6 +49,18 @@ static void *make_plane(const int w, const int h, const unsigned bpc, const int 
     return p;
 }
 
+/* A 4:4:4 picture whose luma is the packed plane p (make_plane's); the chroma planes are
+ * absent. */
+static EvPic luma_pic(const void *const p, const int w, const int h, const unsigned bpc)
+{
+    return (EvPic){ .bpc = bpc,
+                    .layout = EV_PIX_444,
+                    .w = { (unsigned)w },
+                    .h = { (unsigned)h },
+                    .stride = { (ptrdiff_t)w * (bpc > 8 ? 2 : 1) },
+                    .data = { p } };
+}
+
 /* ---- vif ---- */
 
 static uint16_t log2_table[VIF_LOG2_TABLE_PADDED];
@@ -377,19 +389,7 @@ static void test_adm(const int w, const int h, const unsigned bpc, const int pat
     }
     void *ref = make_plane(w, h, bpc, pattern);
     void *dis = make_plane(w, h, bpc, pattern == 4 ? 0 : (pattern + 1) % 5);
-    const ptrdiff_t stride = (ptrdiff_t)w * (bpc > 8 ? 2 : 1);
-    const EvPic pr = { .bpc = bpc,
-                       .layout = EV_PIX_444,
-                       .w = { (unsigned)w },
-                       .h = { (unsigned)h },
-                       .stride = { stride },
-                       .data = { ref } };
-    const EvPic pd = { .bpc = bpc,
-                       .layout = EV_PIX_444,
-                       .w = { (unsigned)w },
-                       .h = { (unsigned)h },
-                       .stride = { stride },
-                       .data = { dis } };
+    const EvPic pr = luma_pic(ref, w, h, bpc), pd = luma_pic(dis, w, h, bpc);
     const size_t scratch_bytes = cls->scratch_size(state);
     void *scratch = aligned_alloc(64, (scratch_bytes + 63) & ~(size_t)63);
     memset(scratch, 0, scratch_bytes);
