@@ -171,6 +171,24 @@ def why(a_set, b_set, edges, key):
     return ""
 
 
+def report_cycles(kind, known, edges, key, counts):
+    """Print each cycle of the graph of key(s) -> key(t) over the edges that counts(s, t)
+    keeps, with an edge of each step; returns the graph and the number of cycles."""
+    adj = {}
+    for s, t, _ in edges:
+        if counts(s, t):
+            adj.setdefault(key(s), set()).add(key(t))
+    n = 0
+    for comp in sccs({key(f) for f in known}, adj):
+        n += 1
+        print(f"{kind} cycle: " + " <-> ".join(comp))
+        for x in comp:
+            for y in comp:
+                if x != y and y in adj.get(x, ()):
+                    print("   " + why({x}, {y}, edges, key))
+    return adj, n
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--build", default=os.path.join(ROOT, "build"))
@@ -182,32 +200,13 @@ def main():
         edges |= call_edges(a.build, known)
     else:
         print(f"layers: no build at {a.build}: includes only")
-    bad = 0
 
-    # Folders.
-    fadj = {}
-    for s, t, _ in edges:
-        if folder(s) != folder(t):
-            fadj.setdefault(folder(s), set()).add(folder(t))
-    for comp in sccs({folder(f) for f in known}, fadj):
-        bad += 1
-        print("folder cycle: " + " <-> ".join(comp))
-        for x in comp:
-            for y in comp:
-                if x != y and y in fadj.get(x, ()):
-                    print("   " + why({x}, {y}, edges, folder))
-    # Files of one folder (X.c and X.h are one unit).
-    uadj = {}
-    for s, t, _ in edges:
-        if folder(s) == folder(t) and unit(s) != unit(t):
-            uadj.setdefault(unit(s), set()).add(unit(t))
-    for comp in sccs({unit(f) for f in known}, uadj):
-        bad += 1
-        print("file cycle: " + " <-> ".join(comp))
-        for x in comp:
-            for y in comp:
-                if x != y and y in uadj.get(x, ()):
-                    print("   " + why({x}, {y}, edges, unit))
+    # Folders, then the files of one folder (X.c and X.h are one unit).
+    fadj, bad_folders = report_cycles("folder", known, edges, folder,
+                                      lambda s, t: folder(s) != folder(t))
+    _, bad_units = report_cycles("file", known, edges, unit,
+                                 lambda s, t: folder(s) == folder(t) and unit(s) != unit(t))
+    bad = bad_folders + bad_units
     # Layers.
     order = [n for n, _ in LAYERS]
     seen = set()

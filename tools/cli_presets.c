@@ -30,16 +30,26 @@ typedef struct Preset {
     Step steps[MAX_STEPS];
 } Preset;
 
+/* Every preset scores a model and its "neg" variant (no enhancement gain), as vmaf and
+ * vmaf_neg. */
+#define MODEL_AND_NEG(version)                                                                     \
+    { STEP_MODEL, "version=" version ":name=vmaf", NULL },                                         \
+    {                                                                                              \
+        STEP_MODEL, "version=" version "neg:name=vmaf_neg", NULL                                   \
+    }
+
+/* The SSIM features' options wherever a preset adds them: in dB, clipped */
+#define SSIM_DB "enable_db=true:clip_db=true"
+
 /* AOM common test conditions, versions 1.0 to 7.0 */
 static const Preset aom_ctc[] = {
     { "v1.0",
       NULL,
-      { { STEP_MODEL, "version=vmaf_v0.6.1:name=vmaf", NULL },
-        { STEP_MODEL, "version=vmaf_v0.6.1neg:name=vmaf_neg", NULL },
+      { MODEL_AND_NEG("vmaf_v0.6.1"),
         { STEP_FEATURE, "psnr", "reduced_hbd_peak=true:enable_apsnr=true:min_sse=0.5" },
         { STEP_FEATURE, "ciede", NULL },
-        { STEP_FEATURE, "float_ssim", "enable_db=true:clip_db=true" },
-        { STEP_FEATURE, "float_ms_ssim", "enable_db=true:clip_db=true" },
+        { STEP_FEATURE, "float_ssim", SSIM_DB },
+        { STEP_FEATURE, "float_ms_ssim", SSIM_DB },
         { STEP_FEATURE, "psnr_hvs", NULL },
         { STEP_END, NULL, NULL } } },
     { "v2.0", "v1.0", { { STEP_END, NULL, NULL } } },
@@ -49,18 +59,16 @@ static const Preset aom_ctc[] = {
     { "v6.0", "v5.0", { { STEP_COMMON_BITDEPTH, NULL, NULL }, { STEP_END, NULL, NULL } } },
     { "v7.0",
       "v6.0",
-      { { STEP_SET_FEATURE, "float_ssim", "scale=1:enable_db=true:clip_db=true" },
-        { STEP_END, NULL, NULL } } },
+      { { STEP_SET_FEATURE, "float_ssim", "scale=1:" SSIM_DB }, { STEP_END, NULL, NULL } } },
 };
 
 /* Netflix common test conditions */
 static const Preset nflx_ctc[] = {
     { "v1.0",
       NULL,
-      { { STEP_MODEL, "version=vmaf_4k_v0.6.1:name=vmaf", NULL },
-        { STEP_MODEL, "version=vmaf_4k_v0.6.1neg:name=vmaf_neg", NULL },
+      { MODEL_AND_NEG("vmaf_4k_v0.6.1"),
         { STEP_FEATURE, "psnr", "enable_chroma=true:enable_apsnr=true" },
-        { STEP_FEATURE, "float_ssim", "enable_db=true:clip_db=true" },
+        { STEP_FEATURE, "float_ssim", SSIM_DB },
         { STEP_FEATURE, "cambi", NULL },
         { STEP_END, NULL, NULL } } },
 };

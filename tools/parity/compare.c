@@ -1,9 +1,20 @@
-/* The parity searches' comparison of a batch (compare.h). */
+/* The parity runs' contexts and comparison of a batch (compare.h). */
 #include <inttypes.h>
 #include <stdio.h>
 
 #include "base/bitcast.h"
 #include "compare.h"
+
+EvContext *parity_open(const EvBackend backend, const unsigned threads, const EvLogCallback log)
+{
+    EvSettings s;
+    ev_default_settings(&s);
+    s.backend = backend;
+    s.n_threads = threads;
+    s.log = log;
+    EvContext *c = NULL;
+    return ev_open(&c, &s) ? NULL : c;
+}
 
 unsigned long parity_compare_batch(EvContext *cpu, EvContext *twin, unsigned frames,
                                    unsigned long first, const char *where, unsigned long *values)

@@ -45,17 +45,9 @@ static void fill_pair(uint8_t *ref, uint8_t *dis, size_t n, int correlated, uint
 
 static EvContext *open_side(const NoiseSearch *ns, EvBackend backend, unsigned threads)
 {
-    EvSettings s;
-    ev_default_settings(&s);
-    s.backend = backend;
-    s.n_threads = threads;
-    EvContext *c = NULL;
-    if (ev_open(&c, &s))
-        return NULL;
-    if (ev_use_feature(c, ns->extractor, ns->options)) {
+    EvContext *c = parity_open(backend, threads, NULL);
+    if (c && ev_use_feature(c, ns->extractor, ns->options))
         ev_close(&c);
-        return NULL;
-    }
     return c;
 }
 

@@ -27,6 +27,7 @@
 #include <string.h>
 
 #include "exactvmaf/exactvmaf.h"
+#include "compare.h"
 #include "fixtures.h"
 #include "noise_search.h"
 #include "vmaf_search.h"
@@ -209,13 +210,8 @@ static void quiet_log(void *user, EvLogLevel level, const char *line)
 
 static EvContext *open_run(const OptionSet *o, EvBackend backend, unsigned threads)
 {
-    EvSettings s;
-    ev_default_settings(&s);
-    s.backend = backend;
-    s.n_threads = threads;
-    s.log = quiet_log;
-    EvContext *c = NULL;
-    if (ev_open(&c, &s))
+    EvContext *c = parity_open(backend, threads, quiet_log);
+    if (!c)
         return NULL;
     const int err = strcmp(o->extractor, "model") ? ev_use_feature(c, o->extractor, o->options)
                                                   : ev_use_model(c, o->options);

@@ -77,12 +77,8 @@ int search_use_features(EvContext *c, const char *features)
 static EvContext *open_side(const VmafSearch *vs, const Batch *b, EvBackend backend,
                             unsigned threads)
 {
-    EvSettings s;
-    ev_default_settings(&s);
-    s.backend = backend;
-    s.n_threads = threads;
-    EvContext *c = NULL;
-    if (ev_open(&c, &s))
+    EvContext *c = parity_open(backend, threads, NULL);
+    if (!c)
         return NULL;
     int err;
     if (vs->features) {
