@@ -23,7 +23,7 @@ set(EV_HEADERS_NOT_ALONE
   motion_simd_tmpl.h  # AVX2 or AVX-512 by MOTION_W: motion_avx2.c, motion_avx512.c
   psnr_simd_tmpl.h    # AVX2 or AVX-512 BW by PSNR_W: psnr_avx2.c, psnr_avx512.c
   ssim_simd_tmpl.h    # AVX2 or AVX-512 by SSIM_W: ssim_avx2.c, ssim_avx512.c
-  vif_avx512_tmpl.h   # AVX-512 (VIF_ISA, VIF_VNNI): vif_avx512.c, vif_avx512icl.c
+  vif_simd_tmpl.h     # AVX2 or AVX-512 by VIF_W, VNNI by VIF_VNNI: vif_avx2.c, vif_avx512*.c
 )
 
 set(ev_hdr_gen ${CMAKE_CURRENT_BINARY_DIR}/headers_alone)

@@ -1,4 +1,4 @@
-/* Integer VIF row kernels, AVX-512 (see vif_avx512_tmpl.h). */
-#define VIF_ISA avx512
+/* Integer VIF row kernels, AVX-512 (vif_simd_tmpl.h). */
+#define VIF_W 512
 #define VIF_VNNI 0
-#include "features/vif/vif_avx512_tmpl.h"
+#include "features/vif/vif_simd_tmpl.h"

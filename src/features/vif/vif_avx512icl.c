@@ -1,4 +1,4 @@
-/* Integer VIF row kernels, AVX-512 with VNNI (see vif_avx512_tmpl.h). */
-#define VIF_ISA avx512icl
+/* Integer VIF row kernels, AVX-512 with VNNI (vif_simd_tmpl.h). */
+#define VIF_W 512
 #define VIF_VNNI 1
-#include "features/vif/vif_avx512_tmpl.h"
+#include "features/vif/vif_simd_tmpl.h"

@@ -1,8 +1,9 @@
 /*
  * Integer VIF row kernels (libvmaf integer_vif.c), one table per CPU level: the C reference
- * (vif_scale.c: the readable spec) and the SIMD executors (vif_avx2.c, vif_avx512.c,
- * vif_avx512icl.c), chosen once at init by vif_dsp_init(). Every executor adds the same
- * integers to VifSums and writes the same decimated samples as the C (tests/checkasm).
+ * (vif_scale.c: the readable spec) and the SIMD executors (vif_simd_tmpl.h, instantiated by
+ * vif_avx2.c, vif_avx512.c, vif_avx512icl.c), chosen once at init by vif_dsp_init(). Every
+ * executor adds the same integers to VifSums and writes the same decimated samples as the C
+ * (tests/checkasm).
  */
 #ifndef EV_FEATURES_VIF_DSP_H
 #define EV_FEATURES_VIF_DSP_H
