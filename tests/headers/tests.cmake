@@ -19,7 +19,7 @@
 # at the baseline ISA, the intrinsics cannot be inlined. A header that merely compiles alone
 # does not belong here (float_vif_rows_tmpl.h does, and is checked).
 set(EV_HEADERS_NOT_ALONE
-  adm_avx512_tmpl.h   # AVX-512 (ADM_ISA, ADM_ICL): adm_avx512.c, adm_avx512icl.c
+  adm_simd_tmpl.h     # AVX2 or AVX-512 by ADM_W, VNNI by ADM_ICL: adm_avx2.c, adm_avx512*.c
   motion_simd_tmpl.h  # AVX2 or AVX-512 by MOTION_W: motion_avx2.c, motion_avx512.c
   psnr_simd_tmpl.h    # AVX2 or AVX-512 BW by PSNR_W: psnr_avx2.c, psnr_avx512.c
   ssim_simd_tmpl.h    # AVX2 or AVX-512 by SSIM_W: ssim_avx2.c, ssim_avx512.c

@@ -1,4 +1,4 @@
-/* Integer ADM row kernels, AVX-512 with VNNI (see adm_avx512_tmpl.h). */
-#define ADM_ISA avx512icl
+/* Integer ADM row kernels, AVX-512 with VNNI (adm_simd_tmpl.h). */
+#define ADM_W 512
 #define ADM_ICL 1
-#include "features/adm/adm_avx512_tmpl.h"
+#include "features/adm/adm_simd_tmpl.h"

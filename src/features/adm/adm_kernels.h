@@ -1,10 +1,10 @@
 /*
  * Integer ADM row kernels (libvmaf integer_adm.c), one table per CPU level: the C reference
- * (adm_rows.c: the readable spec, one stage per kernel) and the SIMD executors (adm_avx2.c,
- * adm_avx512.c, adm_avx512icl.c), chosen once at init by adm_dsp_init(). adm_frame.c streams
- * each scale row by row through them: DWT, decouple, CSF, denominator and contrast masking of
- * a row run while its bands are in cache. Every executor produces the C kernels' integers
- * (tests/checkasm).
+ * (adm_rows.c: the readable spec, one stage per kernel) and the SIMD executors (adm_simd_tmpl.h,
+ * instantiated by adm_avx2.c, adm_avx512.c, adm_avx512icl.c), chosen once at init by
+ * adm_dsp_init(). adm_frame.c streams each scale row by row through them: DWT, decouple, CSF,
+ * denominator and contrast masking of a row run while its bands are in cache. Every executor
+ * produces the C kernels' integers (tests/checkasm).
  *
  * Rows hold the h, v, d bands of one band row: int16 at scale 0, int32 at scales 1..3.
  */
