@@ -177,6 +177,8 @@ typedef uint32_t IDX;
 #endif
 
 #define VIF_INLINE static inline __attribute__((always_inline))
+/* the one-row vertical passes stay calls of their own (inlined, the statistic ran slower) */
+#define VIF_NOINLINE static __attribute__((noinline))
 
 enum {
     N32 = COLS / 2,    /* 32-bit lanes per vector: the statistic's pixels */
@@ -383,9 +385,8 @@ static V combine_sq(const V sl, const V sh, const unsigned s)
 /* ---- vertical pass of one output row, 8-bit samples: means rounded by 8 bits, second
  * moments whole: every sum < 2^32 (taps sum to 65536, samples and products < 2^16). ---- */
 
-__attribute__((noinline)) static void vert_u8(const Rows *rows, const void *const *ref,
-                                              const void *const *dis, const uint16_t *f,
-                                              const int n_taps, const int w)
+VIF_NOINLINE void vert_u8(const Rows *rows, const void *const *ref, const void *const *dis,
+                          const uint16_t *f, const int n_taps, const int w)
 {
     VertTerms t;
     vert_terms(&t, f, n_taps);
@@ -460,9 +461,8 @@ static void vert_u16_term(Acc16 *acc, const V c, const V xa, const V ya, const V
     }
 }
 
-__attribute__((noinline)) static void vert_u16(const Rows *rows, const void *const *ref,
-                                               const void *const *dis, const uint16_t *f,
-                                               const int n_taps, const int w, const VifShifts sh)
+VIF_NOINLINE void vert_u16(const Rows *rows, const void *const *ref, const void *const *dis,
+                           const uint16_t *f, const int n_taps, const int w, const VifShifts sh)
 {
     VertTerms t;
     vert_terms(&t, f, n_taps);
