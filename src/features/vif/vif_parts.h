@@ -1,7 +1,7 @@
 /*
  * The parts of the integer VIF statistic, as the SIMD kernels split it for many encodes
  * against one reference (vif_kernels.h: VifStatRefFn, VifStatDisFn): the quantities each vertical
- * pass filters. Shared by vif_avx2.c and vif_avx512_tmpl.h; the functions are constants of
+ * pass filters. Shared by the SIMD template (vif_simd_tmpl.h); the functions are constants of
  * their arguments, so that the kernels' loops over quantities unroll.
  */
 #ifndef EV_FEATURES_VIF_PARTS_H
