@@ -22,7 +22,7 @@ INCLUDE = re.compile(r'^\s*#\s*include\s*"([^"]+)"', re.M)
 # The layers, lowest first (docs/ARCHITECTURE.md). A folder may import its own layer and those
 # below it, with the exceptions of ONLY. Everyone may include the public headers (their types).
 LAYERS = [
-    ("base", ["src/base", "src/libm"]),
+    ("base", ["src/base", "src/libm", "src/stats"]),
     ("cuda", ["src/cuda"]),
     ("core", ["src/core"]),
     ("features", ["src/features"]),

@@ -305,7 +305,18 @@ typedef enum EvPoolMethod {
     EV_POOL_MAX = 2,
     EV_POOL_MEAN = 3,
     EV_POOL_HARMONIC_MEAN = 4, /**< n / sum(1 / (x + 1)) - 1, as libvmaf */
+    EV_POOL_PERCENTILE = 5,    /**< exactvmaf's, with a level (EvPoolStat): numpy's default
+                                    percentile (linear interpolation, docs/REPORTS.md) */
+    EV_POOL_LOW = 6,           /**< exactvmaf's, with a level: the mean of the lowest
+                                    ceil(n * level / 100) values, the "1% low" (docs/REPORTS.md) */
 } EvPoolMethod;
+
+/** A pooled statistic: one of Netflix's four (level ignored), or a percentile or a low at level
+ *  percent (EV_POOL_PERCENTILE: 0..100; EV_POOL_LOW: above 0, at most 100). */
+typedef struct EvPoolStat {
+    EvPoolMethod method;
+    double level;
+} EvPoolStat;
 
 /** Number of per-frame features, and the name of the i-th in output order (the order Netflix's
  *  single-threaded run prints them in). The string lives as long as the context. */
@@ -320,6 +331,16 @@ EV_API int ev_get_score(const EvContext *c, const char *name, unsigned frame, do
 /** Pool a feature over all frames (every n_subsample-th), as libvmaf's
  *  vmaf_feature_score_pooled over 0..n-1. @return 0, -ENOENT, -ENODATA (a frame lacks it). */
 EV_API int ev_get_pooled(const EvContext *c, const char *name, EvPoolMethod m, double *value);
+
+/** Pool a feature with any statistic, over the frames ev_get_pooled() pools: for Netflix's four
+ *  the value ev_get_pooled() gives; a percentile or a low of those frames' values otherwise.
+ *  @return 0, -ENOENT, -ENODATA (a frame lacks it), -EINVAL (bad method or level), -ENOMEM. */
+EV_API int ev_get_pooled_stat(const EvContext *c, const char *name, EvPoolStat stat, double *value);
+
+/** The name a statistic is written under in every output layout: "min", "max", "mean",
+ *  "harmonic_mean", "p" or "low" then the level as %g ("p5", "p99.9", "low1"); "" for a bad
+ *  method. Always NUL-terminated (size > 0). @return the length it needs, as snprintf. */
+EV_API int ev_pool_stat_name(EvPoolStat stat, char *buf, size_t size);
 
 /** Write a value of the caller's as feature `name` at a frame, as if an extractor registered
  *  after all others had written it (libvmaf's vmaf_import_feature_score): it appears in the
@@ -348,10 +369,17 @@ typedef enum EvOutputFormat {
 
 typedef struct EvOutputOptions {
     EvOutputFormat format;
-    int precision; /**< EV_PRECISION_NETFLIX (default), EV_PRECISION_MAX, or 0..17:
+    int precision;          /**< EV_PRECISION_NETFLIX (default), EV_PRECISION_MAX, or 0..17:
                                  %.<precision>f for every value */
-    double fps;    /**< written in the fyi/fps field */
-    uint8_t reserved[32];
+    double fps;             /**< written in the fyi/fps field */
+    const EvPoolStat *pool; /**< exactvmaf's (--pool): n_pool statistics pooled besides
+                                 Netflix's four, which keep their place and bits. XML and JSON
+                                 add them after the four in each pooled metric; CSV and SUB,
+                                 which have no pooled part in Netflix's layout, get one after the
+                                 frames: the four, then these (docs/REPORTS.md). NULL/0: Netflix's
+                                 layouts byte for byte (default). The array is read, not kept */
+    unsigned n_pool;
+    uint8_t reserved[20];
 } EvOutputOptions;
 
 EV_API void ev_default_output_options(EvOutputOptions *o);

@@ -4,6 +4,7 @@
 
 #include "api/context.h"
 #include "output/output.h"
+#include "output/output_pool.h"
 
 void ev_default_output_options(EvOutputOptions *const o)
 {
@@ -33,6 +34,16 @@ static int check_args(const EvContext *const c, const EvOutputOptions *const opt
         ev_log(&c->log, EV_LOG_ERROR, "output: bad precision %d (-2, -1 or 0..17)", opt->precision);
         return -EINVAL;
     }
+    if (opt->n_pool && !opt->pool) {
+        ev_log(&c->log, EV_LOG_ERROR, "output: %u pooled statistics but no array", opt->n_pool);
+        return -EINVAL;
+    }
+    for (unsigned k = 0; k < opt->n_pool; k++)
+        if (!ev_pool_stat_valid(opt->pool[k])) {
+            ev_log(&c->log, EV_LOG_ERROR, "output: pooled statistic %u: bad method %d or level %g",
+                   k, (int)opt->pool[k].method, opt->pool[k].level);
+            return -EINVAL;
+        }
     if (opt->format < EV_OUTPUT_XML || opt->format > EV_OUTPUT_SUB) {
         ev_log(&c->log, EV_LOG_ERROR, "output: unknown format %d", (int)opt->format);
         return -EINVAL;
@@ -57,7 +68,9 @@ int ev_write_output(const EvContext *const c, FILE *const f, const EvOutputOptio
                 .backend = ev_engine_backend_name(c->engine),
                 .version = ev_version(),
                 .precision = opt->precision,
-                .fps = opt->fps };
+                .fps = opt->fps,
+                .pool = opt->pool,
+                .n_pool = opt->n_pool };
     ev_output_write(&o, opt->format);
     /* A failed fprintf sets the stream's error flag; buffered failures show at the flush. */
     if (fflush(f) || ferror(f)) {

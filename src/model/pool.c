@@ -27,6 +27,8 @@ int ev_pool(const EvFeatureVec *const f, const unsigned n_frames, const unsigned
     case EV_POOL_MIN: *out = lo; return 0;
     case EV_POOL_MAX: *out = hi; return 0;
     case EV_POOL_HARMONIC_MEAN: *out = cnt / inv_sum - 1.0; return 0;
+    case EV_POOL_PERCENTILE:
+    case EV_POOL_LOW: break; /* need a level: output/output_pool.c */
     }
     return -EINVAL;
 }

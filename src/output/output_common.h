@@ -18,6 +18,8 @@ typedef struct EvOut {
     const char *version;    /* the library's, for the version fields */
     int precision;          /* EV_PRECISION_NETFLIX, EV_PRECISION_MAX or 0..17 */
     double fps;
+    const EvPoolStat *pool; /* exactvmaf's --pool statistics, after Netflix's four */
+    unsigned n_pool;
     unsigned n_rows; /* frame loop bound: the longest feature vector, as Netflix
                                (set by ev_output_write) */
 } EvOut;

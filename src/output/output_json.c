@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "output/output_layouts.h"
+#include "output/output_pool.h"
 
 static void json_metric(const EvOut *const o, const char *const name, const double x,
                         const int last)
@@ -66,6 +67,15 @@ static void json_pooled(const EvOut *const o)
                 continue;
             fputs(m > EV_POOL_MIN ? ",\n" : "\n", o->f);
             fprintf(o->f, "      \"%s\": ", ev_out_pool_name[m]);
+            ev_out_json_number(o, v);
+        }
+        for (unsigned k = 0; k < o->n_pool; k++) {
+            double v;
+            char name[64];
+            ev_pool_stat_format(o->pool[k], name, sizeof(name));
+            if (ev_pool_stat(fv, o->n_frames, o->step, o->pool[k], &v))
+                continue;
+            fprintf(o->f, ",\n      \"%s\": ", name);
             ev_out_json_number(o, v);
         }
         fputs("\n    }", o->f);

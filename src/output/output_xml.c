@@ -1,5 +1,6 @@
 /* Netflix vmaf's XML layout (vmaf_write_output_xml): every attribute is followed by a space. */
 #include "output/output_layouts.h"
+#include "output/output_pool.h"
 
 static void xml_attr(const EvOut *const o, const char *const name, const double x)
 {
@@ -36,6 +37,13 @@ static void xml_pooled(const EvOut *const o)
             double v;
             if (!ev_pool(fv, o->n_frames, o->step, m, &v))
                 xml_attr(o, ev_out_pool_name[m], v);
+        }
+        for (unsigned k = 0; k < o->n_pool; k++) {
+            double v;
+            char name[64];
+            ev_pool_stat_format(o->pool[k], name, sizeof(name));
+            if (!ev_pool_stat(fv, o->n_frames, o->step, o->pool[k], &v))
+                xml_attr(o, name, v);
         }
         fputs("/>\n", o->f);
     }

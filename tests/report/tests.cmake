@@ -1,0 +1,5 @@
+# Reports and pooling (issue 27; docs/REPORTS.md): the statistics' unit test (label unit), the
+# CLI's --pool, --plot, --report and bdrate (label cli), percentiles against numpy and the report
+# drawn by headless Chromium (label report; both skip, exit 77, without numpy, chromium or the
+# shared corpus).
+ev_add_test(unit_stats SOURCES ${CMAKE_CURRENT_LIST_DIR}/stats_test.c LABELS unit)
