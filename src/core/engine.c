@@ -1,5 +1,7 @@
 /* The engine's lifecycle and its registrations (frames: core/frames.c). */
+#define _GNU_SOURCE /* sched_getaffinity, CPU_COUNT */
 #include <errno.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,10 +13,31 @@
 #include "core/group.h"
 #include "cuda/runtime.h"
 
-static unsigned online_cores(void)
+/* The cores this process may run on (its affinity mask: taskset, cgroup cpusets), else the
+ * online ones. */
+static unsigned usable_cores(void)
 {
+    cpu_set_t set;
+    if (!sched_getaffinity(0, sizeof(set), &set) && CPU_COUNT(&set) > 0)
+        return (unsigned)CPU_COUNT(&set);
     const long n = sysconf(_SC_NPROCESSORS_ONLN);
     return n > 0 ? (unsigned)n : 1;
+}
+
+/* The worker count: the one asked for (0: one per usable core), never more than the usable
+ * cores, since a thread more than those does not help (each thread scores whole frames, one
+ * frame slot each, so memory follows the count). One warning line when a count is capped. */
+static unsigned thread_count(const EvSettings *s, const EvLog *log)
+{
+    const unsigned cores = usable_cores();
+    if (!s->n_threads)
+        return cores;
+    if (s->n_threads <= cores)
+        return s->n_threads;
+    ev_log(log, EV_LOG_WARNING,
+           "threads: %u asked for, %u used (the cores this process may run on; more do not help)",
+           s->n_threads, cores);
+    return cores;
 }
 
 int ev_engine_open(EvEngine **const out, const EvSettings *const s)
@@ -36,8 +59,9 @@ int ev_engine_open(EvEngine **const out, const EvSettings *const s)
         goto fail_sync;
     }
     /* the workers start with the first frame, once the backend is known (core/frames.c) */
-    c->n_threads = s->n_threads ? s->n_threads : online_cores();
-    c->n_slots = c->n_threads > 1 ? c->n_threads + 2 : 1;
+    c->n_threads = thread_count(s, &c->log);
+    /* with workers: one frame each, one being read and two queued */
+    c->n_slots = c->n_threads > 1 ? c->n_threads + 3 : 1;
     c->caller.ctx = c;
     c->slots = calloc(c->n_slots, sizeof(*c->slots));
     c->queue = calloc(c->n_slots, sizeof(*c->queue));

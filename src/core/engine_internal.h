@@ -23,7 +23,10 @@ typedef struct EvRegistration {
 /* One frame in flight: private copies of both pictures. */
 typedef struct EvSlot {
     unsigned frame;
-    int busy;
+    int busy; /* taken: being filled or borrowed, or a frame not finished */
+    /* set at dispatch, while the frame is unfinished: its ordered pass (the EV_FEX_SEQUENTIAL
+     * extractors) and its parallel pass still to run; the slot is free again when both ran */
+    int dispatched, ordered_left, parallel_left;
     uint8_t *buf; /* ref planes then dis planes */
     EvPic ref, dis;
     /* lent by ev_borrow_pictures_multi: the group of that call, or NULL, and the data[0] of
@@ -68,10 +71,12 @@ struct EvEngine {
     int flushed;
     int error; /* first error of any frame, 0 if none */
 
-    /* scheduler: n_workers threads (0 = everything on the caller) over n_slots slots. On the
-     * CPU the caller is one of the n_threads: n_workers = n_threads - 1, and the caller
-     * extracts queued frames itself whenever every slot is taken; with CUDA each of the
-     * n_threads workers drives a stream and the caller only reads. */
+    /* scheduler: n_workers threads (0 = everything on the caller) over n_slots slots. With
+     * n_threads > 1 there are n_threads workers and the caller only reads and dispatches (on
+     * the CPU it extracts queued frames itself only while it waits for the flush); with CUDA
+     * each worker drives a stream. A frame's ordered pass runs on a worker too, frame after
+     * frame, on whichever worker finds the next frame's pass runnable (frames.c), so that no
+     * thread ever waits for it. */
     unsigned n_threads;
     unsigned n_workers;
     EvWorker *workers;
@@ -80,6 +85,9 @@ struct EvEngine {
     unsigned n_slots;
     unsigned *queue; /* ring of slot indices waiting for a worker */
     unsigned q_head, q_len;
+    int has_ordered;       /* some registration is EV_FEX_SEQUENTIAL */
+    unsigned ordered_next; /* the frame whose ordered pass runs next */
+    int ordered_running;   /* a worker is running ordered passes */
     int stopping;
     pthread_mutex_t lock;
     pthread_cond_t work_ready; /* a slot was queued, or stopping */

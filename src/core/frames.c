@@ -105,6 +105,8 @@ static int start_stream(EvEngine *c, const EvPicture *ref)
             return err;
         reg->initialised = 1;
         reg->scratch_size = reg->run->scratch_size ? reg->run->scratch_size(reg->state) : 0;
+        if (reg->run->flags & EV_FEX_SEQUENTIAL)
+            c->has_ordered = 1;
     }
     for (unsigned i = 0; i < c->n_slots; i++) {
         const size_t n = 2 * c->frame_bytes;
@@ -113,7 +115,7 @@ static int start_stream(EvEngine *c, const EvPicture *ref)
             return -ENOMEM;
     }
     err = alloc_scratch(c, &c->caller);
-    const unsigned n_workers = c->n_threads < 2 ? 0 : c->use_cuda ? c->n_threads : c->n_threads - 1;
+    const unsigned n_workers = c->n_threads < 2 ? 0 : c->n_threads;
     for (unsigned i = 0; !err && i < n_workers; i++) {
         EvWorker *w = &c->workers[i];
         w->ctx = c;
@@ -215,21 +217,71 @@ static int run_extractors(EvEngine *c, EvWorker *w, const EvSlot *s, int sequent
     return 0;
 }
 
+/* A frame whose two passes ran is finished: its slot leaves the group's jobs and is free
+ * (lock held, and held again on return). */
+static void finish_slot(EvEngine *c, EvSlot *s)
+{
+    pthread_mutex_unlock(&c->lock);
+    ev_group_leave_slot(s);
+    pthread_mutex_lock(&c->lock);
+    s->dispatched = 0;
+    s->busy = 0;
+    pthread_cond_broadcast(&c->slot_free);
+}
+
+/* The dispatched slot of the frame whose ordered pass is next, when that pass is still to run;
+ * else NULL (lock held). */
+static EvSlot *next_ordered(EvEngine *c)
+{
+    for (unsigned i = 0; i < c->n_slots; i++) {
+        EvSlot *s = &c->slots[i];
+        if (s->dispatched && s->ordered_left && s->frame == c->ordered_next)
+            return s;
+    }
+    return NULL;
+}
+
+/* Run the ordered passes that can run now, frame after frame, with w's scratch (lock held, and
+ * held again on return). Only one thread runs them at a time; a thread finding them taken, or
+ * the next frame not dispatched yet, goes on: whoever runs frame n's pass runs frame n + 1's
+ * after it when that frame is dispatched by then, and the worker that takes a frame from the
+ * queue runs its pass when it is the next one. So no thread waits for another's frame. */
+static void run_ordered(EvEngine *c, EvWorker *w)
+{
+    EvSlot *s;
+    while (c->has_ordered && !c->ordered_running && (s = next_ordered(c))) {
+        c->ordered_running = 1;
+        pthread_mutex_unlock(&c->lock);
+        const int err = run_extractors(c, w, s, 1);
+        pthread_mutex_lock(&c->lock);
+        if (err && !c->error)
+            c->error = err;
+        c->ordered_running = 0;
+        c->ordered_next++;
+        s->ordered_left = 0;
+        if (!s->parallel_left)
+            finish_slot(c, s);
+    }
+}
+
 /* Run the frame at the head of the queue with w's scratch (lock held, and held again on
- * return): its extractors, its slot out of the group's jobs, the first error kept. */
+ * return): its parallel pass, and the ordered passes that are runnable before and after it;
+ * the first error kept. */
 static void run_queued(EvEngine *c, EvWorker *w)
 {
     EvSlot *s = &c->slots[c->queue[c->q_head]];
     c->q_head = (c->q_head + 1) % c->n_slots;
     c->q_len--;
+    run_ordered(c, w);
     pthread_mutex_unlock(&c->lock);
     const int err = run_extractors(c, w, s, 0);
-    ev_group_leave_slot(s);
     pthread_mutex_lock(&c->lock);
     if (err && !c->error)
         c->error = err;
-    s->busy = 0;
-    pthread_cond_broadcast(&c->slot_free);
+    s->parallel_left = 0;
+    if (!s->ordered_left)
+        finish_slot(c, s);
+    run_ordered(c, w);
 }
 
 void *ev_worker_main(void *arg)
@@ -248,8 +300,8 @@ void *ev_worker_main(void *arg)
     return NULL;
 }
 
-/* On the CPU backend the caller extracts one queued frame itself (lock held, and held again on
- * return). Returns 0 when there was none to take. */
+/* While it waits for the flush on the CPU backend, the caller extracts one queued frame itself
+ * (lock held, and held again on return). Returns 0 when there was none to take. */
 static int caller_helps(EvEngine *c)
 {
     if (c->use_cuda || !c->n_workers || !c->q_len)
@@ -266,7 +318,7 @@ static EvSlot *take_free_slot(EvEngine *c)
         for (unsigned i = 0; i < c->n_slots && !s; i++)
             if (!c->slots[i].busy)
                 s = &c->slots[i];
-        if (!s && !caller_helps(c))
+        if (!s)
             pthread_cond_wait(&c->slot_free, &c->lock);
     }
     s->busy = 1;
@@ -283,22 +335,25 @@ static void release_slot(EvEngine *c, EvSlot *s)
     pthread_mutex_unlock(&c->lock);
 }
 
-/* A filled slot becomes frame n: sequential extractors now, the rest on a worker (or now).
- * group: the group whose aligned contexts get this reference as their frame n, or NULL. */
+/* A filled slot becomes frame n, queued for the workers (with no workers, both passes run
+ * now). group: the group whose aligned contexts get this reference as their frame n, or NULL. */
 static int dispatch(EvEngine *c, EvSlot *s, EvGroup *group)
 {
     s->frame = c->n_frames++;
     s->frame_group = group ? ev_group_retain(group) : NULL; /* released with the slot */
-    int err = run_extractors(c, &c->caller, s, 1);
-    if (!err && !c->n_workers)
-        err = run_extractors(c, &c->caller, s, 0);
-    if (err || !c->n_workers) {
+    if (!c->n_workers) {
+        int err = run_extractors(c, &c->caller, s, 1);
+        if (!err)
+            err = run_extractors(c, &c->caller, s, 0);
         if (err)
             set_error(c, err);
         release_slot(c, s);
         return err;
     }
     pthread_mutex_lock(&c->lock);
+    s->dispatched = 1;
+    s->ordered_left = c->has_ordered;
+    s->parallel_left = 1;
     c->queue[(c->q_head + c->q_len) % c->n_slots] = (unsigned)(s - c->slots);
     c->q_len++;
     pthread_cond_signal(&c->work_ready);

@@ -6,8 +6,8 @@
 #include "core/group.h"
 #include "core/group_jobs.h"
 
-/* Frames kept per table: the contexts of a group are fed in lockstep (their sequential
- * extractors run at dispatch, one frame apart at most), so a small ring suffices; a frame that
+/* Frames kept per table: the contexts of a group are fed in lockstep and each has at most its
+ * frame slots in flight, so their frames stay close and a small ring suffices; a frame that
  * fell out of it is computed again, never taken wrong. */
 #define VALUES_RING 256
 #define VALUES_MAX 4
