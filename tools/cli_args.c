@@ -30,6 +30,10 @@ enum {
     ARG_BACKEND,
     ARG_GPU,
     ARG_LIST_MODELS,
+    ARG_POOL,
+    ARG_BITRATE,
+    ARG_PLOT,
+    ARG_REPORT,
 };
 
 static const struct option long_opts[] = {
@@ -64,6 +68,10 @@ static const struct option long_opts[] = {
     { "backend", 1, NULL, ARG_BACKEND },
     { "gpu", 1, NULL, ARG_GPU },
     { "list_models", 0, NULL, ARG_LIST_MODELS },
+    { "pool", 1, NULL, ARG_POOL },
+    { "bitrate", 1, NULL, ARG_BITRATE },
+    { "plot", 1, NULL, ARG_PLOT },
+    { "report", 1, NULL, ARG_REPORT },
     { NULL, 0, NULL, 0 },
 };
 
@@ -122,6 +130,18 @@ void cli_usage(FILE *f, const char *app)
         "                              double exactly); default Netflix's %%.6f\n"
         " --quiet/-q:                  no progress line and no warnings (errors still)\n"
         "\n"
+        "Reports (docs/REPORTS.md):\n"
+        " --pool $list:                pooled statistics besides mean, harmonic_mean, min\n"
+        "                              and max, in every layout: pN (numpy's percentile,\n"
+        "                              N in 0..100) and lowN (mean of the worst N%%),\n"
+        "                              comma-separated, e.g. p1,p5,p50,low1\n"
+        " --plot $path.svg:            per-frame scores, one line per distorted, scene cuts\n"
+        "                              marked where motion jumps\n"
+        " --report $path.html:         one self-contained page: pooled table (sortable),\n"
+        "                              per-frame curves, lows, bitrates, rate-quality curve\n"
+        " --bitrate $kbps:             each distorted's bitrate, once per -d in order\n"
+        " %s bdrate A B [--metric NAME]: BD-rate and BD-score of ladder B against A\n"
+        "\n"
         "Where to compute:\n"
         " --threads $unsigned:         threads; 0 (default) = one per core; results are\n"
         "                              the same bits for every count\n"
@@ -138,7 +158,7 @@ void cli_usage(FILE *f, const char *app)
         " --list_models:               the built-in models\n"
         " --version/-v:                version, the Netflix libvmaf matched, backends, SIMD\n"
         " --help:                      this text\n",
-        app);
+        app, app);
 }
 
 static int parse_unsigned(const char *arg, const char *opt, unsigned *out, char *err, size_t n)
@@ -177,6 +197,55 @@ static int parse_precision(const char *arg, int *out, char *err, size_t n)
     if (parse_unsigned(arg, "--precision", &v, err, n) || v > 17)
         return cli_fail(err, n, "invalid value \"%s\" for --precision: want 0..17 or max", arg);
     *out = (int)v;
+    return 0;
+}
+
+/* --pool: pN and lowN, comma-separated; Netflix's four names are accepted (always there). */
+static int parse_pool(CliSettings *s, const char *arg, char *err, size_t n)
+{
+    const char *p = arg;
+    while (*p) {
+        const char *end = strchr(p, ',');
+        const size_t len = end ? (size_t)(end - p) : strlen(p);
+        char item[64];
+        if (!len || len >= sizeof(item))
+            return cli_fail(err, n, "invalid --pool \"%s\": want a list like p1,p5,p50,low1", arg);
+        memcpy(item, p, len);
+        item[len] = '\0';
+        p += len + (end ? 1 : 0);
+        if (!strcmp(item, "mean") || !strcmp(item, "harmonic_mean") || !strcmp(item, "min") ||
+            !strcmp(item, "max"))
+            continue;
+        const int low = !strncmp(item, "low", 3);
+        const char *num = item + (low ? 3 : item[0] == 'p' ? 1 : 0);
+        char *stop;
+        errno = 0;
+        const double level = num > item ? strtod(num, &stop) : -1.0;
+        const EvPoolStat st = { low ? EV_POOL_LOW : EV_POOL_PERCENTILE, level };
+        const int valid = num > item && *num && !*stop && !errno &&
+                          (low ? level > 0.0 && level <= 100.0 : level >= 0.0 && level <= 100.0);
+        if (!valid)
+            return cli_fail(err, n,
+                            "invalid --pool statistic \"%s\": want pN (0 <= N <= 100) or lowN "
+                            "(0 < N <= 100)",
+                            item);
+        if (s->n_pool == CLI_MAX_ITEMS)
+            return cli_fail(err, n, "at most %d --pool statistics are supported", CLI_MAX_ITEMS);
+        s->pool[s->n_pool++] = st;
+    }
+    return 0;
+}
+
+static int parse_bitrate(CliSettings *s, const char *arg, char *err, size_t n)
+{
+    char *end;
+    errno = 0;
+    const double v = strtod(arg, &end);
+    if (!*arg || *end || errno || !(v > 0.0) || v > 1e12)
+        return cli_fail(err, n, "invalid value \"%s\" for --bitrate: want kbit/s above 0", arg);
+    if (s->n_bitrate == CLI_MAX_ITEMS)
+        return cli_fail(err, n, "at most %d --bitrate values are supported", CLI_MAX_ITEMS);
+    s->bitrate[s->n_bitrate++] = v;
     return 0;
 }
 
@@ -259,6 +328,10 @@ static int parse_one(CliSettings *s, int opt, const char *arg, char *err, size_t
     case ARG_HELP: s->version = 2; return 0;
     case ARG_LIST: s->list = 1; return 0;
     case ARG_LIST_MODELS: s->list = 2; return 0;
+    case ARG_POOL: return parse_pool(s, arg, err, n);
+    case ARG_BITRATE: return parse_bitrate(s, arg, err, n);
+    case ARG_PLOT: s->plot_path = arg; return 0;
+    case ARG_REPORT: s->report_path = arg; return 0;
     }
     return cli_fail(err, n, "unknown option (see --help)");
 }
@@ -302,5 +375,12 @@ int cli_parse(int argc, char **argv, CliSettings *s, char *err, size_t n)
         from_stdin += !strcmp(s->dis_paths[i], "-");
     if (from_stdin > 1)
         return cli_fail(err, n, "only one of --reference and --distorted can read stdin (-)");
+    if (s->n_bitrate && s->n_bitrate != s->n_dis)
+        return cli_fail(err, n,
+                        "%u --bitrate values for %u --distorted inputs: give one each, in order",
+                        s->n_bitrate, s->n_dis);
+    if ((s->plot_path && !strcmp(s->plot_path, "-")) ||
+        (s->report_path && !strcmp(s->report_path, "-")))
+        return cli_fail(err, n, "--plot and --report write files, not standard output (-)");
     return check_raw(s, err, n);
 }

@@ -9,6 +9,7 @@
 #include "cli_multi.h"
 #include "cli_output.h"
 #include "cli_reader.h"
+#include "cli_report.h"
 #include "cli_run.h"
 
 static const char *app = "exactvmaf";
@@ -245,7 +246,8 @@ static int open_all(const CliSettings *s, EvVideo **ref, Scoring *sc, unsigned n
     return 0;
 }
 
-static int finish_all(const CliSettings *s, Scoring *sc, unsigned n_dis, double fps)
+static int finish_all(const CliSettings *s, Scoring *sc, unsigned n_dis, double fps,
+                      const CliOutput *plot, const CliOutput *report)
 {
     int rc = 0;
     for (unsigned i = 0; i < n_dis; i++) {
@@ -255,6 +257,11 @@ static int finish_all(const CliSettings *s, Scoring *sc, unsigned n_dis, double 
         if (s->out_path && cli_write_results(sc[i].ctx, s, &sc[i].out, fps))
             rc = -1; /* said why; the other outputs are still written */
     }
+    EvContext *ctx[CLI_MAX_ITEMS];
+    for (unsigned i = 0; i < n_dis; i++)
+        ctx[i] = sc[i].ctx;
+    if (cli_pages_write(s, ctx, s->dis_paths, n_dis, plot, report))
+        rc = -1;
     return rc;
 }
 
@@ -271,7 +278,9 @@ int cli_run_multi(const CliSettings *s)
         goto done;
     }
     /* every output is checked before any input is read */
-    if (cli_multi_output_paths(s, paths, err, sizeof(err)))
+    CliOutput plot, report;
+    if (cli_multi_output_paths(s, paths, err, sizeof(err)) ||
+        cli_pages_check(s, &plot, &report, err, sizeof(err)))
         goto failed;
     for (unsigned i = 0; i < n_dis; i++) {
         sc[i].path = s->dis_paths[i];
@@ -282,7 +291,7 @@ int cli_run_multi(const CliSettings *s)
     double fps = 0;
     if (open_all(s, &ref, sc, n_dis) ||
         score_all(s, ref, sc, n_dis, expected_total(s, ref, sc, n_dis), &fps) ||
-        finish_all(s, sc, n_dis, fps))
+        finish_all(s, sc, n_dis, fps, &plot, &report))
         goto done;
     rc = 0;
     goto done;

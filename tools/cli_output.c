@@ -87,11 +87,30 @@ int cli_output_check_path(const CliSettings *s, const char *path, CliOutput *o, 
     return 0;
 }
 
+/* What ev_write_output writes, for cli_output_write_with. */
+typedef struct ResultsWriter {
+    const EvContext *ctx;
+    const EvOutputOptions *opts;
+} ResultsWriter;
+
+static int write_results(FILE *f, void *user)
+{
+    const ResultsWriter *w = user;
+    return ev_write_output(w->ctx, f, w->opts);
+}
+
 int cli_output_write(const CliOutput *o, const EvContext *ctx, const EvOutputOptions *opts,
                      char *err, size_t n)
 {
+    ResultsWriter w = { ctx, opts };
+    return cli_output_write_with(o, write_results, &w, err, n);
+}
+
+int cli_output_write_with(const CliOutput *o, int (*write)(FILE *f, void *user), void *user,
+                          char *err, size_t n)
+{
     if (!strcmp(o->path, "-"))
-        return ev_write_output(ctx, stdout, opts) || fflush(stdout)
+        return write(stdout, user) || fflush(stdout)
                    ? cli_fail(err, n, "standard output: write failed: %s", strerror(EIO))
                    : 0;
     char tmp[4200];
@@ -99,7 +118,7 @@ int cli_output_write(const CliOutput *o, const EvContext *ctx, const EvOutputOpt
     FILE *f = fopen(o->direct ? o->path : tmp, "w");
     if (!f)
         return cli_fail(err, n, "%s: cannot write: %s", o->path, strerror(errno));
-    int ok = !ev_write_output(ctx, f, opts);
+    int ok = !write(f, user) && !ferror(f);
     if (ok && !o->direct && o->exists)
         ok = !fchmod(fileno(f), o->mode); /* the replacement keeps the file's mode */
     const int saved = errno;

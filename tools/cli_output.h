@@ -2,6 +2,7 @@
 #ifndef EV_TOOLS_CLI_OUTPUT_H
 #define EV_TOOLS_CLI_OUTPUT_H
 
+#include <stdio.h>
 #include <sys/types.h>
 
 #include "cli_args.h"
@@ -28,5 +29,10 @@ int cli_output_check_path(const CliSettings *s, const char *path, CliOutput *o, 
  * in err. */
 int cli_output_write(const CliOutput *o, const EvContext *ctx, const EvOutputOptions *opts,
                      char *err, size_t err_size);
+
+/* The same for any writer (the --plot and --report pages): write(f, user) returns 0, or not 0
+ * on a failure. */
+int cli_output_write_with(const CliOutput *o, int (*write)(FILE *f, void *user), void *user,
+                          char *err, size_t err_size);
 
 #endif

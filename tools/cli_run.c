@@ -177,6 +177,8 @@ int cli_write_results(const EvContext *ctx, const CliSettings *s, const CliOutpu
     o.format = s->format;
     o.precision = s->precision;
     o.fps = fps;
+    o.pool = s->pool;
+    o.n_pool = s->n_pool;
     char err[4400];
     if (cli_output_write(out, ctx, &o, err, sizeof(err)))
         return fprintf(stderr, "%s: %s\n", app, err), -1;
@@ -184,8 +186,8 @@ int cli_write_results(const EvContext *ctx, const CliSettings *s, const CliOutpu
 }
 
 /* The value of key= in a --model spec (the last one wins, as in Netflix's parser), or def. */
-static const char *spec_value(const char *spec, const char *key, char *buf, size_t size,
-                              const char *def)
+const char *cli_spec_value(const char *spec, const char *key, char *buf, size_t size,
+                           const char *def)
 {
     const size_t klen = strlen(key);
     const char *found = def;
@@ -201,6 +203,23 @@ static const char *spec_value(const char *spec, const char *key, char *buf, size
     return found;
 }
 
+/* --pool's statistics of a model's score on one line: "<label>: p1 90.1, low1 89.2". */
+static void print_pool_stats(FILE *f, const EvContext *ctx, const CliSettings *s,
+                             const char *prefix, const char *label, const char *name)
+{
+    if (!s->n_pool)
+        return;
+    fprintf(f, "%s%s:", prefix, label);
+    for (unsigned k = 0; k < s->n_pool; k++) {
+        char stat[32];
+        double v;
+        ev_pool_stat_name(s->pool[k], stat, sizeof(stat));
+        if (!ev_get_pooled_stat(ctx, name, s->pool[k], &v))
+            fprintf(f, "%s %s %f", k ? "," : "", stat, v);
+    }
+    fputs("\n", f);
+}
+
 /* Netflix prints each model's pooled mean on a terminal, "<version or path>: <mean>", then a
  * line per bootstrap collection with its confidence interval and spread. */
 static void print_model_scores(FILE *f, const EvContext *ctx, const CliSettings *s,
@@ -211,9 +230,9 @@ static void print_model_scores(FILE *f, const EvContext *ctx, const CliSettings 
         for (unsigned i = 0; i < n; i++) {
             const char *spec = s->n_models ? s->model[i] : "version=vmaf_v0.6.1";
             char label[1024], name[256], key[300];
-            const char *lab = spec_value(spec, "version", label, sizeof(label), NULL);
-            lab = lab ? lab : spec_value(spec, "path", label, sizeof(label), "?");
-            const char *nm = spec_value(spec, "name", name, sizeof(name), "vmaf");
+            const char *lab = cli_spec_value(spec, "version", label, sizeof(label), NULL);
+            lab = lab ? lab : cli_spec_value(spec, "path", label, sizeof(label), "?");
+            const char *nm = cli_spec_value(spec, "name", name, sizeof(name), "vmaf");
             double v[4];
             static const char *const stat[4] = { "_bagging", "_ci_p95_lo", "_ci_p95_hi",
                                                  "_stddev" };
@@ -225,8 +244,10 @@ static void print_model_scores(FILE *f, const EvContext *ctx, const CliSettings 
             if (pass == 1 && have)
                 fprintf(f, "%s%s: %f, ci.p95: [%f, %f], stddev: %f\n", prefix, lab, v[0], v[1],
                         v[2], v[3]);
-            else if (pass == 0 && !ev_get_pooled(ctx, nm, EV_POOL_MEAN, &v[0]))
+            else if (pass == 0 && !ev_get_pooled(ctx, nm, EV_POOL_MEAN, &v[0])) {
                 fprintf(f, "%s%s: %f\n", prefix, lab, v[0]);
+                print_pool_stats(f, ctx, s, prefix, lab, nm);
+            }
         }
 }
 

@@ -32,6 +32,10 @@ void cli_show_progress(unsigned frames, long long total, double start, int final
  * a pipe); with -o, on stderr when it is a terminal and not -q (as Netflix's CLI); never with
  * -n. */
 void cli_report_scores(const EvContext *ctx, const CliSettings *s, const char *prefix);
+/* The value of key= in a --model spec (the last one wins, as in Netflix's parser), into buf, or
+ * def when the spec has none. */
+const char *cli_spec_value(const char *spec, const char *key, char *buf, size_t size,
+                           const char *def);
 /* Write the results to out in s's layout and precision. */
 int cli_write_results(const EvContext *ctx, const CliSettings *s, const CliOutput *out, double fps);
 

@@ -35,6 +35,12 @@ typedef struct CliSettings {
     unsigned frame_skip_ref, frame_skip_dist;
     int common_bitdepth; /* --aom_ctc v6.0+: the inputs' depths may differ */
     int no_prediction, quiet, version, list;
+    /* exactvmaf's reports (docs/REPORTS.md) */
+    EvPoolStat pool[CLI_MAX_ITEMS]; /* --pool: percentiles and lows, after Netflix's four */
+    unsigned n_pool;
+    double bitrate[CLI_MAX_ITEMS]; /* --bitrate, kbit/s, one per -d in order */
+    unsigned n_bitrate;
+    const char *plot_path, *report_path; /* --plot FILE.svg, --report FILE.html */
 } CliSettings;
 
 #endif

@@ -8,10 +8,12 @@
 #include <unistd.h>
 
 #include "cli_args.h"
+#include "cli_bdrate.h"
 #include "cli_info.h"
 #include "cli_multi.h"
 #include "cli_output.h"
 #include "cli_reader.h"
+#include "cli_report.h"
 #include "cli_run.h"
 #include "exactvmaf/exactvmaf.h"
 #include "exactvmaf/video.h"
@@ -101,9 +103,10 @@ static int run(const CliSettings *s)
     EvVideo *ref = NULL, *dis = NULL;
     EvContext *ctx = NULL;
     int rc = 1;
-    CliOutput out;
+    CliOutput out, plot, report;
     char err[4400];
-    if (cli_output_check(s, &out, err, sizeof(err))) {
+    if (cli_output_check(s, &out, err, sizeof(err)) ||
+        cli_pages_check(s, &plot, &report, err, sizeof(err))) {
         fprintf(stderr, "%s: %s\n", app, err);
         return 1; /* before any input is read */
     }
@@ -120,6 +123,8 @@ static int run(const CliSettings *s)
     cli_report_scores(ctx, s, "");
     if (s->out_path && cli_write_results(ctx, s, &out, fps))
         goto done;
+    if (cli_pages_write(s, &ctx, &s->dis_path, 1, &plot, &report))
+        goto done;
     rc = 0;
 done:
     ev_close(&ctx);
@@ -130,6 +135,8 @@ done:
 
 int main(int argc, char **argv)
 {
+    if (argc > 1 && !strcmp(argv[1], "bdrate"))
+        return cli_bdrate_main(argc - 1, argv + 1);
     CliSettings s;
     char err[512];
     if (cli_parse(argc, argv, &s, err, sizeof(err))) {

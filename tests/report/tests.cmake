@@ -3,3 +3,6 @@
 # drawn by headless Chromium (label report; both skip, exit 77, without numpy, chromium or the
 # shared corpus).
 ev_add_test(unit_stats SOURCES ${CMAKE_CURRENT_LIST_DIR}/stats_test.c LABELS unit)
+add_test(NAME cli_report
+         COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/cli_report_test.sh $<TARGET_FILE:exactvmaf_cli> ${PROJECT_SOURCE_DIR})
+set_tests_properties(cli_report PROPERTIES LABELS cli)
