@@ -5,9 +5,11 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 need=()
-for pkg in cmake gcc clang clang-format make pkg-config libjansson-dev dpkg-dev xz-utils python3; do
+for pkg in cmake gcc clang clang-format make pkg-config libjansson-dev dpkg-dev xz-utils python3 \
+  python3-numpy chromium; do
   # clang: scripts/fuzz.sh; clang-format: scripts/format.sh; dpkg-dev, xz-utils: the ffmpeg
-  # source below; python3: scripts/layers.py
+  # source below; python3: scripts/layers.py; python3-numpy: percentile_numpy (--pool against
+  # numpy); chromium: report_chromium (the --report page drawn headless)
   dpkg -s "$pkg" >/dev/null 2>&1 || need+=("$pkg")
 done
 if ((${#need[@]})); then

@@ -6,3 +6,9 @@ ev_add_test(unit_stats SOURCES ${CMAKE_CURRENT_LIST_DIR}/stats_test.c LABELS uni
 add_test(NAME cli_report
          COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/cli_report_test.sh $<TARGET_FILE:exactvmaf_cli> ${PROJECT_SOURCE_DIR})
 set_tests_properties(cli_report PROPERTIES LABELS cli)
+foreach(name percentile_numpy report_chromium)
+  add_test(NAME ${name}
+           COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/${name}.sh $<TARGET_FILE:exactvmaf_cli> ${PROJECT_SOURCE_DIR}
+                   ${EV_SHARED_DIR})
+  set_tests_properties(${name} PROPERTIES LABELS report SKIP_RETURN_CODE 77)
+endforeach()
