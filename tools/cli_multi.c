@@ -26,19 +26,6 @@ typedef struct Scoring {
     int active;      /* its stream has not ended */
 } Scoring;
 
-void cli_multi_base_name(const char *dis_path, char *name, size_t size)
-{
-    if (!strcmp(dis_path, "-")) {
-        snprintf(name, size, "stdin");
-        return;
-    }
-    const char *slash = strrchr(dis_path, '/');
-    const char *file = slash ? slash + 1 : dis_path;
-    const char *dot = strrchr(file, '.');
-    const size_t len = dot && dot != file ? (size_t)(dot - file) : strlen(file);
-    snprintf(name, size, "%.*s", (int)len, file);
-}
-
 static const char *format_extension(EvOutputFormat f)
 {
     return f == EV_OUTPUT_JSON  ? "json"
@@ -85,7 +72,7 @@ int cli_multi_output_paths(const CliSettings *s, char (*paths)[CLI_MULTI_PATH_SI
                         o, s->n_dis);
     for (unsigned i = 0; i < s->n_dis; i++) {
         char name[1024];
-        cli_multi_base_name(s->dis_paths[i], name, sizeof(name));
+        cli_output_base_name(s->dis_paths[i], name, sizeof(name));
         int bad = !name[0];
         if (pattern)
             bad = bad || expand_pattern(o, name, paths[i], CLI_MULTI_PATH_SIZE);

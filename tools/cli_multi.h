@@ -23,9 +23,7 @@
 #define EV_TOOLS_CLI_MULTI_H
 
 #include "cli_args.h"
-
-/* The name outputs are named after, into name (see above). */
-void cli_multi_base_name(const char *dis_path, char *name, size_t size);
+#include "cli_output.h"
 
 /* The output path of each distorted into paths[i] (PATH_SIZE bytes each), before anything is
  * read; -1 with one line in err for an -o that cannot hold several results or two distorted

@@ -133,3 +133,16 @@ int cli_output_write_with(const CliOutput *o, int (*write)(FILE *f, void *user),
     }
     return 0;
 }
+
+void cli_output_base_name(const char *dis_path, char *name, size_t size)
+{
+    if (!strcmp(dis_path, "-")) {
+        snprintf(name, size, "stdin");
+        return;
+    }
+    const char *slash = strrchr(dis_path, '/');
+    const char *file = slash ? slash + 1 : dis_path;
+    const char *dot = strrchr(file, '.');
+    const size_t len = dot && dot != file ? (size_t)(dot - file) : strlen(file);
+    snprintf(name, size, "%.*s", (int)len, file);
+}

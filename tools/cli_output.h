@@ -30,6 +30,11 @@ int cli_output_check_path(const CliSettings *s, const char *path, CliOutput *o, 
 int cli_output_write(const CliOutput *o, const EvContext *ctx, const EvOutputOptions *opts,
                      char *err, size_t err_size);
 
+/* The name the outputs of a distorted are named after, into name: its file name without the
+ * folder and the last extension ("enc/a.mp4.y4m": "a.mp4"; standard input "-": "stdin"). Also
+ * the distorted's label on the --plot and --report pages. */
+void cli_output_base_name(const char *dis_path, char *name, size_t size);
+
 /* The same for any writer (the --plot and --report pages): write(f, user) returns 0, or not 0
  * on a failure. */
 int cli_output_write_with(const CliOutput *o, int (*write)(FILE *f, void *user), void *user,

@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "cli_fail.h"
-#include "cli_multi.h"
+#include "cli_output.h"
 #include "cli_run.h"
 #include "cli_series.h"
 
@@ -66,7 +66,7 @@ static int gather_one(CliSeries *se, const CliSeriesSet *set, const EvContext *c
                       const char *path, double bitrate, char *err, size_t n)
 {
     se->path = path;
-    cli_multi_base_name(path, se->name, sizeof(se->name));
+    cli_output_base_name(path, se->name, sizeof(se->name));
     se->bitrate = bitrate;
     se->n_frames = ev_frame_count(ctx);
     int oom;

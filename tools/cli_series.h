@@ -24,7 +24,7 @@
 
 typedef struct CliSeries {
     const char *path; /* the distorted */
-    char name[256];   /* its output name (cli_multi_base_name) */
+    char name[256];   /* its output name (cli_output_base_name) */
     double bitrate;   /* kbit/s, or NaN when not given */
     unsigned n_frames;
     double *score;                /* n_frames values of the metric, NaN where a frame has none */
