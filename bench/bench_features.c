@@ -161,6 +161,8 @@ int main(int argc, char **argv)
     s.n_threads = a.threads;
     s.cpu_mask = a.cpumask;
     s.log = print_log;
+    if (getenv("BENCH_DEBUG")) /* the library's debug lines too (the engine's schedule) */
+        s.log_level = EV_LOG_DEBUG;
     EvContext *ctx;
     if (ev_open(&ctx, &s))
         return 2;

@@ -47,6 +47,10 @@ typedef struct EvWorker {
     pthread_t thread;
     void **scratch;           /* one block per registration */
     struct EvCudaWorker *gpu; /* stream + device frame (CUDA backend), else NULL */
+    /* where its time went, in seconds (updated and read under the engine's lock): waiting for
+     * a frame, in parallel passes, in ordered passes; the caller's wait: for a free slot */
+    double t_idle, t_parallel, t_ordered, t_wait;
+    unsigned n_frames;
 } EvWorker;
 
 struct EvEngine {

@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "core/backend.h"
 #include "base/cpu.h"
@@ -217,6 +218,13 @@ static int run_extractors(EvEngine *c, EvWorker *w, const EvSlot *s, int sequent
     return 0;
 }
 
+static double seconds_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
 /* A frame whose two passes ran is finished: its slot leaves the group's jobs and is free
  * (lock held, and held again on return). */
 static void finish_slot(EvEngine *c, EvSlot *s)
@@ -252,8 +260,11 @@ static void run_ordered(EvEngine *c, EvWorker *w)
     while (c->has_ordered && !c->ordered_running && (s = next_ordered(c))) {
         c->ordered_running = 1;
         pthread_mutex_unlock(&c->lock);
+        const double t0 = seconds_now();
         const int err = run_extractors(c, w, s, 1);
+        const double t1 = seconds_now();
         pthread_mutex_lock(&c->lock);
+        w->t_ordered += t1 - t0;
         if (err && !c->error)
             c->error = err;
         c->ordered_running = 0;
@@ -274,8 +285,12 @@ static void run_queued(EvEngine *c, EvWorker *w)
     c->q_len--;
     run_ordered(c, w);
     pthread_mutex_unlock(&c->lock);
+    const double t0 = seconds_now();
     const int err = run_extractors(c, w, s, 0);
+    const double t1 = seconds_now();
     pthread_mutex_lock(&c->lock);
+    w->t_parallel += t1 - t0;
+    w->n_frames++;
     if (err && !c->error)
         c->error = err;
     s->parallel_left = 0;
@@ -290,8 +305,10 @@ void *ev_worker_main(void *arg)
     EvEngine *c = w->ctx;
     pthread_mutex_lock(&c->lock);
     for (;;) {
+        const double t0 = seconds_now();
         while (!c->q_len && !c->stopping)
             pthread_cond_wait(&c->work_ready, &c->lock);
+        w->t_idle += seconds_now() - t0;
         if (!c->q_len)
             break;
         run_queued(c, w);
@@ -314,6 +331,7 @@ static EvSlot *take_free_slot(EvEngine *c)
 {
     pthread_mutex_lock(&c->lock);
     EvSlot *s = NULL;
+    const double t0 = seconds_now();
     while (!s) {
         for (unsigned i = 0; i < c->n_slots && !s; i++)
             if (!c->slots[i].busy)
@@ -321,6 +339,7 @@ static EvSlot *take_free_slot(EvEngine *c)
         if (!s)
             pthread_cond_wait(&c->slot_free, &c->lock);
     }
+    c->caller.t_wait += seconds_now() - t0;
     s->busy = 1;
     pthread_mutex_unlock(&c->lock);
     return s;
@@ -702,6 +721,28 @@ static void wait_idle(EvEngine *c)
     pthread_mutex_unlock(&c->lock);
 }
 
+/* Where the threads' time went (a debug line, for bench/stages.sh's questions): the workers'
+ * waits and passes, summed, and the caller's waits for a free slot (the rest of its time is
+ * the reading, outside the engine). */
+static void log_schedule(EvEngine *c)
+{
+    EvWorker sum = { 0 };
+    pthread_mutex_lock(&c->lock);
+    for (unsigned i = 0; i < c->n_workers; i++) {
+        sum.t_idle += c->workers[i].t_idle;
+        sum.t_parallel += c->workers[i].t_parallel;
+        sum.t_ordered += c->workers[i].t_ordered;
+        sum.n_frames += c->workers[i].n_frames;
+    }
+    const EvWorker caller = c->caller;
+    pthread_mutex_unlock(&c->lock);
+    ev_log(&c->log, EV_LOG_DEBUG,
+           "schedule: %u workers, %u slots: idle %.3f s, parallel %.3f s (%u frames), ordered "
+           "%.3f s; caller: parallel %.3f s (%u frames), ordered %.3f s, waiting for a slot %.3f s",
+           c->n_workers, c->n_slots, sum.t_idle, sum.t_parallel, sum.n_frames, sum.t_ordered,
+           caller.t_parallel, caller.n_frames, caller.t_ordered, caller.t_wait);
+}
+
 int ev_engine_flush(EvEngine *const c)
 {
     if (!c)
@@ -714,6 +755,7 @@ int ev_engine_flush(EvEngine *const c)
         c->borrowed = NULL;
     }
     wait_idle(c);
+    log_schedule(c);
     c->flushed = 1;
     for (unsigned r = 0; r < c->n_reg && !c->error; r++) {
         EvRegistration *reg = &c->reg[r];
