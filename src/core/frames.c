@@ -108,6 +108,8 @@ static int start_stream(EvEngine *c, const EvPicture *ref)
         reg->scratch_size = reg->run->scratch_size ? reg->run->scratch_size(reg->state) : 0;
         if (reg->run->flags & EV_FEX_SEQUENTIAL)
             c->has_ordered = 1;
+        ev_log(&c->log, EV_LOG_DEBUG, "%s: %zu bytes of scratch per worker", reg->cls->name,
+               reg->scratch_size);
     }
     for (unsigned i = 0; i < c->n_slots; i++) {
         const size_t n = 2 * c->frame_bytes;
@@ -120,7 +122,9 @@ static int start_stream(EvEngine *c, const EvPicture *ref)
     for (unsigned i = 0; !err && i < n_workers; i++) {
         EvWorker *w = &c->workers[i];
         w->ctx = c;
-        if ((err = alloc_scratch(c, w))) {
+        /* a CPU worker allocates (and so first touches) its own scratch, on its own core and
+         * in parallel with the others (ev_worker_main): at 4K that is over 100 MB each */
+        if (c->use_cuda && (err = alloc_scratch(c, w))) {
             ev_worker_free(c, w);
             break;
         }
@@ -261,7 +265,7 @@ static void run_ordered(EvEngine *c, EvWorker *w)
         c->ordered_running = 1;
         pthread_mutex_unlock(&c->lock);
         const double t0 = seconds_now();
-        const int err = run_extractors(c, w, s, 1);
+        const int err = w->scratch ? run_extractors(c, w, s, 1) : -ENOMEM;
         const double t1 = seconds_now();
         pthread_mutex_lock(&c->lock);
         w->t_ordered += t1 - t0;
@@ -286,7 +290,7 @@ static void run_queued(EvEngine *c, EvWorker *w)
     run_ordered(c, w);
     pthread_mutex_unlock(&c->lock);
     const double t0 = seconds_now();
-    const int err = run_extractors(c, w, s, 0);
+    const int err = w->scratch ? run_extractors(c, w, s, 0) : -ENOMEM;
     const double t1 = seconds_now();
     pthread_mutex_lock(&c->lock);
     w->t_parallel += t1 - t0;
@@ -303,7 +307,16 @@ void *ev_worker_main(void *arg)
 {
     EvWorker *w = arg;
     EvEngine *c = w->ctx;
+    /* without its scratch, the worker still takes frames, failing them (-ENOMEM): none waits */
+    const int err = w->scratch ? 0 : alloc_scratch(c, w);
+    if (err)
+        ev_worker_free(c, w);
     pthread_mutex_lock(&c->lock);
+    if (err) {
+        ev_log(&c->log, EV_LOG_ERROR, "worker: no memory for its scratch");
+        if (!c->error)
+            c->error = err;
+    }
     for (;;) {
         const double t0 = seconds_now();
         while (!c->q_len && !c->stopping)
