@@ -1,6 +1,7 @@
 /* The steps of a scoring run (cli_run.h), for the single run (exactvmaf.c) and many encodes
  * (cli_multi.c). Public API only. */
 #include <errno.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,9 +17,20 @@
 
 static const char *app = "exactvmaf";
 
+/* The library's lines on stderr. A warning equal to the one before it is not printed again:
+ * with many encodes each context says the same (the thread cap, say), once is enough. Lines
+ * come from the library's threads too, hence the lock. */
 void cli_log_line(void *user, EvLogLevel level, const char *line)
 {
-    fprintf(stderr, "%s: %s%s\n", app, level == EV_LOG_WARNING ? "warning: " : "", line);
+    static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+    static char last_warning[512];
+    pthread_mutex_lock(&lock);
+    const int again = level == EV_LOG_WARNING && !strncmp(line, last_warning, sizeof(last_warning));
+    if (level == EV_LOG_WARNING && !again)
+        snprintf(last_warning, sizeof(last_warning), "%s", line);
+    if (!again)
+        fprintf(stderr, "%s: %s%s\n", app, level == EV_LOG_WARNING ? "warning: " : "", line);
+    pthread_mutex_unlock(&lock);
 }
 
 double cli_now(void)

@@ -51,6 +51,17 @@ score "$ref" "$dis" --threads 5 -o "$tmp/t5.json" 2>/dev/null && ok || bad "thre
 strip_fps() { grep -v '"fps"' "$1"; }
 cmp -s <(strip_fps "$tmp/t1.json") <(strip_fps "$tmp/t2.json") && ok || bad "threads 1 and 2 differ"
 cmp -s <(strip_fps "$tmp/t1.json") <(strip_fps "$tmp/t5.json") && ok || bad "threads 1 and 5 differ"
+# A thread count past the cores is capped with one warning line, and memory stays bounded (the
+# count would otherwise ask for a frame slot per thread: 10^6 slots of this pair are 115 GB).
+(ulimit -v 4000000; score "$ref" "$dis" --threads 1000000 -o "$tmp/tbig.json" 2>"$tmp/stderr") &&
+    ok || bad "threads 1000000 run: $(cat "$tmp/stderr")"
+cmp -s <(strip_fps "$tmp/t1.json") <(strip_fps "$tmp/tbig.json") && ok || bad "threads 1 and 10^6 differ"
+for d in "-d $dis" "-d $dis -d $dis"; do # without -q: the warning, once, also for many encodes
+    # shellcheck disable=SC2086
+    "$bin" -r "$ref" $d --feature psnr -n --threads 1000000 >/dev/null 2>"$tmp/stderr"
+    [ "$(grep -c . "$tmp/stderr")" = 1 ] && grep -q "threads: 1000000 asked for" "$tmp/stderr" &&
+        ok || bad "threads 1000000 ($d): not one warning line: $(cat "$tmp/stderr")"
+done
 
 # A pipe: the reference from stdin gives the same values.
 score - "$dis" -o "$tmp/pipe.json" <"$ref" 2>/dev/null && ok || bad "stdin run"
