@@ -113,7 +113,10 @@ typedef enum EvBackend {
 } EvBackend;
 
 typedef struct EvSettings {
-    unsigned n_threads;   /**< worker threads; 0 = one per online core (default 0). With CUDA
+    unsigned n_threads;   /**< worker threads; 0 = one per core this process may run on
+                                 (default 0); more than those cores is capped to them (logged
+                                 at EV_LOG_WARNING). Beside them the calling thread sends the
+                                 pictures; 1 = everything on the calling thread. With CUDA
                                  each worker drives its own stream: frames in flight */
     unsigned n_subsample; /**< compute every Nth frame (0 or 1 = every frame), as --subsample */
     EvLogCallback log;    /**< NULL = silent (default) */

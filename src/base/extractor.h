@@ -7,8 +7,9 @@
  * state is shared by all workers: extract() must only read it, except through atomics where an
  * extractor accumulates order-free integer totals. Per-frame working memory comes from scratch,
  * scratch_size(state) zeroed bytes per worker, allocated once (never per frame).
- * An EV_FEX_SEQUENTIAL extractor is called for frames 0, 1, 2... in order on one thread and
- * may keep state between frames.
+ * An EV_FEX_SEQUENTIAL extractor is called for frames 0, 1, 2... in order, one call at a time
+ * (not always on the same thread, each call ordered after the one before it by the engine's
+ * lock), and may keep state between frames.
  *
  * A CUDA twin may split its frame in two: launch() queues the device work on the worker's
  * stream (no wait), extract() then waits for it and writes the results. A worker uploads the
@@ -66,7 +67,7 @@ typedef struct EvChoices {
 } EvChoices;
 
 enum {
-    EV_FEX_SEQUENTIAL = 1 << 0,   /* frames in order, on one thread; may keep state */
+    EV_FEX_SEQUENTIAL = 1 << 0,   /* frames in order, one at a time; may keep state */
     EV_FEX_NO_SUBSAMPLE = 1 << 1, /* runs on every frame even with --subsample (libvmaf
                                      TEMPORAL/PREV_REF extractors) */
     EV_FEX_CUDA = 1 << 2,         /* a CUDA twin: extract() reads EvPic.dev on EvPic.gpu's
