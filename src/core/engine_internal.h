@@ -76,15 +76,14 @@ struct EvEngine {
     int error; /* first error of any frame, 0 if none */
 
     /* scheduler: n_workers threads (0 = everything on the caller) over n_slots slots. With
-     * n_threads > 1 there are n_threads workers and the caller only reads and dispatches (on
-     * the CPU it extracts queued frames itself only while it waits for the flush); with CUDA
-     * each worker drives a stream. A frame's ordered pass runs on a worker too, frame after
+     * n_threads > 1 there are n_threads workers and the caller only reads and dispatches; with
+     * CUDA each worker drives a stream. A frame's ordered pass runs on a worker too, frame after
      * frame, on whichever worker finds the next frame's pass runnable (frames.c), so that no
      * thread ever waits for it. */
     unsigned n_threads;
     unsigned n_workers;
     EvWorker *workers;
-    EvWorker caller; /* scratch for work done on the calling thread */
+    EvWorker caller; /* scratch for work done on the calling thread (only without workers) */
     EvSlot *slots;
     unsigned n_slots;
     unsigned *queue; /* ring of slot indices waiting for a worker */

@@ -117,8 +117,9 @@ static int start_stream(EvEngine *c, const EvPicture *ref)
         if (!c->slots[i].buf)
             return -ENOMEM;
     }
-    err = alloc_scratch(c, &c->caller);
     const unsigned n_workers = c->n_threads < 2 ? 0 : c->n_threads;
+    /* the caller scores frames only when there are no workers: else it needs no scratch */
+    err = n_workers ? 0 : alloc_scratch(c, &c->caller);
     for (unsigned i = 0; !err && i < n_workers; i++) {
         EvWorker *w = &c->workers[i];
         w->ctx = c;
@@ -328,16 +329,6 @@ void *ev_worker_main(void *arg)
     }
     pthread_mutex_unlock(&c->lock);
     return NULL;
-}
-
-/* While it waits for the flush on the CPU backend, the caller extracts one queued frame itself
- * (lock held, and held again on return). Returns 0 when there was none to take. */
-static int caller_helps(EvEngine *c)
-{
-    if (c->use_cuda || !c->n_workers || !c->q_len)
-        return 0;
-    run_queued(c, &c->caller);
-    return 1;
 }
 
 static EvSlot *take_free_slot(EvEngine *c)
@@ -728,8 +719,7 @@ static void wait_idle(EvEngine *c)
             busy += c->slots[i].busy;
         if (!busy)
             break;
-        if (!caller_helps(c))
-            pthread_cond_wait(&c->slot_free, &c->lock);
+        pthread_cond_wait(&c->slot_free, &c->lock);
     }
     pthread_mutex_unlock(&c->lock);
 }
@@ -751,9 +741,9 @@ static void log_schedule(EvEngine *c)
     pthread_mutex_unlock(&c->lock);
     ev_log(&c->log, EV_LOG_DEBUG,
            "schedule: %u workers, %u slots: idle %.3f s, parallel %.3f s (%u frames), ordered "
-           "%.3f s; caller: parallel %.3f s (%u frames), ordered %.3f s, waiting for a slot %.3f s",
+           "%.3f s; caller: waiting for a slot %.3f s",
            c->n_workers, c->n_slots, sum.t_idle, sum.t_parallel, sum.n_frames, sum.t_ordered,
-           caller.t_parallel, caller.n_frames, caller.t_ordered, caller.t_wait);
+           caller.t_wait);
 }
 
 int ev_engine_flush(EvEngine *const c)
