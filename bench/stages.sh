@@ -17,18 +17,7 @@ ref=$clips/ref_${size}_${frames}_${bits}.yuv; dis=$clips/dis_${size}_${frames}_$
 [ -s "$ref" ] || { echo "no clip $ref: make it with bench/vs_netflix.sh first" >&2; exit 2; }
 
 # "seconds cpu_seconds" of one run
-measure() {
-  python3 - "$@" <<'EOF'
-import resource, subprocess, sys, time
-t0 = time.perf_counter()
-rc = subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL).returncode
-t1 = time.perf_counter()
-if rc:
-    sys.exit("failed (exit %d): %s" % (rc, " ".join(sys.argv[1:])))
-u = resource.getrusage(resource.RUSAGE_CHILDREN)
-print("%.6f %.6f" % (t1 - t0, u.ru_utime + u.ru_stime))
-EOF
-}
+measure() { python3 "$here/bench/measure.py" "$@" | awk '{ print $1, $2 }'; }
 
 echo "| stage | size | threads | fps | CPU busy (of threads) |"
 echo "|---|---|---|---|---|"

@@ -53,17 +53,7 @@ for s in $sizes; do
 done
 
 # run one CLI; prints "seconds peak_kB"
-measure() {
-  python3 - "$@" <<'EOF'
-import resource, subprocess, sys, time
-t0 = time.perf_counter()
-rc = subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL).returncode
-t1 = time.perf_counter()
-if rc:
-    sys.exit("failed (exit %d): %s" % (rc, " ".join(sys.argv[1:])))
-print("%.6f %d" % (t1 - t0, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss))
-EOF
-}
+measure() { python3 "$here/bench/measure.py" "$@" | awk '{ print $1, $3 }'; }
 # the values of a JSON output, without the fields that differ by design (version, fps)
 values() { grep -v -E '"(version|fps)"' "$1"; }
 
