@@ -6,10 +6,11 @@ cd "$(dirname "$0")/.."
 
 need=()
 for pkg in cmake gcc clang clang-format make pkg-config libjansson-dev dpkg-dev xz-utils python3 \
-  python3-numpy chromium; do
+  python3-numpy chromium libavformat-dev libavcodec-dev libswscale-dev libavutil-dev ffmpeg; do
   # clang: scripts/fuzz.sh; clang-format: scripts/format.sh; dpkg-dev, xz-utils: the ffmpeg
   # source below; python3: scripts/layers.py; python3-numpy: percentile_numpy (--pool against
-  # numpy); chromium: report_chromium (the --report page drawn headless)
+  # numpy); chromium: report_chromium (the --report page drawn headless); libav*-dev: encoded
+  # input (EXACTVMAF_FFMPEG); ffmpeg: the encodes of the encoded_input test
   dpkg -s "$pkg" >/dev/null 2>&1 || need+=("$pkg")
 done
 if ((${#need[@]})); then

@@ -34,6 +34,7 @@ enum {
     ARG_BITRATE,
     ARG_PLOT,
     ARG_REPORT,
+    ARG_SCALER,
 };
 
 static const struct option long_opts[] = {
@@ -72,6 +73,7 @@ static const struct option long_opts[] = {
     { "bitrate", 1, NULL, ARG_BITRATE },
     { "plot", 1, NULL, ARG_PLOT },
     { "report", 1, NULL, ARG_REPORT },
+    { "scaler", 1, NULL, ARG_SCALER },
     { NULL, 0, NULL, 0 },
 };
 
@@ -83,9 +85,13 @@ void cli_usage(FILE *f, const char *app)
         "Scores DIS against REF with Netflix's VMAF (default model vmaf_v0.6.1) and any\n"
         "--feature; the results equal Netflix libvmaf's bit for bit (--version says which).\n"
         "\n"
-        "Input (a file starting with YUV4MPEG2 is read as y4m whatever its name):\n"
-        " --reference/-r $path:        reference .y4m or raw .yuv; - reads standard input\n"
-        " --distorted/-d $path:        distorted .y4m or raw .yuv; - reads standard input\n"
+        "Input, recognised by its content (YUV4MPEG2: y4m whatever its name; a container\n"
+        "ffmpeg's libraries read: decoded, when this build has them, see --version):\n"
+        " --reference/-r $path:        reference: an encode (mp4, mkv, webm, ivf, ts, ...),\n"
+        "                              .y4m or raw .yuv; - reads standard input\n"
+        " --distorted/-d $path:        distorted, the same kinds; an encode is converted\n"
+        "                              to the reference's size, depth and layout as\n"
+        "                              ffmpeg's scale filter does (--scaler)\n"
         "                              (only one input can be -). Repeat -d to score many\n"
         "                              encodes against one reference read once: one\n"
         "                              output each, -o a folder or a pattern with {}\n"
@@ -93,6 +99,9 @@ void cli_usage(FILE *f, const char *app)
         " --height/-h $unsigned:       raw .yuv height  } files; odd sizes use ffmpeg's\n"
         " --pixel_format/-p $layout:   420|422|444|400  } layout (chroma rounded up), 400 gray\n"
         " --bitdepth/-b 8..16:         raw bit depth    } (16-bit samples little-endian)\n"
+        " --scaler $flags:             libswscale flags for that conversion, as in\n"
+        "                              scale=W:H:flags=...: bicubic (default), lanczos,\n"
+        "                              bilinear, spline, area, ...[+accurate_rnd]\n"
         " --frame_cnt $unsigned:       score at most N frames (0 = all)\n"
         " --frame_skip_ref $unsigned:  skip the first N frames of the reference\n"
         " --frame_skip_dist $unsigned: skip the first N frames of the distorted\n"
@@ -322,6 +331,7 @@ static int parse_one(CliSettings *s, int opt, const char *arg, char *err, size_t
             return cli_fail(err, n, "invalid backend \"%s\": want cpu, cuda or auto", arg);
         return 0;
     case ARG_GPU: return parse_unsigned(arg, "--gpu", &s->gpu, err, n);
+    case ARG_SCALER: s->scaler = arg; return 0;
     case 'n': s->no_prediction = 1; return 0;
     case 'q': s->quiet = 1; return 0;
     case 'v': s->version = 1; return 0;

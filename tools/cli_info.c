@@ -4,6 +4,7 @@
 
 #include "cli_info.h"
 #include "exactvmaf/exactvmaf.h"
+#include "exactvmaf/video.h"
 
 /* A bound as a user writes it: "max" for the largest double, else %g. */
 static void put_number(FILE *f, const char *type, double v)
@@ -93,6 +94,11 @@ void cli_version(FILE *f, const char *app)
         fprintf(f, " (this build has no CUDA)\n");
     else
         fprintf(f, ", cuda (%d device%s found)\n", gpus, gpus == 1 ? "" : "s");
+    const char *libav = ev_video_decoder_libraries();
+    if (*libav)
+        fprintf(f, "input: y4m, raw .yuv, encoded video (%s)\n", libav);
+    else
+        fputs("input: y4m, raw .yuv (this build decodes no encoded video)\n", f);
     fputs("SIMD kernels built (beside the C reference): ", f);
     put_levels(f, ev_simd_levels(1));
     fputs("; this CPU: ", f);

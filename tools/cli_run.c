@@ -59,10 +59,19 @@ static void warn_tag_mismatch(const char *ref_path, const EvVideo *ref, const ch
                 ia ? "interlaced" : "progressive", dis_path, ib ? "interlaced" : "progressive");
 }
 
-int cli_open_video(const CliSettings *s, const char *path, EvVideo **v)
+int cli_open_video(const CliSettings *s, const char *path, const EvVideo *ref, EvVideo **v)
 {
     char err[512];
-    if (ev_video_open(v, path, s->raw ? &s->raw_fmt : NULL, err, sizeof(err)))
+    EvVideoOptions o;
+    ev_video_default_options(&o);
+    o.raw = s->raw ? &s->raw_fmt : NULL;
+    o.scaler = s->scaler;
+    EvVideoFormat target;
+    if (ref) { /* a distorted: an encode is converted to the reference's format */
+        ev_video_format(ref, &target);
+        o.convert_to = &target;
+    }
+    if (ev_video_open_with(v, path, &o, err, sizeof(err)))
         return fprintf(stderr, "%s: %s\n", app, err), -1;
     return 0;
 }
@@ -96,11 +105,12 @@ int cli_check_pair(const CliSettings *s, const char *ref_path, const EvVideo *re
     return 0;
 }
 
-/* Frames the run will score, when both counts are known (regular files); -1 otherwise. */
+/* Frames the run will score, for progress: when both counts are known (regular files) or
+ * estimated (an encode's container); -1 otherwise. */
 long long cli_expected_frames(const CliSettings *s, const EvVideo *ref, const EvVideo *dis)
 {
     unsigned long long a, b;
-    if (ev_video_frame_count(ref, &a) || ev_video_frame_count(dis, &b))
+    if (ev_video_frame_estimate(ref, &a) || ev_video_frame_estimate(dis, &b))
         return -1;
     a = a > s->frame_skip_ref ? a - s->frame_skip_ref : 0;
     b = b > s->frame_skip_dist ? b - s->frame_skip_dist : 0;

@@ -15,7 +15,8 @@ void cli_log_line(void *user, EvLogLevel level, const char *line);
 double cli_now(void);
 
 /* Open one input with the raw flags of s (a y4m is recognised by its magic). */
-int cli_open_video(const CliSettings *s, const char *path, EvVideo **v);
+/* Open an input; ref != NULL: a distorted, an encode converted to ref's format (--scaler). */
+int cli_open_video(const CliSettings *s, const char *path, const EvVideo *ref, EvVideo **v);
 /* The distorted must have the reference's geometry; warns (unless -q) on y4m tag mismatches. */
 int cli_check_pair(const CliSettings *s, const char *ref_path, const EvVideo *ref,
                    const char *dis_path, const EvVideo *dis);

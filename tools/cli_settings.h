@@ -20,6 +20,7 @@ typedef struct CliSettings {
     unsigned n_dis;
     int raw; /* any of -w -h -p -b given: raw .yuv */
     EvVideoFormat raw_fmt;
+    const char *scaler; /* --scaler: libswscale flags for converting an encoded distorted */
     EvOutputFormat format;
     int precision; /* EV_PRECISION_* or 0..17 */
     CliFeature feature[CLI_MAX_ITEMS];

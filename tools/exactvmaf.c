@@ -22,7 +22,7 @@ static const char *app = "exactvmaf";
 
 static int open_inputs(const CliSettings *s, EvVideo **ref, EvVideo **dis)
 {
-    if (cli_open_video(s, s->ref_path, ref) || cli_open_video(s, s->dis_path, dis))
+    if (cli_open_video(s, s->ref_path, NULL, ref) || cli_open_video(s, s->dis_path, *ref, dis))
         return -1;
     return cli_check_pair(s, s->ref_path, *ref, s->dis_path, *dis);
 }

@@ -1,10 +1,19 @@
 /*
- * exactvmaf video input: raw planar .yuv and .y4m, from a file or from standard input ("-").
+ * exactvmaf video input: raw planar .yuv, .y4m, and (in a build with libav*, see
+ * ev_video_can_decode()) any encoded video that ffmpeg's libraries read: mp4, mkv, webm, ivf,
+ * ts, ... with H.264, HEVC, AV1, VP9, ... From a file or from standard input ("-").
  * Part of the public API so that the CLI and host programs read video the same way.
  *
  * Every failure leaves one line in ev_video_error() that names the file and the problem
  * (a missing file, a size that is not a whole number of frames, a bad y4m header or FRAME
- * marker, a truncated frame, an unsupported depth or layout).
+ * marker, a truncated frame, an unsupported depth or layout, a corrupt or truncated stream,
+ * no video stream, interlaced or variable-frame-rate video).
+ *
+ * Encoded video is decoded in-process (libavcodec, its own threads) and, when a target format
+ * is given (EvVideoOptions.convert_to: ev_video_open_pair() gives the reference's), converted
+ * with libswscale exactly as ffmpeg's `scale` filter converts it: the frames equal those of
+ * `ffmpeg -i dis -vf scale=W:H:flags=bicubic,format=F -f yuv4mpegpipe -` on the same machine
+ * (docs/INPUT.md).
  */
 #ifndef EXACTVMAF_VIDEO_H
 #define EXACTVMAF_VIDEO_H
@@ -36,6 +45,52 @@ typedef struct EvVideo EvVideo; /* opaque */
 EV_API int ev_video_open(EvVideo **out, const char *path, const EvVideoFormat *raw, char *err,
                          size_t err_size);
 
+/** How to open a video (ev_video_default_options() fills the defaults). */
+typedef struct EvVideoOptions {
+    /** Raw .yuv of this format when the stream is neither y4m nor a container libavformat
+     *  recognises by its content; NULL: such a stream is an error. */
+    const EvVideoFormat *raw;
+    /** Encoded input only: convert every decoded frame to this size, depth and layout (a
+     *  decoded frame already in it is passed as it is). NULL: frames as decoded. y4m and raw
+     *  input are never converted. */
+    const EvVideoFormat *convert_to;
+    /** libswscale's flags for the conversion, as ffmpeg's scale filter takes them
+     *  ("bicubic", "lanczos", "bilinear+accurate_rnd", ...). NULL: "bicubic". */
+    const char *scaler;
+    /** Decoder threads; 0: libavcodec's choice (one per core). */
+    unsigned decoder_threads;
+    unsigned reserved_[7]; /**< zero */
+} EvVideoOptions;
+
+/** Defaults: no raw format, no conversion, bicubic, automatic threads. */
+EV_API void ev_video_default_options(EvVideoOptions *o);
+
+/** 1 when this build reads encoded video (built with libavformat/libavcodec/libswscale). */
+EV_API int ev_video_can_decode(void);
+
+/** The libav* versions encoded input runs on, as loaded: "libavformat 59.27.100, libavcodec
+ *  59.37.100, libswscale 6.7.100, libavutil 57.28.100"; "" without them. Static storage. */
+EV_API const char *ev_video_decoder_libraries(void);
+
+/**
+ * Open a video with options (o NULL: the defaults). A stream that starts with "YUV4MPEG2" is
+ * y4m; else one libavformat recognises by its content is decoded; else it is raw when o->raw
+ * is given, and an error otherwise. @return as ev_video_open().
+ */
+EV_API int ev_video_open_with(EvVideo **out, const char *path, const EvVideoOptions *o, char *err,
+                              size_t err_size);
+
+/**
+ * Open a reference and a distorted video as a scoring pair: the reference as it is, the
+ * distorted (when encoded) converted to the reference's size, depth and layout with o's
+ * scaler. o->convert_to is ignored. On failure both are NULL and err names the file.
+ * A y4m or raw distorted whose format is not the reference's is opened as it is (the caller
+ * compares the formats). @return as ev_video_open().
+ */
+EV_API int ev_video_open_pair(EvVideo **ref, EvVideo **dis, const char *ref_path,
+                              const char *dis_path, const EvVideoOptions *o, char *err,
+                              size_t err_size);
+
 /** The video's format (from the y4m header, or the raw format given). */
 EV_API void ev_video_format(const EvVideo *v, EvVideoFormat *fmt);
 
@@ -63,13 +118,23 @@ EV_API int ev_video_skip(EvVideo *v, unsigned n);
  *  unknown (a pipe). */
 EV_API int ev_video_frame_count(const EvVideo *v, unsigned long long *n);
 
-/** The y4m header's frame rate and interlacing tags (zeros when absent, and for raw video). */
+/** The frame rate and interlacing: the y4m header's tags, or the container's frame rate and
+ *  'p' for encoded video (interlaced video is refused); zeros when absent, and for raw. */
 typedef struct EvVideoTags {
     unsigned fps_num, fps_den; /**< F<num>:<den>; 0:0 when absent */
     char interlace;            /**< I<letter>: 'p', 't', 'b', 'm' or '?'; 0 when absent */
 } EvVideoTags;
 
 EV_API void ev_video_tags(const EvVideo *v, EvVideoTags *t);
+
+/** Frames the video holds, exact when ev_video_frame_count() knows it, else the container's
+ *  estimate (its frame count or duration times frame rate): for progress, not for pairing.
+ *  @return 0 and *n; -ENODATA unknown. */
+EV_API int ev_video_frame_estimate(const EvVideo *v, unsigned long long *n);
+
+/** One line on what is read: "y4m", "raw", or e.g. "h264 960x540 yuv420p, scaled to
+ *  1920x1080 yuv420p (bicubic)". Valid until close. */
+EV_API const char *ev_video_describe(const EvVideo *v);
 
 /** The last error, one line naming the file; "" if none. */
 EV_API const char *ev_video_error(const EvVideo *v);

@@ -46,3 +46,41 @@ void ev_video_close(EvVideo **const v)
 {
     ev_io_video_close(v);
 }
+
+void ev_video_default_options(EvVideoOptions *const o)
+{
+    ev_io_video_default_options(o);
+}
+
+int ev_video_can_decode(void)
+{
+    return ev_io_video_can_decode();
+}
+
+int ev_video_open_with(EvVideo **const out, const char *const path, const EvVideoOptions *const o,
+                       char *const err, const size_t err_size)
+{
+    return ev_io_video_open_with(out, path, o, err, err_size);
+}
+
+int ev_video_open_pair(EvVideo **const ref, EvVideo **const dis, const char *const ref_path,
+                       const char *const dis_path, const EvVideoOptions *const o, char *const err,
+                       const size_t err_size)
+{
+    return ev_io_video_open_pair(ref, dis, ref_path, dis_path, o, err, err_size);
+}
+
+int ev_video_frame_estimate(const EvVideo *const v, unsigned long long *const n)
+{
+    return ev_io_video_frame_estimate(v, n);
+}
+
+const char *ev_video_describe(const EvVideo *const v)
+{
+    return ev_io_video_describe(v);
+}
+
+const char *ev_video_decoder_libraries(void)
+{
+    return ev_io_video_decoder_libraries();
+}

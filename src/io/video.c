@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "base/picture.h"
+#include "io/decode.h"
 #include "io/video_io.h"
 
 #define IO_BUFFER_BYTES (1u << 20) /* stdio buffer: FRAME lines and small planes */
@@ -156,8 +157,21 @@ static int count_y4m_frames(EvVideo *v, const struct stat *st)
     return 0;
 }
 
-static int setup(EvVideo *v, const char *path, const EvVideoFormat *raw)
+/* Not y4m: an encoded file (recognised by its content, whatever raw says), an encoded stream
+ * on standard input when no raw format is given, else raw. @return 1 encoded, 0 not. */
+static int is_encoded(const EvVideo *v, const char *path, const EvVideoFormat *raw,
+                      const struct stat *st)
 {
+    if (!ev_decode_available())
+        return 0;
+    if (!strcmp(path, "-")) /* an empty stream: the y4m parser says so */
+        return !raw && v->head_len > 0;
+    return S_ISREG(st->st_mode) && ev_decode_probe_file(path);
+}
+
+static int setup(EvVideo *v, const char *path, const EvVideoOptions *o)
+{
+    const EvVideoFormat *raw = o->raw;
     struct stat st;
     int ret = open_stream(v, path, &st);
     if (ret)
@@ -166,6 +180,13 @@ static int setup(EvVideo *v, const char *path, const EvVideoFormat *raw)
     if (ret < 0)
         return ret;
     v->is_y4m = ret;
+    if (!(v->is_y4m && v->head_len == Y4M_HEAD_BYTES &&
+          !memcmp(v->head, "YUV4MPEG2", Y4M_HEAD_BYTES)) &&
+        is_encoded(v, path, raw, &st)) {
+        v->is_y4m = 0;
+        const int is_stdin = !strcmp(path, "-");
+        return ev_decode_open(v, path, is_stdin ? (void *)v->f : NULL, v->head, v->head_len, o);
+    }
     ret = v->is_y4m ? ev_y4m_read_header(v) : check_raw_format(v, raw);
     if (ret)
         return ret;
@@ -190,9 +211,37 @@ static void open_error(char *const err, const size_t err_size, const char *const
     va_end(ap);
 }
 
+void ev_io_video_default_options(EvVideoOptions *const o)
+{
+    if (o)
+        memset(o, 0, sizeof(*o));
+}
+
+int ev_io_video_can_decode(void)
+{
+    return ev_decode_available();
+}
+
+const char *ev_io_video_decoder_libraries(void)
+{
+    return ev_decode_libraries();
+}
+
 int ev_io_video_open(EvVideo **const out, const char *const path, const EvVideoFormat *const raw,
                      char *const err, const size_t err_size)
 {
+    EvVideoOptions o;
+    ev_io_video_default_options(&o);
+    o.raw = raw;
+    return ev_io_video_open_with(out, path, &o, err, err_size);
+}
+
+int ev_io_video_open_with(EvVideo **const out, const char *const path,
+                          const EvVideoOptions *const opt, char *const err, const size_t err_size)
+{
+    EvVideoOptions defaults;
+    ev_io_video_default_options(&defaults);
+    const EvVideoOptions *const o = opt ? opt : &defaults;
     open_error(err, err_size, "%s", "");
     if (!out || !path) {
         open_error(err, err_size, "ev_video_open: no %s given", out ? "path" : "output pointer");
@@ -204,7 +253,7 @@ int ev_io_video_open(EvVideo **const out, const char *const path, const EvVideoF
         open_error(err, err_size, "%s: out of memory", path);
         return -ENOMEM;
     }
-    const int ret = setup(v, path, raw);
+    const int ret = setup(v, path, o);
     if (ret) {
         if (v->err[0])
             open_error(err, err_size, "%s", v->err);
@@ -316,6 +365,14 @@ int ev_io_video_read(EvVideo *const v, EvPicture *const pic)
         return -EINVAL;
     if (v->status)
         return v->status;
+    if (v->dec) {
+        const int got = ev_decode_read(v, NULL, pic);
+        if (got < 0)
+            v->status = got;
+        if (got > 0)
+            v->next_frame++;
+        return got;
+    }
     int ret = v->is_y4m ? ev_y4m_read_marker(v) : 1;
     if (ret > 0)
         ret = read_planes(v);
@@ -360,6 +417,16 @@ int ev_io_video_read_into(EvVideo *const v, const EvPicture *const dst)
     if (dst->width != v->fmt.width || dst->height != v->fmt.height ||
         dst->bitdepth != v->fmt.bitdepth || dst->layout != v->fmt.layout)
         return ev_video_fail(v, -EINVAL, "read_into: the picture's format is not the video's");
+    if (v->dec) {
+        if (v->status)
+            return v->status;
+        const int got = ev_decode_read(v, dst, NULL);
+        if (got < 0)
+            v->status = got;
+        if (got > 0)
+            v->next_frame++;
+        return got;
+    }
     if (!direct_target(v, dst)) {
         EvPicture pic;
         const int ret = ev_io_video_read(v, &pic);
@@ -406,6 +473,46 @@ int ev_io_video_frame_count(const EvVideo *const v, unsigned long long *const n)
     return 0;
 }
 
+int ev_io_video_frame_estimate(const EvVideo *const v, unsigned long long *const n)
+{
+    if (!v || !n)
+        return -ENODATA;
+    if (!ev_io_video_frame_count(v, n))
+        return 0;
+    return ev_decode_estimate(v, n);
+}
+
+const char *ev_io_video_describe(const EvVideo *const v)
+{
+    if (!v)
+        return "";
+    return v->dec ? ev_decode_describe(v) : v->is_y4m ? "y4m" : "raw";
+}
+
+int ev_io_video_open_pair(EvVideo **const ref, EvVideo **const dis, const char *const ref_path,
+                          const char *const dis_path, const EvVideoOptions *const opt,
+                          char *const err, const size_t err_size)
+{
+    if (!ref || !dis)
+        return ev_io_video_open_with(NULL, ref_path, opt, err, err_size);
+    *dis = NULL;
+    EvVideoOptions o;
+    ev_io_video_default_options(&o);
+    if (opt)
+        o = *opt;
+    o.convert_to = NULL;
+    int ret = ev_io_video_open_with(ref, ref_path, &o, err, err_size);
+    if (ret)
+        return ret;
+    EvVideoFormat target;
+    ev_io_video_format(*ref, &target);
+    o.convert_to = &target;
+    ret = ev_io_video_open_with(dis, dis_path, &o, err, err_size);
+    if (ret)
+        ev_io_video_close(ref);
+    return ret;
+}
+
 void ev_io_video_tags(const EvVideo *const v, EvVideoTags *const t)
 {
     if (v && t)
@@ -422,6 +529,7 @@ void ev_io_video_close(EvVideo **const pv)
     if (!pv || !*pv)
         return;
     EvVideo *const v = *pv;
+    ev_decode_close(&v->dec);
     if (v->f)
         fclose(v->f);
     free(v->iobuf);

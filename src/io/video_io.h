@@ -37,13 +37,23 @@ struct EvVideo {
     size_t head_len, head_pos;
     unsigned long long n_frames; /* frames in a regular file, when n_frames_known */
     int n_frames_known;
-    EvVideoTags tags; /* y4m F and I tags */
+    EvVideoTags tags;      /* y4m F and I tags; an encoded input's frame rate */
+    struct EvDecoder *dec; /* encoded input (decode.c): NULL for y4m and raw */
     char err[4608];
 };
 
 /* The calls of include/exactvmaf/video.h (video.c), which api/video.c exports, same contracts. */
 int ev_io_video_open(EvVideo **out, const char *path, const EvVideoFormat *raw, char *err,
                      size_t err_size);
+void ev_io_video_default_options(EvVideoOptions *o);
+int ev_io_video_can_decode(void);
+const char *ev_io_video_decoder_libraries(void);
+int ev_io_video_open_with(EvVideo **out, const char *path, const EvVideoOptions *o, char *err,
+                          size_t err_size);
+int ev_io_video_open_pair(EvVideo **ref, EvVideo **dis, const char *ref_path, const char *dis_path,
+                          const EvVideoOptions *o, char *err, size_t err_size);
+int ev_io_video_frame_estimate(const EvVideo *v, unsigned long long *n);
+const char *ev_io_video_describe(const EvVideo *v);
 void ev_io_video_format(const EvVideo *v, EvVideoFormat *fmt);
 int ev_io_video_read(EvVideo *v, EvPicture *pic);
 int ev_io_video_read_into(EvVideo *v, const EvPicture *dst);

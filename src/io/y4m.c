@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "io/decode.h"
 #include "io/video_io.h"
 
 #define Y4M_MAGIC "YUV4MPEG2"
@@ -12,6 +13,18 @@
 
 /* Read the rest of a line into buf (NUL-terminated, '\n' dropped).
  * @return 1 a whole line, 0 end of stream first, -E2BIG longer than cap - 1, -EIO. */
+
+/* A stream that is not y4m (and, in a build that decodes, no container either). */
+static int not_y4m(EvVideo *v)
+{
+    return ev_video_fail(v, -EINVAL,
+                         "%snot a y4m file (no YUV4MPEG2 header); raw .yuv needs "
+                         "--width --height --pixel_format --bitdepth",
+                         ev_decode_available() ? "not a video ffmpeg's libraries recognise, "
+                                                 "and "
+                                               : "");
+}
+
 static int read_line(FILE *f, char *buf, size_t cap, size_t *len)
 {
     size_t n = 0;
@@ -163,17 +176,13 @@ int ev_y4m_read_header(EvVideo *v)
     if (got == 0)
         return ev_video_fail(v, -EINVAL, "empty file (no YUV4MPEG2 header)");
     if (memcmp(magic, Y4M_MAGIC, got < Y4M_MAGIC_LEN ? got : Y4M_MAGIC_LEN))
-        return ev_video_fail(v, -EINVAL,
-                             "not a y4m file (no YUV4MPEG2 header); raw .yuv needs "
-                             "--width --height --pixel_format --bitdepth");
+        return not_y4m(v);
     if (got < sizeof(magic))
         return ev_video_fail(v, -EINVAL, "truncated y4m header (no end of line)");
     if (magic[Y4M_MAGIC_LEN] == '\n')
         return parse_tags(v, "", 0);
     if (magic[Y4M_MAGIC_LEN] != ' ')
-        return ev_video_fail(v, -EINVAL,
-                             "not a y4m file (no YUV4MPEG2 header); raw .yuv needs "
-                             "--width --height --pixel_format --bitdepth");
+        return not_y4m(v);
     char line[Y4M_MAX_LINE];
     size_t len = 0;
     const int ret = read_line(v->f, line, sizeof(line), &len);

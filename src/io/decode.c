@@ -1,0 +1,715 @@
+/* Encoded input (io/decode.h): demux with libavformat, decode with libavcodec, convert with
+ * libswscale set up as ffmpeg 5.1-7.1's `scale` filter sets it up (docs/INPUT.md says which of
+ * its settings matter and why the frames equal the ffmpeg-pipe route's). */
+#include <errno.h>
+#include <math.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "base/picture.h"
+#include "io/decode.h"
+#include "io/video_io.h"
+
+#if !EV_HAVE_FFMPEG
+
+int ev_decode_available(void)
+{
+    return 0;
+}
+
+const char *ev_decode_libraries(void)
+{
+    return "";
+}
+
+int ev_decode_probe_file(const char *const path)
+{
+    (void)path;
+    return 0;
+}
+
+int ev_decode_open(EvVideo *const v, const char *const path, void *const stream,
+                   const uint8_t *const head, const size_t head_len, const EvVideoOptions *const o)
+{
+    (void)path, (void)stream, (void)head, (void)head_len, (void)o;
+    return ev_video_fail(v, -ENOTSUP, "this build reads only y4m and raw video (built without "
+                                      "libavformat/libavcodec: EXACTVMAF_FFMPEG)");
+}
+
+int ev_decode_read(EvVideo *const v, const EvPicture *const dst, EvPicture *const pic)
+{
+    (void)dst, (void)pic;
+    return ev_video_fail(v, -ENOTSUP, "no decoder in this build");
+}
+
+int ev_decode_estimate(const EvVideo *const v, unsigned long long *const n)
+{
+    (void)v, (void)n;
+    return -ENODATA;
+}
+
+const char *ev_decode_describe(const EvVideo *const v)
+{
+    (void)v;
+    return "";
+}
+
+void ev_decode_close(EvDecoder **const d)
+{
+    (void)d;
+}
+
+#else
+
+#include <libavcodec/avcodec.h>
+#include <libavformat/avformat.h>
+#include <libavutil/imgutils.h>
+#include <libavutil/opt.h>
+#include <libavutil/pixdesc.h>
+#include <libswscale/swscale.h>
+
+#define PROBE_BYTES (1 << 20) /* what libavformat itself reads at most to recognise a file */
+#define STDIN_IO_BYTES (1 << 16)
+/* A frame whose timestamp is this many frame periods off the constant-rate grid is one ffmpeg's
+ * constant-rate output (`-f yuv4mpegpipe`) would drop or duplicate: variable frame rate. */
+#define VFR_PERIODS 1.1
+
+struct EvDecoder {
+    AVFormatContext *fmt;
+    AVIOContext *avio; /* standard input only: our reader over the stream */
+    FILE *stream;
+    uint8_t head[Y4M_HEAD_BYTES];
+    size_t head_len, head_pos;
+    AVCodecContext *codec;
+    int index; /* the video stream */
+    AVPacket *pkt;
+    AVFrame *frame;  /* the last decoded frame */
+    AVFrame *scaled; /* a converted frame for ev_decode_read() without a target */
+    int pending;     /* frame holds a decoded frame not yet returned (read at open) */
+    int flushing, ended;
+    /* the conversion: NULL when frames are passed as decoded */
+    struct SwsContext *sws;
+    int sws_w, sws_h, sws_format, sws_range; /* the input it was made for */
+    int sws_flags;
+    char scaler[64]; /* the flags as given */
+    int dst_format; /* AVPixelFormat of v->fmt */
+    int convert;    /* a target format was given */
+    AVRational rate, time_base;
+    int64_t first_pts;
+    unsigned frames; /* returned so far */
+    unsigned long long estimate;
+    int has_estimate;
+    char what[320];
+};
+
+/* libav's messages: none on stderr (the library never prints); the last error line of the
+ * calling thread is kept for a failure's message. */
+static _Thread_local char av_last_error[256];
+
+static void av_log_quiet(void *avcl, int level, const char *fmt, va_list ap)
+{
+    if (level > AV_LOG_ERROR)
+        return;
+    (void)avcl; /* no "[h264 @ 0x...]" prefix: it names pointers, and an object that is only
+                   a class (an option lookup) has no context to read */
+    char line[256];
+    int print_prefix = 0;
+    av_log_format_line(NULL, level, fmt, ap, line, sizeof(line), &print_prefix);
+    size_t n = strlen(line);
+    while (n && (line[n - 1] == '\n' || line[n - 1] == '\r'))
+        line[--n] = 0;
+    if (n)
+        snprintf(av_last_error, sizeof(av_last_error), "%s", line);
+}
+
+static void install_log(void)
+{
+    av_log_set_callback(av_log_quiet);
+}
+
+/* "<what>: <libav's reason>[ (<its last error line>)]" as the video's error. */
+static int fail_av(EvVideo *v, const int averr, const char *what)
+{
+    char reason[AV_ERROR_MAX_STRING_SIZE] = "";
+    av_strerror(averr, reason, sizeof(reason));
+    const int code = averr == AVERROR(ENOMEM) ? -ENOMEM : averr == AVERROR(ENOENT) ? -ENOENT
+                                                                                   : -EINVAL;
+    if (av_last_error[0])
+        return ev_video_fail(v, code, "%s: %s (%s)", what, reason, av_last_error);
+    return ev_video_fail(v, code, "%s: %s", what, reason);
+}
+
+int ev_decode_available(void)
+{
+    return 1;
+}
+
+static char libraries[160];
+
+static void describe_libraries(void)
+{
+    const unsigned v[4] = { avformat_version(), avcodec_version(), swscale_version(),
+                            avutil_version() };
+    snprintf(libraries, sizeof(libraries),
+             "libavformat %u.%u.%u, libavcodec %u.%u.%u, libswscale %u.%u.%u, libavutil %u.%u.%u",
+             AV_VERSION_MAJOR(v[0]), AV_VERSION_MINOR(v[0]), AV_VERSION_MICRO(v[0]),
+             AV_VERSION_MAJOR(v[1]), AV_VERSION_MINOR(v[1]), AV_VERSION_MICRO(v[1]),
+             AV_VERSION_MAJOR(v[2]), AV_VERSION_MINOR(v[2]), AV_VERSION_MICRO(v[2]),
+             AV_VERSION_MAJOR(v[3]), AV_VERSION_MINOR(v[3]), AV_VERSION_MICRO(v[3]));
+}
+
+const char *ev_decode_libraries(void)
+{
+    static pthread_once_t once = PTHREAD_ONCE_INIT;
+    pthread_once(&once, describe_libraries);
+    return libraries;
+}
+
+/* The picture layout of a decoded pixel format, when exactvmaf takes it as it is: planar YUV
+ * 4:2:0/4:2:2/4:4:4 or gray, 8..16-bit little-endian, one sample per element (yuvj* too: the
+ * same samples, full range). @return 1 and *f (size left to the caller), or 0. */
+static int layout_of(const int pix_fmt, EvVideoFormat *f)
+{
+    const AVPixFmtDescriptor *d = av_pix_fmt_desc_get((enum AVPixelFormat)pix_fmt);
+    const uint64_t refused = AV_PIX_FMT_FLAG_BE | AV_PIX_FMT_FLAG_PAL | AV_PIX_FMT_FLAG_RGB |
+                             AV_PIX_FMT_FLAG_HWACCEL | AV_PIX_FMT_FLAG_ALPHA |
+                             AV_PIX_FMT_FLAG_BAYER | AV_PIX_FMT_FLAG_FLOAT;
+    if (!d || (d->flags & refused) || (d->nb_components != 1 && d->nb_components != 3))
+        return 0;
+    const unsigned depth = d->comp[0].depth, bytes = depth > 8 ? 2 : 1;
+    if (depth < 8 || depth > 16)
+        return 0;
+    for (unsigned c = 0; c < d->nb_components; c++)
+        if (d->comp[c].plane != (int)c || d->comp[c].step != (int)bytes ||
+            d->comp[c].offset || d->comp[c].shift || d->comp[c].depth != (int)depth)
+            return 0;
+    if (d->nb_components == 1)
+        f->layout = EV_PIX_400;
+    else if (d->log2_chroma_w == 1 && d->log2_chroma_h == 1)
+        f->layout = EV_PIX_420;
+    else if (d->log2_chroma_w == 1 && d->log2_chroma_h == 0)
+        f->layout = EV_PIX_422;
+    else if (d->log2_chroma_w == 0 && d->log2_chroma_h == 0)
+        f->layout = EV_PIX_444;
+    else
+        return 0;
+    f->bitdepth = depth;
+    return 1;
+}
+
+/* The pixel format of a picture format: yuv420p, yuv422p10le, gray12le, ... or
+ * AV_PIX_FMT_NONE (a depth libav has no format for, like 11). */
+static int pix_fmt_of(const EvVideoFormat *f)
+{
+    static const char *const base[] = { [EV_PIX_420] = "yuv420p", [EV_PIX_422] = "yuv422p",
+                                        [EV_PIX_444] = "yuv444p", [EV_PIX_400] = "gray" };
+    if (f->layout < EV_PIX_420 || f->layout > EV_PIX_400)
+        return AV_PIX_FMT_NONE;
+    char name[32];
+    if (f->bitdepth == 8)
+        snprintf(name, sizeof(name), "%s", base[f->layout]);
+    else if (f->layout == EV_PIX_400)
+        snprintf(name, sizeof(name), "gray%ule", f->bitdepth);
+    else
+        snprintf(name, sizeof(name), "%s%ule", base[f->layout], f->bitdepth);
+    return av_get_pix_fmt(name);
+}
+
+int ev_decode_probe_file(const char *const path)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return 0;
+    struct stat st;
+    uint8_t *buf = NULL;
+    int yes = 0;
+    if (!fstat(fileno(f), &st) && S_ISREG(st.st_mode) &&
+        (buf = calloc(1, PROBE_BYTES + AVPROBE_PADDING_SIZE))) {
+        const size_t n = fread(buf, 1, PROBE_BYTES, f);
+        /* by content only: no filename, so that rawvideo's ".yuv" never matches */
+        AVProbeData pd = { .filename = "", .buf = buf, .buf_size = (int)n };
+        int score = 0;
+        const AVInputFormat *fmt = av_probe_input_format3(&pd, 1, &score);
+        yes = fmt && score > AVPROBE_SCORE_MAX / 4;
+    }
+    free(buf);
+    fclose(f);
+    return yes;
+}
+
+/* Standard input through our stream: the bytes read to look for "YUV4MPEG2" come first. */
+static int read_stdin(void *opaque, uint8_t *buf, int size)
+{
+    EvDecoder *d = opaque;
+    size_t got = 0;
+    if (d->head_pos < d->head_len) {
+        got = d->head_len - d->head_pos < (size_t)size ? d->head_len - d->head_pos : (size_t)size;
+        memcpy(buf, d->head + d->head_pos, got);
+        d->head_pos += got;
+    }
+    if (got < (size_t)size)
+        got += fread(buf + got, 1, (size_t)size - got, d->stream);
+    if (got == 0)
+        return ferror(d->stream) ? AVERROR(EIO) : AVERROR_EOF;
+    return (int)got;
+}
+
+static int open_input(EvVideo *v, EvDecoder *d, const char *path)
+{
+    d->fmt = avformat_alloc_context();
+    if (!d->fmt)
+        return ev_video_fail(v, -ENOMEM, "out of memory");
+    if (d->stream) {
+        uint8_t *iobuf = av_malloc(STDIN_IO_BYTES);
+        d->avio = iobuf ? avio_alloc_context(iobuf, STDIN_IO_BYTES, 0, d, read_stdin, NULL, NULL)
+                        : NULL;
+        if (!d->avio) {
+            av_free(iobuf);
+            return ev_video_fail(v, -ENOMEM, "out of memory");
+        }
+        d->fmt->pb = d->avio;
+        d->fmt->flags |= AVFMT_FLAG_CUSTOM_IO;
+    }
+    int ret = avformat_open_input(&d->fmt, d->stream ? "" : path, NULL, NULL);
+    if (ret < 0)
+        return fail_av(v, ret, "not y4m, and not a video ffmpeg's libraries read");
+    ret = avformat_find_stream_info(d->fmt, NULL);
+    if (ret < 0)
+        return fail_av(v, ret, "cannot read the streams");
+    return 0;
+}
+
+static int open_decoder(EvVideo *v, EvDecoder *d, const EvVideoOptions *o)
+{
+    const AVCodec *codec = NULL;
+    d->index = av_find_best_stream(d->fmt, AVMEDIA_TYPE_VIDEO, -1, -1, &codec, 0);
+    if (d->index == AVERROR_STREAM_NOT_FOUND)
+        return ev_video_fail(v, -EINVAL, "no video stream");
+    if (d->index < 0 || !codec) {
+        int any = -1;
+        for (unsigned i = 0; i < d->fmt->nb_streams && any < 0; i++)
+            if (d->fmt->streams[i]->codecpar->codec_type == AVMEDIA_TYPE_VIDEO)
+                any = (int)i;
+        const char *name = any >= 0 ? avcodec_get_name(d->fmt->streams[any]->codecpar->codec_id)
+                                    : "unknown";
+        return ev_video_fail(v, -EINVAL, "unsupported codec %s: this ffmpeg has no decoder for it",
+                             name);
+    }
+    AVStream *st = d->fmt->streams[d->index];
+    const int fo = st->codecpar->field_order;
+    if (fo == AV_FIELD_TT || fo == AV_FIELD_BB || fo == AV_FIELD_TB || fo == AV_FIELD_BT)
+        return ev_video_fail(v, -EINVAL,
+                             "interlaced video is not supported: deinterlace it first (ffmpeg "
+                             "-vf bwdif or yadif)");
+    d->codec = avcodec_alloc_context3(codec);
+    if (!d->codec)
+        return ev_video_fail(v, -ENOMEM, "out of memory");
+    int ret = avcodec_parameters_to_context(d->codec, st->codecpar);
+    if (ret < 0)
+        return fail_av(v, ret, "cannot set up the decoder");
+    d->codec->pkt_timebase = st->time_base;
+    d->codec->thread_count = (int)o->decoder_threads; /* 0: one per core */
+    ret = avcodec_open2(d->codec, codec, NULL);
+    if (ret < 0)
+        return fail_av(v, ret, "cannot open the decoder");
+    d->time_base = st->time_base;
+    d->rate = av_guess_frame_rate(d->fmt, st, NULL);
+    d->first_pts = AV_NOPTS_VALUE;
+    if (st->nb_frames > 0) {
+        d->estimate = (unsigned long long)st->nb_frames;
+        d->has_estimate = 1;
+    } else if (d->rate.num > 0 && d->rate.den > 0) {
+        const double secs = st->duration != AV_NOPTS_VALUE ? st->duration * av_q2d(st->time_base)
+                            : d->fmt->duration != AV_NOPTS_VALUE
+                                ? d->fmt->duration / (double)AV_TIME_BASE
+                                : -1.0;
+        if (secs > 0) {
+            d->estimate = (unsigned long long)(secs * av_q2d(d->rate) + 0.5);
+            d->has_estimate = 1;
+        }
+    }
+    d->pkt = av_packet_alloc();
+    d->frame = av_frame_alloc();
+    d->scaled = av_frame_alloc();
+    if (!d->pkt || !d->frame || !d->scaled)
+        return ev_video_fail(v, -ENOMEM, "out of memory");
+    return 0;
+}
+
+/* The next decoded frame into d->frame. @return 1, 0 end of stream, or an error. */
+static int decode_frame(EvVideo *v, EvDecoder *d)
+{
+    for (;;) {
+        int ret = avcodec_receive_frame(d->codec, d->frame);
+        if (ret >= 0)
+            break;
+        if (ret == AVERROR_EOF)
+            return d->ended = 1, 0;
+        if (ret != AVERROR(EAGAIN))
+            return fail_av(v, ret, "corrupt stream: decoding failed");
+        if (d->flushing)
+            return d->ended = 1, 0;
+        ret = av_read_frame(d->fmt, d->pkt);
+        if (ret == AVERROR_EOF) {
+            d->flushing = 1;
+            ret = avcodec_send_packet(d->codec, NULL);
+            if (ret < 0 && ret != AVERROR_EOF)
+                return fail_av(v, ret, "corrupt stream: decoding failed");
+            continue;
+        }
+        if (ret < 0)
+            return fail_av(v, ret, "read error");
+        if (d->pkt->stream_index == d->index)
+            ret = avcodec_send_packet(d->codec, d->pkt);
+        av_packet_unref(d->pkt);
+        if (ret < 0 && ret != AVERROR(EAGAIN))
+            return fail_av(v, ret, "corrupt stream: decoding failed");
+    }
+    const unsigned n = d->frames;
+    if ((d->frame->flags & AV_FRAME_FLAG_CORRUPT) || d->frame->decode_error_flags)
+        return ev_video_fail(v, -EINVAL, "frame %u is corrupt (the decoder concealed errors%s%s)",
+                             n, av_last_error[0] ? ": " : "", av_last_error);
+#if LIBAVUTIL_VERSION_INT >= AV_VERSION_INT(58, 7, 100)
+    const int interlaced = !!(d->frame->flags & AV_FRAME_FLAG_INTERLACED);
+#else
+    const int interlaced = d->frame->interlaced_frame;
+#endif
+    if (interlaced)
+        return ev_video_fail(v, -EINVAL,
+                             "frame %u is interlaced: deinterlace the video first (ffmpeg -vf "
+                             "bwdif or yadif)",
+                             n);
+    /* constant frame rate, as ffmpeg's y4m output makes it: a frame off the grid is one it
+     * would drop or duplicate */
+    const int64_t pts = d->frame->best_effort_timestamp;
+    if (pts != AV_NOPTS_VALUE && d->rate.num > 0 && d->rate.den > 0) {
+        if (d->first_pts == AV_NOPTS_VALUE)
+            d->first_pts = pts;
+        const double at = (double)(pts - d->first_pts) * av_q2d(d->time_base) * av_q2d(d->rate);
+        if (fabs(at - (double)n) > VFR_PERIODS)
+            return ev_video_fail(v, -EINVAL,
+                                 "variable frame rate: frame %u is at %.3f s, %.2f frames off "
+                                 "the %d/%d fps grid; convert to a constant rate first (ffmpeg "
+                                 "-vf fps=%d/%d)",
+                                 n, (double)(pts - d->first_pts) * av_q2d(d->time_base),
+                                 at - (double)n, d->rate.num, d->rate.den, d->rate.num,
+                                 d->rate.den);
+    }
+    return 1;
+}
+
+/* A scaler for the decoded frame's size, format and range, set as ffmpeg's scale filter sets it
+ * (libavfilter/vf_scale.c config_props, not interlaced): the flags, the default parameters,
+ * the frame's range as the source range, MPEG-2 chroma siting for 8-bit 4:2:0 on either side,
+ * and as many slice threads as cores. */
+static int make_scaler(EvVideo *v, EvDecoder *d)
+{
+    const AVFrame *in = d->frame;
+    if (d->sws && d->sws_w == in->width && d->sws_h == in->height && d->sws_format == in->format &&
+        d->sws_range == (int)in->color_range)
+        return 0;
+    sws_freeContext(d->sws);
+    d->sws = sws_alloc_context();
+    if (!d->sws)
+        return ev_video_fail(v, -ENOMEM, "out of memory");
+    struct SwsContext *s = d->sws;
+    av_opt_set_int(s, "srcw", in->width, 0);
+    av_opt_set_int(s, "srch", in->height, 0);
+    av_opt_set_int(s, "src_format", in->format, 0);
+    av_opt_set_int(s, "dstw", v->fmt.width, 0);
+    av_opt_set_int(s, "dsth", v->fmt.height, 0);
+    av_opt_set_int(s, "dst_format", d->dst_format, 0);
+    av_opt_set_int(s, "sws_flags", d->sws_flags, 0);
+    av_opt_set_double(s, "param0", SWS_PARAM_DEFAULT, 0);
+    av_opt_set_double(s, "param1", SWS_PARAM_DEFAULT, 0);
+    av_opt_set_int(s, "threads", 0, 0); /* one per core */
+    if (in->color_range != AVCOL_RANGE_UNSPECIFIED)
+        av_opt_set_int(s, "src_range", in->color_range == AVCOL_RANGE_JPEG, 0);
+    av_opt_set_int(s, "src_h_chr_pos", -513, 0);
+    av_opt_set_int(s, "src_v_chr_pos", in->format == AV_PIX_FMT_YUV420P ? 128 : -513, 0);
+    av_opt_set_int(s, "dst_h_chr_pos", -513, 0);
+    av_opt_set_int(s, "dst_v_chr_pos", d->dst_format == AV_PIX_FMT_YUV420P ? 128 : -513, 0);
+    const int ret = sws_init_context(s, NULL, NULL);
+    if (ret < 0) {
+        sws_freeContext(d->sws);
+        d->sws = NULL;
+        return fail_av(v, ret, "cannot convert the frames");
+    }
+    d->sws_w = in->width;
+    d->sws_h = in->height;
+    d->sws_format = in->format;
+    d->sws_range = (int)in->color_range;
+    return 0;
+}
+
+/* Per frame, as the scale filter does: the colour details from the frame's matrix ("auto")
+ * and range, the destination's range left as the scaler has it. */
+static void set_colour_details(EvDecoder *d)
+{
+    const AVFrame *in = d->frame;
+    int *inv_table, *table, in_full, out_full, brightness, contrast, saturation;
+    sws_getColorspaceDetails(d->sws, &inv_table, &in_full, &table, &out_full, &brightness,
+                             &contrast, &saturation);
+    int cs = in->colorspace;
+    if (cs < 1 || cs > 10 || cs == 8)
+        cs = AVCOL_SPC_BT470BG;
+    const int *coefs = sws_getCoefficients(cs);
+    if (in->color_range != AVCOL_RANGE_UNSPECIFIED)
+        in_full = in->color_range == AVCOL_RANGE_JPEG;
+    sws_setColorspaceDetails(d->sws, coefs, in_full, coefs, out_full, brightness, contrast,
+                             saturation);
+}
+
+static void no_free(void *opaque, uint8_t *data)
+{
+    (void)opaque, (void)data;
+}
+
+/* Does the decoded frame go out as it is (the scale filter's pass-through)? */
+static int passes_through(const EvVideo *v, const EvDecoder *d)
+{
+    const AVFrame *in = d->frame;
+    if (!d->convert)
+        return 1;
+    return in->width == (int)v->fmt.width && in->height == (int)v->fmt.height &&
+           in->format == d->dst_format;
+}
+
+/* Copy the frame's planes, at the picture's plane sizes, into dst. */
+static void copy_planes(const EvVideo *v, const AVFrame *src, const EvPicture *dst)
+{
+    const unsigned bytes = v->fmt.bitdepth > 8 ? 2 : 1;
+    for (unsigned p = 0; p < 3; p++) {
+        unsigned w, h;
+        ev_pic_plane_size(v->fmt.width, v->fmt.height, v->fmt.layout, p, &w, &h);
+        if (w && h)
+            av_image_copy_plane((uint8_t *)dst->data[p], (int)dst->stride[p], src->data[p],
+                                src->linesize[p], (int)(w * bytes), (int)h);
+    }
+}
+
+static void describe_frame(const EvVideo *v, const AVFrame *f, EvPicture *pic)
+{
+    memset(pic, 0, sizeof(*pic));
+    pic->width = v->fmt.width;
+    pic->height = v->fmt.height;
+    pic->bitdepth = v->fmt.bitdepth;
+    pic->layout = v->fmt.layout;
+    for (unsigned p = 0; p < 3; p++)
+        if (p == 0 || v->fmt.layout != EV_PIX_400) {
+            pic->data[p] = f->data[p];
+            pic->stride[p] = f->linesize[p];
+        }
+}
+
+/* Convert d->frame into dst (or into d->scaled when dst is NULL or cannot take the scaler's
+ * output: odd sizes, whose chroma libswscale rounds up). */
+static int convert(EvVideo *v, EvDecoder *d, const EvPicture *dst, EvPicture *pic)
+{
+    int ret = make_scaler(v, d);
+    if (ret)
+        return ret;
+    set_colour_details(d);
+    const int even = !(v->fmt.width & 1) && !(v->fmt.height & 1);
+    AVFrame *out = d->scaled;
+    AVFrame *wrap = NULL;
+    if (dst && (even || v->fmt.layout == EV_PIX_444 || v->fmt.layout == EV_PIX_400)) {
+        wrap = av_frame_alloc();
+        if (!wrap)
+            return ev_video_fail(v, -ENOMEM, "out of memory");
+        wrap->format = d->dst_format;
+        wrap->width = (int)v->fmt.width;
+        wrap->height = (int)v->fmt.height;
+        for (unsigned p = 0; p < 3; p++) {
+            wrap->data[p] = (uint8_t *)dst->data[p];
+            wrap->linesize[p] = (int)dst->stride[p];
+        }
+        wrap->buf[0] = av_buffer_create((uint8_t *)dst->data[0], 1, no_free, NULL, 0);
+        if (!wrap->buf[0]) {
+            av_frame_free(&wrap);
+            return ev_video_fail(v, -ENOMEM, "out of memory");
+        }
+        out = wrap;
+    } else if (!out->buf[0]) {
+        out->format = d->dst_format;
+        out->width = (int)v->fmt.width;
+        out->height = (int)v->fmt.height;
+        ret = av_frame_get_buffer(out, 0);
+        if (ret < 0)
+            return fail_av(v, ret, "out of memory");
+    }
+    ret = sws_scale_frame(d->sws, out, d->frame);
+    av_frame_free(&wrap);
+    if (ret < 0)
+        return fail_av(v, ret, "cannot convert the frames");
+    if (out == d->scaled) {
+        if (dst)
+            copy_planes(v, out, dst);
+        else
+            describe_frame(v, out, pic);
+    }
+    return 0;
+}
+
+int ev_decode_read(EvVideo *const v, const EvPicture *const dst, EvPicture *const pic)
+{
+    EvDecoder *d = v->dec;
+    int ret = 1;
+    if (d->pending)
+        d->pending = 0;
+    else if (d->ended)
+        ret = 0;
+    else {
+        av_frame_unref(d->frame);
+        ret = decode_frame(v, d);
+    }
+    if (ret <= 0)
+        return ret;
+    ret = 0;
+    if (!passes_through(v, d)) {
+        ret = convert(v, d, dst, pic);
+    } else if (d->frame->width != (int)v->fmt.width || d->frame->height != (int)v->fmt.height ||
+               d->frame->format != d->dst_format) {
+        ret = ev_video_fail(v, -EINVAL, "frame %u is %dx%d %s, not %ux%u %s as the first one",
+                            d->frames, d->frame->width, d->frame->height,
+                            av_get_pix_fmt_name(d->frame->format), v->fmt.width, v->fmt.height,
+                            av_get_pix_fmt_name(d->dst_format));
+    } else if (dst) {
+        copy_planes(v, d->frame, dst);
+    } else {
+        describe_frame(v, d->frame, pic);
+    }
+    if (ret)
+        return ret;
+    d->frames++;
+    return 1;
+}
+
+static int parse_scaler(EvVideo *v, EvDecoder *d, const char *scaler)
+{
+    const char *spec = scaler && *scaler ? scaler : "bicubic";
+    const AVClass *cls = sws_get_class();
+    const AVOption *opt = av_opt_find(&cls, "sws_flags", NULL, 0, AV_OPT_SEARCH_FAKE_OBJ);
+    if (!opt || av_opt_eval_flags(&cls, opt, spec, &d->sws_flags) < 0)
+        return ev_video_fail(v, -EINVAL,
+                             "unknown scaler '%s' (libswscale flags: bicubic, bilinear, "
+                             "lanczos, spline, area, neighbor, gauss, sinc, bicublin, "
+                             "fast_bilinear, experimental; with +accurate_rnd, +full_chroma_int)",
+                             spec);
+    snprintf(d->scaler, sizeof(d->scaler), "%s", spec);
+    return 0;
+}
+
+/* v->fmt from the first frame (decoded now, kept for the first read) or the target format. */
+static int set_format(EvVideo *v, EvDecoder *d, const EvVideoOptions *o)
+{
+    int ret = decode_frame(v, d);
+    if (ret < 0)
+        return ret;
+    if (ret == 0)
+        return ev_video_fail(v, -EINVAL, "no frames (the video stream is empty)");
+    d->pending = 1;
+    const AVFrame *f = d->frame;
+    const char *codec = avcodec_get_name(d->codec->codec_id);
+    const char *in_name = av_get_pix_fmt_name(f->format);
+    if (o->convert_to) {
+        v->fmt = *o->convert_to;
+        d->dst_format = pix_fmt_of(&v->fmt);
+        d->convert = 1;
+        if (d->dst_format == AV_PIX_FMT_NONE)
+            return ev_video_fail(v, -EINVAL, "cannot convert to %u-bit %s: no such pixel format",
+                                 v->fmt.bitdepth, ev_pic_layout_name(v->fmt.layout));
+        if (passes_through(v, d))
+            snprintf(d->what, sizeof(d->what), "%s %dx%d %s", codec, f->width, f->height,
+                     in_name ? in_name : "?");
+        else
+            snprintf(d->what, sizeof(d->what), "%s %dx%d %s, converted to %ux%u %s (%s)", codec,
+                     f->width, f->height, in_name ? in_name : "?", v->fmt.width, v->fmt.height,
+                     av_get_pix_fmt_name(d->dst_format), d->scaler);
+        return 0;
+    }
+    if (!layout_of(f->format, &v->fmt))
+        return ev_video_fail(v, -EINVAL,
+                             "pixel format %s is not planar YUV 4:2:0, 4:2:2, 4:4:4 or gray of "
+                             "8 to 16 bits",
+                             in_name ? in_name : "unknown");
+    if (f->width < 1 || f->height < 1 || f->width > (int)EV_VIDEO_MAX_DIM ||
+        f->height > (int)EV_VIDEO_MAX_DIM)
+        return ev_video_fail(v, -EINVAL, "size %dx%d is not 1..%u x 1..%u", f->width, f->height,
+                             EV_VIDEO_MAX_DIM, EV_VIDEO_MAX_DIM);
+    v->fmt.width = (unsigned)f->width;
+    v->fmt.height = (unsigned)f->height;
+    d->dst_format = f->format;
+    snprintf(d->what, sizeof(d->what), "%s %dx%d %s", codec, f->width, f->height,
+             in_name ? in_name : "?");
+    return 0;
+}
+
+int ev_decode_open(EvVideo *const v, const char *const path, void *const stream,
+                   const uint8_t *const head, const size_t head_len, const EvVideoOptions *const o)
+{
+    static pthread_once_t once = PTHREAD_ONCE_INIT;
+    pthread_once(&once, install_log);
+    av_last_error[0] = 0;
+    EvDecoder *d = calloc(1, sizeof(*d));
+    if (!d)
+        return ev_video_fail(v, -ENOMEM, "out of memory");
+    v->dec = d;
+    d->stream = stream;
+    d->head_len = head_len < sizeof(d->head) ? head_len : sizeof(d->head);
+    if (head_len)
+        memcpy(d->head, head, d->head_len);
+    int ret = o->convert_to ? parse_scaler(v, d, o->scaler) : 0;
+    if (!ret)
+        ret = open_input(v, d, path);
+    if (!ret)
+        ret = open_decoder(v, d, o);
+    if (!ret)
+        ret = set_format(v, d, o);
+    if (!ret) {
+        v->tags.interlace = 'p';
+        if (d->rate.num > 0 && d->rate.den > 0) {
+            v->tags.fps_num = (unsigned)d->rate.num;
+            v->tags.fps_den = (unsigned)d->rate.den;
+        }
+    }
+    return ret;
+}
+
+int ev_decode_estimate(const EvVideo *const v, unsigned long long *const n)
+{
+    if (!v->dec || !v->dec->has_estimate)
+        return -ENODATA;
+    *n = v->dec->estimate;
+    return 0;
+}
+
+const char *ev_decode_describe(const EvVideo *const v)
+{
+    return v->dec ? v->dec->what : "";
+}
+
+void ev_decode_close(EvDecoder **const pd)
+{
+    if (!pd || !*pd)
+        return;
+    EvDecoder *d = *pd;
+    sws_freeContext(d->sws);
+    av_frame_free(&d->frame);
+    av_frame_free(&d->scaled);
+    av_packet_free(&d->pkt);
+    avcodec_free_context(&d->codec);
+    avformat_close_input(&d->fmt);
+    if (d->avio) {
+        av_freep(&d->avio->buffer);
+        avio_context_free(&d->avio);
+    }
+    free(d);
+    *pd = NULL;
+}
+
+#endif

@@ -1,0 +1,45 @@
+/* Encoded input (include/exactvmaf/video.h): any container and codec that libavformat and
+ * libavcodec read, decoded in-process, each frame converted with libswscale as ffmpeg's
+ * `scale` filter converts it. Built with libav* (cmake/ffmpeg.cmake, EV_HAVE_FFMPEG); without
+ * them the calls below say so and the readers of video.c and y4m.c are all there is. */
+#ifndef EV_IO_DECODE_H
+#define EV_IO_DECODE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "exactvmaf/video.h"
+
+typedef struct EvDecoder EvDecoder; /* the demuxer, the decoder and the scaler of one input */
+
+/* 1 when this build reads encoded video. */
+int ev_decode_available(void);
+
+/* "libavformat A.B.C, libavcodec ..., libswscale ..., libavutil ..." as loaded, or "". */
+const char *ev_decode_libraries(void);
+
+/* Does the regular file at path start like a container libavformat knows (by its content,
+ * not its name)? @return 1 yes, 0 no (or not a regular file, or no libav*). */
+int ev_decode_probe_file(const char *path);
+
+/* Open path (a file, or stdin when stream != NULL: its first head_len bytes were already read
+ * into head) and fill v->fmt and v->tags. The converted format is o->convert_to when given,
+ * else the decoded one. @return 0, or a negative code with v's error set. */
+struct EvVideo;
+int ev_decode_open(struct EvVideo *v, const char *path, void *stream, const uint8_t *head,
+                   size_t head_len, const EvVideoOptions *o);
+
+/* The next frame, converted: into dst when dst != NULL (v->fmt, writable planes), else
+ * described in *pic (valid until the next read). @return 1, 0 end of stream, or an error. */
+int ev_decode_read(struct EvVideo *v, const EvPicture *dst, EvPicture *pic);
+
+/* Frames the container says it holds (its frame count, or its duration times the frame
+ * rate): an estimate for progress. @return 0 and *n, or -ENODATA. */
+int ev_decode_estimate(const struct EvVideo *v, unsigned long long *n);
+
+/* What was opened, e.g. "h264 960x540 yuv420p, scaled to 1920x1080 (bicubic)". */
+const char *ev_decode_describe(const struct EvVideo *v);
+
+void ev_decode_close(EvDecoder **d);
+
+#endif

@@ -1,0 +1,14 @@
+# Encoded input (docs/INPUT.md, labels decode and cli): the encodes are made at test time with
+# the system's ffmpeg (x264, x265 10-bit, libaom AV1, VP9); each is scored directly and through
+# the ffmpeg-pipe route, and the two must agree bit for bit, frames and JSON. Skips (77) without
+# ffmpeg or without libav* in the build. pair_frames is its frame-by-frame check of the library
+# entry (ev_video_open_pair), run by the script.
+add_executable(decode_pair_frames ${CMAKE_CURRENT_LIST_DIR}/pair_frames.c)
+target_link_libraries(decode_pair_frames PRIVATE exactvmaf)
+target_compile_definitions(decode_pair_frames PRIVATE _POSIX_C_SOURCE=200809L)
+ev_exact_flags(decode_pair_frames)
+ev_warnings(decode_pair_frames)
+add_test(NAME encoded_input
+         COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/encoded_test.sh $<TARGET_FILE:exactvmaf_cli>
+                 $<TARGET_FILE:decode_pair_frames> ${PROJECT_SOURCE_DIR})
+set_tests_properties(encoded_input PROPERTIES LABELS "decode;cli" SKIP_RETURN_CODE 77 TIMEOUT 1500)
