@@ -35,6 +35,7 @@ enum {
     ARG_PLOT,
     ARG_REPORT,
     ARG_SCALER,
+    ARG_DECODER,
 };
 
 static const struct option long_opts[] = {
@@ -74,6 +75,7 @@ static const struct option long_opts[] = {
     { "plot", 1, NULL, ARG_PLOT },
     { "report", 1, NULL, ARG_REPORT },
     { "scaler", 1, NULL, ARG_SCALER },
+    { "decoder", 1, NULL, ARG_DECODER },
     { NULL, 0, NULL, 0 },
 };
 
@@ -102,6 +104,9 @@ void cli_usage(FILE *f, const char *app)
         " --scaler $flags:             libswscale flags for that conversion, as in\n"
         "                              scale=W:H:flags=...: bicubic (default), lanczos,\n"
         "                              bilinear, spline, area, ...[+accurate_rnd]\n"
+        " --decoder cpu|nvdec|auto:    where encodes are decoded; auto (default): NVDEC\n"
+        "                              where it can when the backend may be CUDA and a GPU\n"
+        "                              is there, else the CPU\n"
         " --frame_cnt $unsigned:       score at most N frames (0 = all)\n"
         " --frame_skip_ref $unsigned:  skip the first N frames of the reference\n"
         " --frame_skip_dist $unsigned: skip the first N frames of the distorted\n"
@@ -332,6 +337,16 @@ static int parse_one(CliSettings *s, int opt, const char *arg, char *err, size_t
         return 0;
     case ARG_GPU: return parse_unsigned(arg, "--gpu", &s->gpu, err, n);
     case ARG_SCALER: s->scaler = arg; return 0;
+    case ARG_DECODER:
+        if (!strcmp(arg, "cpu"))
+            s->decoder = CLI_DECODER_CPU;
+        else if (!strcmp(arg, "nvdec"))
+            s->decoder = CLI_DECODER_NVDEC;
+        else if (!strcmp(arg, "auto"))
+            s->decoder = CLI_DECODER_AUTO;
+        else
+            return cli_fail(err, n, "invalid decoder \"%s\": want cpu, nvdec or auto", arg);
+        return 0;
     case 'n': s->no_prediction = 1; return 0;
     case 'q': s->quiet = 1; return 0;
     case 'v': s->version = 1; return 0;

@@ -13,6 +13,8 @@ typedef struct CliFeature {
     const char *options; /* "k=v:k=v" or NULL, points into argv */
 } CliFeature;
 
+typedef enum CliDecoder { CLI_DECODER_AUTO = 0, CLI_DECODER_CPU, CLI_DECODER_NVDEC } CliDecoder;
+
 typedef struct CliSettings {
     const char *ref_path, *dis_path, *out_path; /* dis_path: the first -d */
     const char *dis_paths[CLI_MAX_ITEMS];       /* every -d, in order (several: one reference,
@@ -21,6 +23,7 @@ typedef struct CliSettings {
     int raw; /* any of -w -h -p -b given: raw .yuv */
     EvVideoFormat raw_fmt;
     const char *scaler; /* --scaler: libswscale flags for converting an encoded distorted */
+    CliDecoder decoder; /* --decoder */
     EvOutputFormat format;
     int precision; /* EV_PRECISION_* or 0..17 */
     CliFeature feature[CLI_MAX_ITEMS];

@@ -45,6 +45,18 @@ typedef struct EvVideo EvVideo; /* opaque */
 EV_API int ev_video_open(EvVideo **out, const char *path, const EvVideoFormat *raw, char *err,
                          size_t err_size);
 
+/** Where encoded video is decoded. */
+typedef enum EvDecodeOn {
+    EV_DECODE_CPU = 0,   /**< libavcodec's software decoders */
+    EV_DECODE_NVDEC = 1, /**< NVIDIA's NVDEC through libavcodec's CUDA hwaccel (the driver's
+                              libnvcuvid, loaded at run time); an error when there is none or
+                              the codec has no NVDEC path. The frames are NVDEC's, copied to host
+                              memory and laid out as the software decoder lays them out (NV12
+                              -> 4:2:0 planes, P010/P016 -> 10/12-bit samples): the same samples,
+                              since decoding is exactly specified */
+    EV_DECODE_AUTO = 2,  /**< NVDEC where it can decode the stream, else the CPU */
+} EvDecodeOn;
+
 /** How to open a video (ev_video_default_options() fills the defaults). */
 typedef struct EvVideoOptions {
     /** Raw .yuv of this format when the stream is neither y4m nor a container libavformat
@@ -59,7 +71,11 @@ typedef struct EvVideoOptions {
     const char *scaler;
     /** Decoder threads; 0: libavcodec's choice (one per core). */
     unsigned decoder_threads;
-    unsigned reserved_[7]; /**< zero */
+    /** Where encoded input is decoded (EV_DECODE_CPU, the default, or NVDEC). */
+    EvDecodeOn decode_on;
+    /** CUDA device for EV_DECODE_NVDEC / EV_DECODE_AUTO. */
+    unsigned gpu_index;
+    unsigned reserved_[5]; /**< zero */
 } EvVideoOptions;
 
 /** Defaults: no raw format, no conversion, bicubic, automatic threads. */

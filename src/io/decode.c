@@ -36,8 +36,9 @@ int ev_decode_open(EvVideo *const v, const char *const path, void *const stream,
                    const uint8_t *const head, const size_t head_len, const EvVideoOptions *const o)
 {
     (void)path, (void)stream, (void)head, (void)head_len, (void)o;
-    return ev_video_fail(v, -ENOTSUP, "this build reads only y4m and raw video (built without "
-                                      "libavformat/libavcodec: EXACTVMAF_FFMPEG)");
+    return ev_video_fail(v, -ENOTSUP,
+                         "this build reads only y4m and raw video (built without "
+                         "libavformat/libavcodec: EXACTVMAF_FFMPEG)");
 }
 
 int ev_decode_read(EvVideo *const v, const EvPicture *const dst, EvPicture *const pic)
@@ -67,6 +68,7 @@ void ev_decode_close(EvDecoder **const d)
 
 #include <libavcodec/avcodec.h>
 #include <libavformat/avformat.h>
+#include <libavutil/hwcontext.h>
 #include <libavutil/imgutils.h>
 #include <libavutil/opt.h>
 #include <libavutil/pixdesc.h>
@@ -87,17 +89,24 @@ struct EvDecoder {
     AVCodecContext *codec;
     int index; /* the video stream */
     AVPacket *pkt;
-    AVFrame *frame;  /* the last decoded frame */
-    AVFrame *scaled; /* a converted frame for ev_decode_read() without a target */
-    int pending;     /* frame holds a decoded frame not yet returned (read at open) */
+    AVFrame *frame; /* the last decoded frame */
+    AVFrame *out;   /* what the conversion reads: frame, or planar (NVDEC) */
+    /* NVDEC: the device, its frame copied to the host, and laid out as software decoding */
+    AVBufferRef *hw;
+    AVFrame *sw, *planar;
+    int on_gpu;         /* the decoder was given the CUDA device */
+    int gpu_refused;    /* ... and chose a software format for this stream */
+    int nvdec_required; /* EV_DECODE_NVDEC: no software fallback */
+    AVFrame *scaled;    /* a converted frame for ev_decode_read() without a target */
+    int pending;        /* frame holds a decoded frame not yet returned (read at open) */
     int flushing, ended;
     /* the conversion: NULL when frames are passed as decoded */
     struct SwsContext *sws;
     int sws_w, sws_h, sws_format, sws_range; /* the input it was made for */
     int sws_flags;
     char scaler[64]; /* the flags as given */
-    int dst_format; /* AVPixelFormat of v->fmt */
-    int convert;    /* a target format was given */
+    int dst_format;  /* AVPixelFormat of v->fmt */
+    int convert;     /* a target format was given */
     AVRational rate, time_base;
     int64_t first_pts;
     unsigned frames; /* returned so far */
@@ -136,8 +145,9 @@ static int fail_av(EvVideo *v, const int averr, const char *what)
 {
     char reason[AV_ERROR_MAX_STRING_SIZE] = "";
     av_strerror(averr, reason, sizeof(reason));
-    const int code = averr == AVERROR(ENOMEM) ? -ENOMEM : averr == AVERROR(ENOENT) ? -ENOENT
-                                                                                   : -EINVAL;
+    const int code = averr == AVERROR(ENOMEM)   ? -ENOMEM
+                     : averr == AVERROR(ENOENT) ? -ENOENT
+                                                : -EINVAL;
     if (av_last_error[0])
         return ev_video_fail(v, code, "%s: %s (%s)", what, reason, av_last_error);
     return ev_video_fail(v, code, "%s: %s", what, reason);
@@ -184,8 +194,8 @@ static int layout_of(const int pix_fmt, EvVideoFormat *f)
     if (depth < 8 || depth > 16)
         return 0;
     for (unsigned c = 0; c < d->nb_components; c++)
-        if (d->comp[c].plane != (int)c || d->comp[c].step != (int)bytes ||
-            d->comp[c].offset || d->comp[c].shift || d->comp[c].depth != (int)depth)
+        if (d->comp[c].plane != (int)c || d->comp[c].step != (int)bytes || d->comp[c].offset ||
+            d->comp[c].shift || d->comp[c].depth != (int)depth)
             return 0;
     if (d->nb_components == 1)
         f->layout = EV_PIX_400;
@@ -205,8 +215,10 @@ static int layout_of(const int pix_fmt, EvVideoFormat *f)
  * AV_PIX_FMT_NONE (a depth libav has no format for, like 11). */
 static int pix_fmt_of(const EvVideoFormat *f)
 {
-    static const char *const base[] = { [EV_PIX_420] = "yuv420p", [EV_PIX_422] = "yuv422p",
-                                        [EV_PIX_444] = "yuv444p", [EV_PIX_400] = "gray" };
+    static const char *const base[] = { [EV_PIX_420] = "yuv420p",
+                                        [EV_PIX_422] = "yuv422p",
+                                        [EV_PIX_444] = "yuv444p",
+                                        [EV_PIX_400] = "gray" };
     if (f->layout < EV_PIX_420 || f->layout > EV_PIX_400)
         return AV_PIX_FMT_NONE;
     char name[32];
@@ -265,8 +277,8 @@ static int open_input(EvVideo *v, EvDecoder *d, const char *path)
         return ev_video_fail(v, -ENOMEM, "out of memory");
     if (d->stream) {
         uint8_t *iobuf = av_malloc(STDIN_IO_BYTES);
-        d->avio = iobuf ? avio_alloc_context(iobuf, STDIN_IO_BYTES, 0, d, read_stdin, NULL, NULL)
-                        : NULL;
+        d->avio =
+            iobuf ? avio_alloc_context(iobuf, STDIN_IO_BYTES, 0, d, read_stdin, NULL, NULL) : NULL;
         if (!d->avio) {
             av_free(iobuf);
             return ev_video_fail(v, -ENOMEM, "out of memory");
@@ -283,6 +295,73 @@ static int open_input(EvVideo *v, EvDecoder *d, const char *path)
     return 0;
 }
 
+/* libavcodec's choice of output format: CUDA frames when offered, else the software format
+ * (the stream is one NVDEC cannot decode: a profile, depth or size beyond it). */
+static enum AVPixelFormat pick_format(AVCodecContext *ctx, const enum AVPixelFormat *offered)
+{
+    EvDecoder *d = ctx->opaque;
+    for (const enum AVPixelFormat *p = offered; *p != AV_PIX_FMT_NONE; p++)
+        if (*p == AV_PIX_FMT_CUDA)
+            return d->gpu_refused = 0, *p;
+    d->gpu_refused = 1;
+    for (const enum AVPixelFormat *p = offered; *p != AV_PIX_FMT_NONE; p++) {
+        const AVPixFmtDescriptor *desc = av_pix_fmt_desc_get(*p);
+        if (desc && !(desc->flags & AV_PIX_FMT_FLAG_HWACCEL))
+            return *p;
+    }
+    return AV_PIX_FMT_NONE;
+}
+
+static int has_cuda_path(const AVCodec *codec)
+{
+    const AVCodecHWConfig *cfg;
+    for (int i = 0; (cfg = avcodec_get_hw_config(codec, i)); i++)
+        if (cfg->device_type == AV_HWDEVICE_TYPE_CUDA &&
+            (cfg->methods & AV_CODEC_HW_CONFIG_METHOD_HW_DEVICE_CTX))
+            return 1;
+    return 0;
+}
+
+/* A decoder of the codec with libavcodec's CUDA hwaccel: the default one, or another for the
+ * same codec (Debian's default AV1 decoder is libdav1d; its native one decodes through NVDEC). */
+static const AVCodec *cuda_decoder(const AVCodec *def)
+{
+    if (has_cuda_path(def))
+        return def;
+    void *it = NULL;
+    const AVCodec *c;
+    while ((c = av_codec_iterate(&it)))
+        if (av_codec_is_decoder(c) && c->id == def->id && has_cuda_path(c))
+            return c;
+    return NULL;
+}
+
+/* The CUDA device for NVDEC. @return the decoder to open (codec, or its CUDA-capable twin), or
+ * NULL with v's error set when NVDEC is required and cannot be had. */
+static const AVCodec *setup_nvdec(EvVideo *v, EvDecoder *d, const AVCodec *codec,
+                                  const EvVideoOptions *o)
+{
+    d->nvdec_required = o->decode_on == EV_DECODE_NVDEC;
+    const AVCodec *gpu = cuda_decoder(codec);
+    if (!gpu) {
+        if (d->nvdec_required)
+            ev_video_fail(v, -ENOTSUP, "NVDEC: this libavcodec has no CUDA decoder for %s",
+                          avcodec_get_name(codec->id));
+        return d->nvdec_required ? NULL : codec;
+    }
+    char device[16];
+    snprintf(device, sizeof(device), "%u", o->gpu_index);
+    const int ret = av_hwdevice_ctx_create(&d->hw, AV_HWDEVICE_TYPE_CUDA, device, NULL, 0);
+    if (ret < 0) {
+        if (d->nvdec_required)
+            fail_av(v, ret, "NVDEC: cannot open CUDA device");
+        av_last_error[0] = 0;
+        return d->nvdec_required ? NULL : codec;
+    }
+    d->on_gpu = 1;
+    return gpu;
+}
+
 static int open_decoder(EvVideo *v, EvDecoder *d, const EvVideoOptions *o)
 {
     const AVCodec *codec = NULL;
@@ -294,8 +373,8 @@ static int open_decoder(EvVideo *v, EvDecoder *d, const EvVideoOptions *o)
         for (unsigned i = 0; i < d->fmt->nb_streams && any < 0; i++)
             if (d->fmt->streams[i]->codecpar->codec_type == AVMEDIA_TYPE_VIDEO)
                 any = (int)i;
-        const char *name = any >= 0 ? avcodec_get_name(d->fmt->streams[any]->codecpar->codec_id)
-                                    : "unknown";
+        const char *name =
+            any >= 0 ? avcodec_get_name(d->fmt->streams[any]->codecpar->codec_id) : "unknown";
         return ev_video_fail(v, -EINVAL, "unsupported codec %s: this ffmpeg has no decoder for it",
                              name);
     }
@@ -305,12 +384,21 @@ static int open_decoder(EvVideo *v, EvDecoder *d, const EvVideoOptions *o)
         return ev_video_fail(v, -EINVAL,
                              "interlaced video is not supported: deinterlace it first (ffmpeg "
                              "-vf bwdif or yadif)");
+    if (o->decode_on != EV_DECODE_CPU && !(codec = setup_nvdec(v, d, codec, o)))
+        return -ENOTSUP;
     d->codec = avcodec_alloc_context3(codec);
     if (!d->codec)
         return ev_video_fail(v, -ENOMEM, "out of memory");
     int ret = avcodec_parameters_to_context(d->codec, st->codecpar);
     if (ret < 0)
         return fail_av(v, ret, "cannot set up the decoder");
+    if (d->on_gpu) {
+        d->codec->hw_device_ctx = av_buffer_ref(d->hw);
+        if (!d->codec->hw_device_ctx)
+            return ev_video_fail(v, -ENOMEM, "out of memory");
+        d->codec->opaque = d;
+        d->codec->get_format = pick_format;
+    }
     d->codec->pkt_timebase = st->time_base;
     d->codec->thread_count = (int)o->decoder_threads; /* 0: one per core */
     ret = avcodec_open2(d->codec, codec, NULL);
@@ -335,9 +423,99 @@ static int open_decoder(EvVideo *v, EvDecoder *d, const EvVideoOptions *o)
     d->pkt = av_packet_alloc();
     d->frame = av_frame_alloc();
     d->scaled = av_frame_alloc();
-    if (!d->pkt || !d->frame || !d->scaled)
+    d->sw = av_frame_alloc();
+    d->planar = av_frame_alloc();
+    if (!d->pkt || !d->frame || !d->scaled || !d->sw || !d->planar)
         return ev_video_fail(v, -ENOMEM, "out of memory");
     return 0;
+}
+
+/* Copy a row of n samples, each shifted right: the MSB-aligned samples of P010/P016 (and the
+ * 16-bit planar formats NVDEC gives for 4:4:4) as the software decoder's LSB-aligned ones. */
+static void copy_row(uint8_t *dst, const uint8_t *src, unsigned n, unsigned bytes, unsigned shift)
+{
+    if (bytes == 1 || !shift) {
+        memcpy(dst, src, (size_t)n * bytes);
+        return;
+    }
+    const uint16_t *s = (const uint16_t *)src;
+    uint16_t *d = (uint16_t *)dst;
+    for (unsigned x = 0; x < n; x++)
+        d[x] = (uint16_t)(s[x] >> shift);
+}
+
+/* Split a row of interleaved chroma pairs (NV12, P010, P016: U first) into two rows. */
+static void split_row(uint8_t *u, uint8_t *v, const uint8_t *src, unsigned n, unsigned bytes,
+                      unsigned shift)
+{
+    if (bytes == 1) {
+        for (unsigned x = 0; x < n; x++) {
+            u[x] = src[2 * x];
+            v[x] = src[2 * x + 1];
+        }
+        return;
+    }
+    const uint16_t *s = (const uint16_t *)src;
+    uint16_t *du = (uint16_t *)u, *dv = (uint16_t *)v;
+    for (unsigned x = 0; x < n; x++) {
+        du[x] = (uint16_t)(s[2 * x] >> shift);
+        dv[x] = (uint16_t)(s[2 * x + 1] >> shift);
+    }
+}
+
+/* d->sw (NVDEC's layout) into d->planar, in the format the software decoder gives
+ * (codec->sw_pix_fmt): the same samples, planes apart and LSB-aligned. */
+static int unpack(EvVideo *v, EvDecoder *d)
+{
+    const AVFrame *in = d->sw;
+    AVFrame *out = d->planar;
+    const int fmt = d->codec->sw_pix_fmt;
+    const AVPixFmtDescriptor *id = av_pix_fmt_desc_get(in->format);
+    const AVPixFmtDescriptor *od = av_pix_fmt_desc_get(fmt);
+    if (!id || !od || od->nb_components != 3 || id->nb_components != 3)
+        return ev_video_fail(v, -ENOTSUP, "NVDEC gave %s frames for a %s stream",
+                             av_get_pix_fmt_name(in->format), av_get_pix_fmt_name(fmt));
+    if (out->format != fmt || out->width != in->width || out->height != in->height) {
+        av_frame_unref(out);
+        out->format = fmt;
+        out->width = in->width;
+        out->height = in->height;
+        const int ret = av_frame_get_buffer(out, 0);
+        if (ret < 0)
+            return fail_av(v, ret, "out of memory");
+    }
+    const unsigned bytes = od->comp[0].depth > 8 ? 2 : 1;
+    const unsigned in_bits = (unsigned)(id->comp[0].depth + id->comp[0].shift);
+    const unsigned shift = in_bits > (unsigned)od->comp[0].depth ? in_bits - od->comp[0].depth : 0;
+    const int semi = id->comp[1].plane == id->comp[2].plane;
+    const unsigned cw = (unsigned)AV_CEIL_RSHIFT(in->width, od->log2_chroma_w);
+    const unsigned ch = (unsigned)AV_CEIL_RSHIFT(in->height, od->log2_chroma_h);
+    for (int y = 0; y < in->height; y++)
+        copy_row(out->data[0] + (ptrdiff_t)y * out->linesize[0],
+                 in->data[0] + (ptrdiff_t)y * in->linesize[0], (unsigned)in->width, bytes, shift);
+    for (unsigned y = 0; y < ch; y++) {
+        uint8_t *u = out->data[1] + (ptrdiff_t)y * out->linesize[1];
+        uint8_t *w = out->data[2] + (ptrdiff_t)y * out->linesize[2];
+        if (semi)
+            split_row(u, w, in->data[1] + (ptrdiff_t)y * in->linesize[1], cw, bytes, shift);
+        else {
+            copy_row(u, in->data[1] + (ptrdiff_t)y * in->linesize[1], cw, bytes, shift);
+            copy_row(w, in->data[2] + (ptrdiff_t)y * in->linesize[2], cw, bytes, shift);
+        }
+    }
+    av_frame_copy_props(out, d->frame);
+    d->out = out;
+    return 1;
+}
+
+/* An NVDEC frame: copied to host memory (its layout), then unpacked. */
+static int download(EvVideo *v, EvDecoder *d)
+{
+    av_frame_unref(d->sw);
+    const int ret = av_hwframe_transfer_data(d->sw, d->frame, 0);
+    if (ret < 0)
+        return fail_av(v, ret, "NVDEC: cannot copy the frame from the device");
+    return unpack(v, d);
 }
 
 /* The next decoded frame into d->frame. @return 1, 0 end of stream, or an error. */
@@ -399,6 +577,14 @@ static int decode_frame(EvVideo *v, EvDecoder *d)
                                  at - (double)n, d->rate.num, d->rate.den, d->rate.num,
                                  d->rate.den);
     }
+    d->out = d->frame;
+    if (d->frame->format == AV_PIX_FMT_CUDA)
+        return download(v, d);
+    if (d->on_gpu && d->gpu_refused && d->nvdec_required)
+        return ev_video_fail(v, -ENOTSUP,
+                             "NVDEC cannot decode this stream (%s %dx%d %s): use the CPU decoder",
+                             avcodec_get_name(d->codec->codec_id), d->frame->width,
+                             d->frame->height, av_get_pix_fmt_name(d->frame->format));
     return 1;
 }
 
@@ -408,7 +594,7 @@ static int decode_frame(EvVideo *v, EvDecoder *d)
  * and as many slice threads as cores. */
 static int make_scaler(EvVideo *v, EvDecoder *d)
 {
-    const AVFrame *in = d->frame;
+    const AVFrame *in = d->out;
     if (d->sws && d->sws_w == in->width && d->sws_h == in->height && d->sws_format == in->format &&
         d->sws_range == (int)in->color_range)
         return 0;
@@ -450,7 +636,7 @@ static int make_scaler(EvVideo *v, EvDecoder *d)
  * and range, the destination's range left as the scaler has it. */
 static void set_colour_details(EvDecoder *d)
 {
-    const AVFrame *in = d->frame;
+    const AVFrame *in = d->out;
     int *inv_table, *table, in_full, out_full, brightness, contrast, saturation;
     sws_getColorspaceDetails(d->sws, &inv_table, &in_full, &table, &out_full, &brightness,
                              &contrast, &saturation);
@@ -472,7 +658,7 @@ static void no_free(void *opaque, uint8_t *data)
 /* Does the decoded frame go out as it is (the scale filter's pass-through)? */
 static int passes_through(const EvVideo *v, const EvDecoder *d)
 {
-    const AVFrame *in = d->frame;
+    const AVFrame *in = d->out;
     if (!d->convert)
         return 1;
     return in->width == (int)v->fmt.width && in->height == (int)v->fmt.height &&
@@ -542,7 +728,7 @@ static int convert(EvVideo *v, EvDecoder *d, const EvPicture *dst, EvPicture *pi
         if (ret < 0)
             return fail_av(v, ret, "out of memory");
     }
-    ret = sws_scale_frame(d->sws, out, d->frame);
+    ret = sws_scale_frame(d->sws, out, d->out);
     av_frame_free(&wrap);
     if (ret < 0)
         return fail_av(v, ret, "cannot convert the frames");
@@ -572,16 +758,16 @@ int ev_decode_read(EvVideo *const v, const EvPicture *const dst, EvPicture *cons
     ret = 0;
     if (!passes_through(v, d)) {
         ret = convert(v, d, dst, pic);
-    } else if (d->frame->width != (int)v->fmt.width || d->frame->height != (int)v->fmt.height ||
-               d->frame->format != d->dst_format) {
+    } else if (d->out->width != (int)v->fmt.width || d->out->height != (int)v->fmt.height ||
+               d->out->format != d->dst_format) {
         ret = ev_video_fail(v, -EINVAL, "frame %u is %dx%d %s, not %ux%u %s as the first one",
-                            d->frames, d->frame->width, d->frame->height,
-                            av_get_pix_fmt_name(d->frame->format), v->fmt.width, v->fmt.height,
+                            d->frames, d->out->width, d->out->height,
+                            av_get_pix_fmt_name(d->out->format), v->fmt.width, v->fmt.height,
                             av_get_pix_fmt_name(d->dst_format));
     } else if (dst) {
-        copy_planes(v, d->frame, dst);
+        copy_planes(v, d->out, dst);
     } else {
-        describe_frame(v, d->frame, pic);
+        describe_frame(v, d->out, pic);
     }
     if (ret)
         return ret;
@@ -613,7 +799,7 @@ static int set_format(EvVideo *v, EvDecoder *d, const EvVideoOptions *o)
     if (ret == 0)
         return ev_video_fail(v, -EINVAL, "no frames (the video stream is empty)");
     d->pending = 1;
-    const AVFrame *f = d->frame;
+    const AVFrame *f = d->out;
     const char *codec = avcodec_get_name(d->codec->codec_id);
     const char *in_name = av_get_pix_fmt_name(f->format);
     if (o->convert_to) {
@@ -670,6 +856,10 @@ int ev_decode_open(EvVideo *const v, const char *const path, void *const stream,
         ret = open_decoder(v, d, o);
     if (!ret)
         ret = set_format(v, d, o);
+    if (!ret && d->on_gpu && !d->gpu_refused) {
+        const size_t len = strlen(d->what);
+        snprintf(d->what + len, sizeof(d->what) - len, ", decoded by NVDEC");
+    }
     if (!ret) {
         v->tags.interlace = 'p';
         if (d->rate.num > 0 && d->rate.den > 0) {
@@ -700,10 +890,13 @@ void ev_decode_close(EvDecoder **const pd)
     EvDecoder *d = *pd;
     sws_freeContext(d->sws);
     av_frame_free(&d->frame);
+    av_frame_free(&d->sw);
+    av_frame_free(&d->planar);
     av_frame_free(&d->scaled);
     av_packet_free(&d->pkt);
     avcodec_free_context(&d->codec);
     avformat_close_input(&d->fmt);
+    av_buffer_unref(&d->hw);
     if (d->avio) {
         av_freep(&d->avio->buffer);
         avio_context_free(&d->avio);

@@ -24,8 +24,8 @@ static int compare(const EvPicture *a, const EvPicture *b, unsigned frame)
     if (a->width != b->width || a->height != b->height || a->bitdepth != b->bitdepth ||
         a->layout != b->layout) {
         printf("FAIL: frame %u: %ux%u %u-bit %s against %ux%u %u-bit %s\n", frame, a->width,
-               a->height, a->bitdepth, ev_layout_name(a->layout), b->width, b->height,
-               b->bitdepth, ev_layout_name(b->layout));
+               a->height, a->bitdepth, ev_layout_name(a->layout), b->width, b->height, b->bitdepth,
+               ev_layout_name(b->layout));
         return 1;
     }
     for (unsigned p = 0; p < 3; p++) {
@@ -36,8 +36,8 @@ static int compare(const EvPicture *a, const EvPicture *b, unsigned frame)
             const uint8_t *rb = (const uint8_t *)b->data[p] + (ptrdiff_t)y * b->stride[p];
             for (unsigned x = 0; x < w * bytes_of(a); x++)
                 if (ra[x] != rb[x]) {
-                    printf("FAIL: frame %u plane %u row %u byte %u: %u, piped %u\n", frame, p,
-                           y, x, ra[x], rb[x]);
+                    printf("FAIL: frame %u plane %u row %u byte %u: %u, piped %u\n", frame, p, y, x,
+                           ra[x], rb[x]);
                     return 1;
                 }
         }
@@ -78,8 +78,9 @@ static int pass(char **argv, const char *scaler, int into, unsigned *frames)
     void *planes[3] = { NULL, NULL, NULL };
     if (!bad) {
         ev_video_format(dis, &f);
-        target = (EvPicture){ .width = f.width, .height = f.height, .bitdepth = f.bitdepth,
-                              .layout = f.layout };
+        target = (EvPicture){
+            .width = f.width, .height = f.height, .bitdepth = f.bitdepth, .layout = f.layout
+        };
         for (unsigned p = 0; p < 3; p++) {
             unsigned w, h;
             ev_plane_size(f.width, f.height, f.layout, p, &w, &h);

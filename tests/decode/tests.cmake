@@ -12,3 +12,16 @@ add_test(NAME encoded_input
          COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/encoded_test.sh $<TARGET_FILE:exactvmaf_cli>
                  $<TARGET_FILE:decode_pair_frames> ${PROJECT_SOURCE_DIR})
 set_tests_properties(encoded_input PROPERTIES LABELS "decode;cli" SKIP_RETURN_CODE 77 TIMEOUT 1500)
+
+# NVDEC against the software decoders, and the CUDA route on encodes against the CPU's (label
+# gpu: skips without a device). EV_NVDEC_CLIPS names a folder of encodes (the device machine has
+# no ffmpeg to make them); without it, ffmpeg makes them.
+add_executable(decode_frame_hashes ${CMAKE_CURRENT_LIST_DIR}/frame_hashes.c)
+target_link_libraries(decode_frame_hashes PRIVATE exactvmaf)
+target_compile_definitions(decode_frame_hashes PRIVATE _POSIX_C_SOURCE=200809L)
+ev_exact_flags(decode_frame_hashes)
+ev_warnings(decode_frame_hashes)
+add_test(NAME gpu_nvdec
+         COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/nvdec_test.sh $<TARGET_FILE:exactvmaf_cli>
+                 $<TARGET_FILE:decode_frame_hashes> ${PROJECT_SOURCE_DIR})
+set_tests_properties(gpu_nvdec PROPERTIES LABELS "gpu;decode" SKIP_RETURN_CODE 77 TIMEOUT 900)

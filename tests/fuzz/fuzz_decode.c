@@ -34,8 +34,9 @@ static unsigned touch(const EvPicture *pic)
 
 static void read_some(EvVideo *v, const EvVideoFormat *f)
 {
-    EvPicture target = { .width = f->width, .height = f->height, .bitdepth = f->bitdepth,
-                         .layout = f->layout };
+    EvPicture target = {
+        .width = f->width, .height = f->height, .bitdepth = f->bitdepth, .layout = f->layout
+    };
     void *plane[3] = { NULL, NULL, NULL };
     /* exact-size planes: an overrun is caught (only for frames of a bounded size) */
     const int use_into = (unsigned long long)f->width * f->height <= 4096u * 4096u;

@@ -1,0 +1,66 @@
+#!/usr/bin/env bash
+# NVDEC (label gpu; skips, 77, without a device): for each encode in CLIPS (default: the ones
+# ffmpeg makes here, when it can: H.264 8-bit, HEVC 10-bit, AV1, VP9),
+#   1. NVDEC's frames equal the software decoder's, hash for hash (tests/decode/frame_hashes.c);
+#   2. --backend cuda with NVDEC gives the JSON of --backend cpu with software decoding, for a
+#      pair whose distorted is scaled (vmaf_v0.6.1 and psnr, every value at %.17g).
+#   nvdec_test.sh EXACTVMAF FRAME_HASHES SOURCE_DIR [CLIPS_DIR]
+set -uo pipefail
+bin=$1
+hashes=$2
+src=$3
+clips=${4:-${EV_NVDEC_CLIPS:-}}
+. "$src/tests/cli/lib.sh"
+
+v=$("$bin" --version)
+grep -q "encoded video" <<<"$v" || { echo "skip: this build decodes no encoded video"; exit 77; }
+grep -Eq "cuda \([1-9][0-9]* device" <<<"$v" || { echo "skip: no CUDA device"; exit 77; }
+if [ -z "$clips" ]; then
+  command -v ffmpeg >/dev/null || { echo "skip: no clips given and no ffmpeg to make them"; exit 77; }
+  clips=$tmp/clips
+  mkdir -p "$clips"
+  ff() { ffmpeg -nostdin -hide_banner -loglevel error -y "$@"; }
+  s="testsrc2=size=1280x720:rate=24,noise=alls=6:allf=t"
+  ff -f lavfi -i "$s" -frames:v 24 -c:v libx264 -crf 26 "$clips/h264.mp4"
+  ff -f lavfi -i "$s" -frames:v 24 -c:v libx265 -pix_fmt yuv420p10le -x265-params log-level=error "$clips/hevc10.mp4"
+  ff -f lavfi -i "$s" -frames:v 24 -c:v libaom-av1 -cpu-used 8 "$clips/av1.mkv"
+  ff -f lavfi -i "$s" -frames:v 24 -c:v libvpx-vp9 -deadline realtime "$clips/vp9.webm"
+fi
+
+n=0
+for f in "$clips"/*.mp4 "$clips"/*.mkv "$clips"/*.webm "$clips"/*.ivf; do
+  [ -f "$f" ] || continue
+  case $(basename "$f") in ref*) continue ;; esac
+  n=$((n + 1))
+  name=$(basename "$f")
+  "$hashes" "$f" cpu >"$tmp/cpu.txt" 2>"$tmp/cpu.err"
+  "$hashes" "$f" nvdec >"$tmp/gpu.txt" 2>"$tmp/gpu.err"
+  frames=$(tail -1 "$tmp/cpu.txt")
+  if grep -q "^error" "$tmp/gpu.txt"; then
+    bad "$name: NVDEC: $(grep '^error' "$tmp/gpu.txt")"
+  elif ! grep -q "decoded by NVDEC" "$tmp/gpu.err"; then
+    bad "$name: not decoded by NVDEC: $(cat "$tmp/gpu.err")"
+  elif cmp -s "$tmp/cpu.txt" "$tmp/gpu.txt" && ! grep -q "^error" "$tmp/cpu.txt"; then
+    ok "$name: NVDEC's frames equal the software decoder's ($frames, $(head -1 "$tmp/cpu.txt" | cut -d' ' -f2-4); $(cat "$tmp/gpu.err"))"
+  else
+    bad "$name: NVDEC's frames differ from the software decoder's"
+    diff "$tmp/cpu.txt" "$tmp/gpu.txt" | head -4
+  fi
+done
+[ "$n" -gt 0 ] && ok || bad "no clips in $clips"
+
+# the whole route: NVDEC + CUDA twins against software decoding + CPU, a scaled distorted
+ref=$(ls "$clips"/h264*.mp4 | head -1)
+dis=$(ls "$clips"/hevc10*.mp4 | head -1)
+"$bin" -q -r "$ref" -d "$dis" --feature psnr --backend cpu --decoder cpu --json --precision max \
+  -o "$tmp/cpu.json"
+"$bin" -q -r "$ref" -d "$dis" --feature psnr --backend cuda --decoder nvdec --json --precision max \
+  -o "$tmp/gpu.json"
+values() { grep -v '"fps"\|"version"\|"backends"\|"cuda"' "$1"; }
+if [ -s "$tmp/cpu.json" ] && cmp -s <(values "$tmp/cpu.json") <(values "$tmp/gpu.json"); then
+  ok "$(basename "$dis") against $(basename "$ref"): --backend cuda --decoder nvdec JSON equals --backend cpu --decoder cpu"
+else
+  bad "--backend cuda --decoder nvdec JSON differs from the CPU's"
+  diff <(values "$tmp/cpu.json") <(values "$tmp/gpu.json") | head -6
+fi
+finish nvdec
