@@ -51,7 +51,7 @@ done
 
 # the whole route: NVDEC + CUDA twins against software decoding + CPU, a scaled distorted
 ref=$(ls "$clips"/h264*.mp4 | head -1)
-dis=$(ls "$clips"/hevc10*.mp4 | head -1)
+dis=$(ls "$clips"/hevc10*.mp4 "$clips"/*2160_10.mp4 2>/dev/null | head -1)
 "$bin" -q -r "$ref" -d "$dis" --feature psnr --backend cpu --decoder cpu --json --precision max \
   -o "$tmp/cpu.json"
 "$bin" -q -r "$ref" -d "$dis" --feature psnr --backend cuda --decoder nvdec --json --precision max \
