@@ -21,6 +21,7 @@ extern const EvExtractorClass ev_fex_speed_temporal;
 extern const EvExtractorClass ev_fex_cambi;
 extern const EvExtractorClass ev_fex_ciede;
 extern const EvExtractorClass ev_fex_psnr_hvs;
+extern const EvExtractorClass ev_fex_xpsnr;
 
 #define EV_EXTRACTOR_LIST                                                                          \
     EV_EXTRACTOR(ev_fex_float_moment)                                                              \
@@ -39,7 +40,8 @@ extern const EvExtractorClass ev_fex_psnr_hvs;
     EV_EXTRACTOR(ev_fex_speed_temporal)                                                            \
     EV_EXTRACTOR(ev_fex_cambi)                                                                     \
     EV_EXTRACTOR(ev_fex_ciede)                                                                     \
-    EV_EXTRACTOR(ev_fex_psnr_hvs)
+    EV_EXTRACTOR(ev_fex_psnr_hvs)                                                                  \
+    EV_EXTRACTOR(ev_fex_xpsnr)
 
 /* CUDA twins (built with EXACTVMAF_CUDA): same names as their CPU references. */
 #ifdef EV_HAVE_CUDA

@@ -1,0 +1,133 @@
+/*
+ * XPSNR arithmetic of ffmpeg 7.1's xpsnr filter (libavfilter/vf_xpsnr.c, with its x86 SSE2
+ * sse_line), shared by the C reference (xpsnr.c) and a CUDA twin. docs/XPSNR.md says what the
+ * filter computes; this header is the per-sample and per-block part.
+ *
+ * Samples: the filter holds every plane as int16 (8-bit samples widened, 9..16-bit samples
+ * reinterpreted: a 16-bit sample >= 32768 is negative there). Activities are integer sums of
+ * int terms, exact in any order. A block's weight is then a fixed chain of double operations.
+ */
+#ifndef EV_FEATURES_XPSNR_MATH_H
+#define EV_FEATURES_XPSNR_MATH_H
+
+#include <math.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "base/hd.h"
+
+/* A sample as the filter's int16 planes hold it. */
+EV_HD int xpsnr_s16(const uint16_t v)
+{
+    return (int)(int16_t)v;
+}
+
+/* Squared error of one sample pair, as the SSE2 kernel's 16-bit lanes see it: the difference
+ * wraps to int16 (psubw), its square is at most 2^30. For depths up to 15 bits it is the exact
+ * square. */
+EV_HD uint32_t xpsnr_sq_wrapped(const uint16_t a, const uint16_t b)
+{
+    const int d = (int)(int16_t)(uint16_t)(a - b);
+    return (uint32_t)(d * d);
+}
+
+/* The sum of squared errors of n samples of one block row, as ffmpeg's x86-64 sse_line (SSE2,
+ * vf_psnr.asm) returns it for 16-bit storage: the row is taken in chunks of 32 samples from its
+ * start; in a chunk, sample i goes to 32-bit lane (i / 2) % 4, which adds its 8 squares modulo
+ * 2^32; the lanes are then added into 64 bits. The last n % 32 samples add their exact squares.
+ * A lane's 8 squares stay below 2^32 unless a difference exceeds 23170, so for depths up to
+ * 14 bits this is the exact sum; at 16 bits it is the kernel's wrapped one. */
+EV_HD uint64_t xpsnr_row_sse16(const uint16_t *a, const uint16_t *b, const unsigned n)
+{
+    uint64_t sse = 0;
+    unsigned x = 0;
+    for (; x + 32 <= n; x += 32) {
+        uint32_t lane[4] = { 0, 0, 0, 0 };
+        EV_UNROLL
+        for (unsigned i = 0; i < 32; i++)
+            lane[(i >> 1) & 3] += xpsnr_sq_wrapped(a[x + i], b[x + i]);
+        sse += (uint64_t)lane[0] + lane[1] + lane[2] + lane[3];
+    }
+    for (; x < n; x++) {
+        const int64_t d = (int64_t)a[x] - (int64_t)b[x];
+        sse += (uint64_t)(d * d);
+    }
+    return sse;
+}
+
+/* 8-bit samples (widened to int16 by the filter): squares of at most 255^2, never wrapped. */
+EV_HD uint64_t xpsnr_row_sse8(const uint8_t *a, const uint8_t *b, const unsigned n)
+{
+    uint64_t sse = 0;
+    for (unsigned x = 0; x < n; x++) {
+        const int d = (int)a[x] - (int)b[x];
+        sse += (uint32_t)(d * d);
+    }
+    return sse;
+}
+
+/* Spatial activity term of one sample, frames up to 2048x1152: |3x3 high-pass| with centre 12,
+ * edge neighbours -2, corners -1. p points at the sample, o is the row stride in samples. */
+EV_HD unsigned xpsnr_highpass(const int16_t *p, const ptrdiff_t o)
+{
+    const int edges = p[-1] + p[1] + p[-o] + p[o];
+    const int corners = p[-o - 1] + p[-o + 1] + p[o - 1] + p[o + 1];
+    const int f = 12 * p[0] - 2 * edges - corners;
+    return (unsigned)(f < 0 ? -f : f);
+}
+
+/* Spatial activity term of one 2x2 group, frames over 2048x1152 (high-pass with downsampling):
+ * p points at the group's top-left sample. On the 6x6 window around the group, without its
+ * corners: the group +12, the 4-neighbours of the group along rows and columns -3, the 4
+ * diagonal neighbours -2, the outer ring (rows -2 and +3, columns -2 and +3) -1. */
+EV_HD unsigned xpsnr_highpass_ds(const int16_t *p, const ptrdiff_t o)
+{
+    const int16_t *u = p - o, *d = p + 2 * o; /* the rows above and below the group */
+    const int group = p[0] + p[1] + p[o] + p[o + 1];
+    const int vert = u[0] + u[1] + d[0] + d[1];
+    const int horz = p[-1] + p[2] + p[o - 1] + p[o + 2];
+    const int diag = u[-1] + u[2] + d[-1] + d[2];
+    const int16_t *uu = p - 2 * o, *dd = p + 3 * o;
+    int ring = uu[-1] + uu[0] + uu[1] + uu[2] + dd[-1] + dd[0] + dd[1] + dd[2];
+    for (int k = -1; k <= 2; k++)
+        ring += p[k * o - 2] + p[k * o + 3];
+    const int f = 12 * group - 3 * vert - 3 * horz - 2 * diag - ring;
+    return (unsigned)(f < 0 ? -f : f);
+}
+
+/* Temporal activity term of one sample (or of one 2x2 group's sums): |c - p1| (first order,
+ * below 32 frames per second) or |c - 2 p1 + p2| (second order). */
+EV_HD unsigned xpsnr_temporal(const int c, const int p1, const int p2, const int second_order)
+{
+    const int t = second_order ? c - 2 * p1 + p2 : c - p1;
+    return (unsigned)(t < 0 ? -t : t);
+}
+
+/* Sum of one 2x2 group. */
+EV_HD int xpsnr_sum4(const int16_t *p, const ptrdiff_t o)
+{
+    return p[0] + p[1] + p[o] + p[o + 1];
+}
+
+/* A luma block's weight from its activities, in the filter's order of double operations:
+ * ms = sa / (spatial count) + 2 ta / (bw bh), raised to 2^(depth - 6), squared; 1 / sqrt(ms).
+ * sa_w x sa_h: the block's area the spatial term covered; ta2: twice the temporal sum. */
+EV_HD double xpsnr_weight(const uint64_t sa, const int sa_w, const int sa_h, const uint64_t ta2,
+                          const unsigned bw, const unsigned bh, const unsigned depth)
+{
+    double ms = (double)sa / ((double)sa_w * (double)sa_h);
+    ms += (double)ta2 / ((double)bw * (double)bh);
+    const double floor_ms = (double)(1 << (depth - 6));
+    if (ms < floor_ms)
+        ms = floor_ms;
+    ms *= ms;
+    return 1.0 / sqrt(ms);
+}
+
+/* A plane's weighted SSE from its running double sum, as the filter rounds it to an integer. */
+EV_HD uint64_t xpsnr_wsse(const double sum, const double avg_act)
+{
+    return sum <= 0.0 ? 0 : (uint64_t)(sum * avg_act + 0.5);
+}
+
+#endif
