@@ -25,6 +25,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "exactvmaf/exactvmaf.h"
 #include "compare.h"
@@ -458,6 +459,10 @@ int main(int argc, char **argv)
                                  a.seed };
         const int rc = noise_search(&ns);
         return rc < 0 ? 2 : rc;
+    }
+    if (a.corpus && access(a.corpus, R_OK)) { /* the shared corpus is not beside the clone */
+        printf("skip: no corpus at %s\n", a.corpus);
+        return 77;
     }
     FixtureList fx = { 0 };
     int err =
