@@ -236,6 +236,7 @@ int main(int argc, char **argv)
     checkasm_psnr();
     checkasm_float_vif();
     checkasm_ssim();
+    checkasm_xpsnr();
     end_func();
     if (g.list)
         return 0;

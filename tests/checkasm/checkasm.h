@@ -67,5 +67,6 @@ void checkasm_motion(void);
 void checkasm_psnr(void);
 void checkasm_float_vif(void);
 void checkasm_ssim(void);
+void checkasm_xpsnr(void);
 
 #endif

@@ -30,3 +30,5 @@ add_test(NAME xpsnr_reference
          COMMAND ${CMAKE_CURRENT_LIST_DIR}/xpsnr_reference_test.sh $<TARGET_FILE:xpsnr_golden>
                  ${PROJECT_SOURCE_DIR} ${EV_XPSNR_REFERENCE})
 set_tests_properties(xpsnr_reference PROPERTIES LABELS reference SKIP_RETURN_CODE 77 TIMEOUT 600)
+
+ev_add_test(unit_xpsnr SOURCES ${CMAKE_CURRENT_LIST_DIR}/xpsnr_unit_test.c LABELS unit)

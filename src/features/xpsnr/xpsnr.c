@@ -11,6 +11,7 @@
 
 #include "base/extractor.h"
 #include "features/xpsnr/xpsnr.h"
+#include "features/xpsnr/xpsnr_dsp.h"
 #include "features/xpsnr/xpsnr_math.h"
 
 typedef struct XpsnrOpts {
@@ -19,9 +20,11 @@ typedef struct XpsnrOpts {
 
 typedef struct XpsnrState {
     XpsnrGeom g;
+    XpsnrDsp dsp;
     int16_t *luma[3]; /* the current reference luma as the filter's int16, then the two before */
     double *sse;      /* per luma block, raster order */
     double *weight;
+    uint64_t *col[3]; /* one block row's terms per column (2x2 group): squares, spatial, temporal */
     double sum_root[3];  /* sum over frames of sqrt(wsse), in frame order */
     double sum_value[3]; /* sum over frames of the values, in frame order */
     unsigned n_frames;
@@ -113,6 +116,7 @@ static int xpsnr_init(void *state, const void *opts, const EvPicInfo *info, cons
         return err;
     XpsnrGeom *g = &s->g;
     set_geometry(g, info, opts, b);
+    xpsnr_dsp_init(&s->dsp, info->cpu);
     for (unsigned p = 1; p < g->n_planes; p++)
         if ((g->pw[p] + g->bx[p] - 1) / g->bx[p] != g->w_blk ||
             (g->ph[p] + g->by[p] - 1) / g->by[p] != g->h_blk) {
@@ -125,76 +129,103 @@ static int xpsnr_init(void *state, const void *opts, const EvPicInfo *info, cons
         s->luma[k] = calloc(n, sizeof(int16_t)); /* zero: the filter's lumas before frame 0 */
     s->sse = malloc(n_blk * sizeof(double));
     s->weight = malloc(n_blk * sizeof(double));
-    if (s->luma[0] && s->luma[1] && s->luma[2] && s->sse && s->weight)
+    int ok = s->luma[0] && s->luma[1] && s->luma[2] && s->sse && s->weight;
+    for (unsigned k = 0; k < 3; k++)
+        ok &= !!(s->col[k] = malloc(g->w * sizeof(uint64_t)));
+    if (ok)
         return 0;
     xpsnr_close(s); /* the engine closes only what it initialised */
     memset(s, 0, sizeof(*s));
     return -ENOMEM;
 }
 
-/* The plane's sum of squared errors over one block, row by row as the filter's sse_line. */
-static uint64_t block_sse(const EvPic *ref, const EvPic *dis, const unsigned p, const unsigned x0,
-                          const unsigned y0, const unsigned bw, const unsigned bh)
+/*
+ * A block's sums are its columns' terms added over its rows (integers: any order). The block
+ * rows are scanned once: each kernel adds one row's terms into per-column accumulators
+ * (s->col), and each block then sums its columns.
+ *
+ * Squared errors: every sample. For 16 bits the filter's SSE2 rows wrap (xpsnr_row_sse16),
+ * and they are taken from each block's start: those blocks sum their rows themselves.
+ *
+ * Spatial activity: the filter skips the first and last column and row of the picture (its
+ * margins xa, ya of the first blocks, wa, ha of the last ones, 1 sample or 1 group wide), so a
+ * sample's (a group's) term counts in its block unless it lies on the picture's border.
+ * Temporal activity: every sample (group), against the two previous lumas.
+ */
+static uint64_t col_sum(const uint64_t *v, const unsigned from, const unsigned to)
 {
-    uint64_t sse = 0;
+    uint64_t sum = 0;
+    for (unsigned x = from; x < to; x++)
+        sum += v[x];
+    return sum;
+}
+
+/* The squared errors of plane p's rows [y0, y0 + bh) into s->col[0] (9..14, 8 bits). */
+static void sse_columns(const XpsnrState *s, const EvPic *ref, const EvPic *dis, const unsigned p,
+                        const unsigned y0, const unsigned bh)
+{
+    const unsigned w = ref->w[p];
+    uint64_t *acc = s->col[0];
+    memset(acc, 0, w * sizeof(*acc));
     for (unsigned y = y0; y < y0 + bh; y++) {
         if (ref->bpc > 8)
-            sse += xpsnr_row_sse16(ev_pic_row16(ref, p, y) + x0, ev_pic_row16(dis, p, y) + x0, bw);
+            s->dsp.sse16(ev_pic_row16(ref, p, y), ev_pic_row16(dis, p, y), w, acc);
         else
-            sse += xpsnr_row_sse8(ev_pic_row8(ref, p, y) + x0, ev_pic_row8(dis, p, y) + x0, bw);
+            s->dsp.sse8(ev_pic_row8(ref, p, y), ev_pic_row8(dis, p, y), w, acc);
     }
+}
+
+/* The squared errors of one block of plane p: from the columns, or, at 16 bits, its rows as
+ * the filter's SSE2 kernel sums them. */
+static uint64_t block_sse(const XpsnrState *s, const EvPic *ref, const EvPic *dis, const unsigned p,
+                          const unsigned x0, const unsigned y0, const unsigned bw,
+                          const unsigned bh)
+{
+    if (ref->bpc <= 14)
+        return col_sum(s->col[0], x0, x0 + bw);
+    uint64_t sse = 0;
+    for (unsigned y = y0; y < y0 + bh; y++)
+        sse += xpsnr_row_sse16(ev_pic_row16(ref, p, y) + x0, ev_pic_row16(dis, p, y) + x0, bw);
     return sse;
 }
 
-/* The spatial activity of a block (blk: its top-left sample) over the rows [ya, ha) and columns
- * [xa, wa) relative to it: every sample, or every 2x2 group with downsampling, where the filter
- * drops the sum of a block whose wa is 12 or less (it computes it and keeps 0). */
-static uint64_t spatial_activity(const XpsnrGeom *g, const int16_t *blk, const int xa, const int ya,
-                                 const int wa, const int ha)
+/* The spatial and temporal terms of the luma rows [y0, y0 + bh) into s->col[1], s->col[2]:
+ * per sample, or per 2x2 group (column x / 2) with downsampling. */
+static void activity_columns(const XpsnrState *s, const unsigned y0, const unsigned bh)
 {
-    const ptrdiff_t o = g->w;
-    uint64_t sa = 0;
-    if (g->downsample) {
-        if (wa <= 12)
-            return 0;
-        for (int y = ya; y < ha; y += 2)
-            for (int x = xa; x < wa; x += 2)
-                sa += xpsnr_highpass_ds(blk + y * o + x, o);
-    } else {
-        for (int y = ya; y < ha; y++)
-            for (int x = xa; x < wa; x++)
-                sa += xpsnr_highpass(blk + y * o + x, o);
+    const XpsnrGeom *g = &s->g;
+    const XpsnrDsp *d = &s->dsp;
+    const unsigned w = g->w, h = g->h;
+    const int16_t *c = s->luma[0], *p1 = s->luma[1], *p2 = s->luma[2];
+    uint64_t *sa = s->col[1], *ta = s->col[2];
+    memset(sa, 0, w * sizeof(*sa));
+    memset(ta, 0, w * sizeof(*ta));
+    if (!g->downsample) {
+        for (unsigned y = y0; y < y0 + bh; y++) {
+            const size_t at = (size_t)y * w;
+            if (y >= 1 && y + 1 < h && w >= 3) /* the picture's inner samples */
+                d->spatial(c + at + 1, w, w - 2, sa + 1);
+            if (g->second_order)
+                d->temporal2(c + at, p1 + at, p2 + at, w, ta);
+            else
+                d->temporal1(c + at, p1 + at, w, ta);
+        }
+        return;
     }
-    return sa;
+    for (unsigned y = y0; y < y0 + bh; y += 2) { /* w, h and y0 are even */
+        const size_t at = (size_t)y * w;
+        if (y >= 2 && y + 4 <= h && w >= 6) /* the picture's inner groups */
+            d->spatial_ds(c + at + 2, w, w / 2 - 2, sa + 1);
+        if (g->second_order)
+            d->temporal2_ds(c + at, p1 + at, p2 + at, w, w / 2, ta);
+        else
+            d->temporal1_ds(c + at, p1 + at, w, w / 2, ta);
+    }
 }
 
-/* Twice the temporal activity of a block against the previous lumas (p1, p2 at the same
- * place): per sample, or per 2x2 group sum with downsampling. */
-static uint64_t temporal_activity2(const XpsnrGeom *g, const int16_t *c, const int16_t *p1,
-                                   const int16_t *p2, const unsigned bw, const unsigned bh)
-{
-    const ptrdiff_t o = g->w;
-    const int so = g->second_order;
-    uint64_t ta = 0;
-    if (g->downsample) {
-        for (unsigned y = 0; y < bh; y += 2)
-            for (unsigned x = 0; x < bw; x += 2) {
-                const ptrdiff_t i = y * o + x;
-                const int prev2 = so ? xpsnr_sum4(p2 + i, o) : 0;
-                ta += xpsnr_temporal(xpsnr_sum4(c + i, o), xpsnr_sum4(p1 + i, o), prev2, so);
-            }
-    } else {
-        for (unsigned y = 0; y < bh; y++)
-            for (unsigned x = 0; x < bw; x++) {
-                const ptrdiff_t i = y * o + x;
-                ta += xpsnr_temporal(c[i], p1[i], so ? p2[i] : 0, so);
-            }
-    }
-    return 2 * ta;
-}
-
-/* The weight of the luma block at (x0, y0): 1 for a block too narrow or too short for the
- * high-pass (the filter then leaves its activity at 1), else from its activities. */
+/* The weight of the luma block at (x0, y0) from the columns: 1 for a block too narrow or too
+ * short for the high-pass (the filter then leaves its activity at 1). With downsampling the
+ * filter drops the spatial sum of a block whose wa is 12 or less (computes it, keeps 0). */
 static double block_weight(const XpsnrState *s, const unsigned x0, const unsigned y0,
                            const unsigned bw, const unsigned bh)
 {
@@ -205,10 +236,11 @@ static double block_weight(const XpsnrState *s, const unsigned x0, const unsigne
     const int ha = y0 + bh < g->h ? (int)bh : (int)bh - margin;
     if (wa <= xa || ha <= ya)
         return 1.0;
-    const ptrdiff_t at = (ptrdiff_t)y0 * g->w + x0;
-    const uint64_t sa = spatial_activity(g, s->luma[0] + at, xa, ya, wa, ha);
-    const uint64_t ta2 =
-        temporal_activity2(g, s->luma[0] + at, s->luma[1] + at, s->luma[2] + at, bw, bh);
+    const unsigned c0 = x0 / (unsigned)margin, c1 = (x0 + bw) / (unsigned)margin;
+    uint64_t sa = col_sum(s->col[1], c0, c1);
+    if (g->downsample && wa <= 12)
+        sa = 0;
+    const uint64_t ta2 = 2 * col_sum(s->col[2], c0, c1);
     return xpsnr_weight(sa, wa - xa, ha - ya, ta2, bw, bh, g->depth);
 }
 
@@ -247,9 +279,12 @@ static uint64_t luma_wsse(XpsnrState *s, const EvPic *ref, const EvPic *dis)
     unsigned idx = 0;
     for (unsigned y0 = 0; y0 < g->h; y0 += g->b) {
         const unsigned bh = y0 + g->b > g->h ? g->h - y0 : g->b;
+        if (ref->bpc <= 14)
+            sse_columns(s, ref, dis, 0, y0, bh);
+        activity_columns(s, y0, bh);
         for (unsigned x0 = 0; x0 < g->w; x0 += g->b, idx++) {
             const unsigned bw = x0 + g->b > g->w ? g->w - x0 : g->b;
-            s->sse[idx] = (double)block_sse(ref, dis, 0, x0, y0, bw, bh);
+            s->sse[idx] = (double)block_sse(s, ref, dis, 0, x0, y0, bw, bh);
             s->weight[idx] = block_weight(s, x0, y0, bw, bh);
             if (g->smooth)
                 smooth_weights(g, s->weight, idx, x0, y0);
@@ -272,9 +307,11 @@ static uint64_t chroma_wsse(const XpsnrState *s, const EvPic *ref, const EvPic *
     double sum = 0.0;
     for (unsigned y0 = 0; y0 < ph; y0 += by) {
         const unsigned bh = y0 + by > ph ? ph - y0 : by;
+        if (ref->bpc <= 14)
+            sse_columns(s, ref, dis, p, y0, bh);
         for (unsigned x0 = 0; x0 < pw; x0 += bx, idx++) {
             const unsigned bw = x0 + bx > pw ? pw - x0 : bx;
-            sum += (double)block_sse(ref, dis, p, x0, y0, bw, bh) * s->weight[idx];
+            sum += (double)block_sse(s, ref, dis, p, x0, y0, bw, bh) * s->weight[idx];
         }
     }
     return xpsnr_wsse(sum, g->avg_act);
@@ -376,6 +413,8 @@ static void xpsnr_close(void *state)
         free(s->luma[k]);
     free(s->sse);
     free(s->weight);
+    for (unsigned k = 0; k < 3; k++)
+        free(s->col[k]);
 }
 
 const EvExtractorClass ev_fex_xpsnr = {

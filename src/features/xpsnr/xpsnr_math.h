@@ -34,34 +34,30 @@ EV_HD uint32_t xpsnr_sq_wrapped(const uint16_t a, const uint16_t b)
 /* The sum of squared errors of n samples of one block row, as ffmpeg's x86-64 sse_line (SSE2,
  * vf_psnr.asm) returns it for 16-bit storage: the row is taken in chunks of 32 samples from its
  * start; in a chunk, sample i goes to 32-bit lane (i / 2) % 4, which adds its 8 squares modulo
- * 2^32; the lanes are then added into 64 bits. The last n % 32 samples add their exact squares.
- * A lane's 8 squares stay below 2^32 unless a difference exceeds 23170, so for depths up to
- * 14 bits this is the exact sum; at 16 bits it is the kernel's wrapped one. */
+ * 2^32 (pmaddwd, paddd); the lanes are then added into 64 bits. The last n % 32 samples add
+ * their exact squares. Sums modulo 2^32 do not depend on their order, so a lane is also
+ * v[2k] + v[2k + 1] with v[i] the chunk's squares i, i + 8, i + 16, i + 24 (the form that
+ * vectorises). A lane's 8 squares stay below 2^32 unless a difference exceeds 23170, so for
+ * depths up to 14 bits this is the exact sum; at 16 bits it is the kernel's wrapped one. */
 EV_HD uint64_t xpsnr_row_sse16(const uint16_t *a, const uint16_t *b, const unsigned n)
 {
     uint64_t sse = 0;
     unsigned x = 0;
     for (; x + 32 <= n; x += 32) {
-        uint32_t lane[4] = { 0, 0, 0, 0 };
+        uint32_t v[8];
         EV_UNROLL
-        for (unsigned i = 0; i < 32; i++)
-            lane[(i >> 1) & 3] += xpsnr_sq_wrapped(a[x + i], b[x + i]);
-        sse += (uint64_t)lane[0] + lane[1] + lane[2] + lane[3];
+        for (unsigned i = 0; i < 8; i++)
+            v[i] = xpsnr_sq_wrapped(a[x + i], b[x + i]) +
+                   xpsnr_sq_wrapped(a[x + i + 8], b[x + i + 8]) +
+                   xpsnr_sq_wrapped(a[x + i + 16], b[x + i + 16]) +
+                   xpsnr_sq_wrapped(a[x + i + 24], b[x + i + 24]);
+        EV_UNROLL
+        for (unsigned k = 0; k < 4; k++)
+            sse += (uint32_t)(v[2 * k] + v[2 * k + 1]);
     }
     for (; x < n; x++) {
         const int64_t d = (int64_t)a[x] - (int64_t)b[x];
         sse += (uint64_t)(d * d);
-    }
-    return sse;
-}
-
-/* 8-bit samples (widened to int16 by the filter): squares of at most 255^2, never wrapped. */
-EV_HD uint64_t xpsnr_row_sse8(const uint8_t *a, const uint8_t *b, const unsigned n)
-{
-    uint64_t sse = 0;
-    for (unsigned x = 0; x < n; x++) {
-        const int d = (int)a[x] - (int)b[x];
-        sse += (uint32_t)(d * d);
     }
     return sse;
 }
