@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "exactvmaf/exactvmaf.h"
-#include "features/xpsnr/xpsnr.h"
+#include "features/xpsnr/xpsnr_frame.h"
 #include "features/xpsnr/xpsnr_math.h"
 #include "unit/check.h"
 
