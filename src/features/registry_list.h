@@ -62,6 +62,7 @@ extern const EvExtractorClass ev_cuda_float_motion;
 extern const EvExtractorClass ev_cuda_float_ansnr;
 extern const EvExtractorClass ev_cuda_cambi;
 extern const EvExtractorClass ev_cuda_ciede;
+extern const EvExtractorClass ev_cuda_xpsnr;
 
 #define EV_TWIN_LIST                                                                               \
     EV_EXTRACTOR(ev_cuda_float_moment)                                                             \
@@ -80,7 +81,8 @@ extern const EvExtractorClass ev_cuda_ciede;
     EV_EXTRACTOR(ev_cuda_float_motion)                                                             \
     EV_EXTRACTOR(ev_cuda_float_ansnr)                                                              \
     EV_EXTRACTOR(ev_cuda_cambi)                                                                    \
-    EV_EXTRACTOR(ev_cuda_ciede)
+    EV_EXTRACTOR(ev_cuda_ciede)                                                                    \
+    EV_EXTRACTOR(ev_cuda_xpsnr)
 #else
 #define EV_TWIN_LIST
 #endif

@@ -26,9 +26,17 @@ foreach(level avx512:32 avx2:48 c:56)
   set_tests_properties(golden_xpsnr_${lname} PROPERTIES LABELS golden SKIP_RETURN_CODE 77)
 endforeach()
 
+# The CUDA twin against the same goldens (label gpu: skips without a device).
+foreach(threads 1 4)
+  add_test(NAME gpu_xpsnr_golden_t${threads} COMMAND xpsnr_golden --cuda --threads ${threads})
+  set_tests_properties(gpu_xpsnr_golden_t${threads} PROPERTIES LABELS gpu SKIP_RETURN_CODE 77)
+endforeach()
+
 add_test(NAME xpsnr_reference
          COMMAND ${CMAKE_CURRENT_LIST_DIR}/xpsnr_reference_test.sh $<TARGET_FILE:xpsnr_golden>
                  ${PROJECT_SOURCE_DIR} ${EV_XPSNR_REFERENCE})
 set_tests_properties(xpsnr_reference PROPERTIES LABELS reference SKIP_RETURN_CODE 77 TIMEOUT 600)
 
 ev_add_test(unit_xpsnr SOURCES ${CMAKE_CURRENT_LIST_DIR}/xpsnr_unit_test.c LABELS unit)
+ev_add_test(unit_xpsnr_twin_steps SOURCES ${CMAKE_CURRENT_LIST_DIR}/xpsnr_twin_steps_test.c
+            LABELS unit)

@@ -3,8 +3,10 @@
  * from its corpus pair in memory, scored by exactvmaf's xpsnr, and every per-frame value and
  * average compared by its bits with tests/xpsnr/golden/<id>.txt (the reference's stats file).
  *
- *   xpsnr_golden [--threads N] [--cpumask M] [ID...]   check (all cases by default); exit 77
- *                                                       without shared/
+ *   xpsnr_golden [--threads N] [--cpumask M] [--cuda] [ID...]
+ *                                                       check (all cases by default); exit 77
+ *                                                       without shared/ (or, with --cuda, without
+ *                                                       a CUDA device: the twin then scores)
  *   xpsnr_golden --list                                 the case ids
  *   xpsnr_golden --write-input ID DIR                   write the case's raw pair as DIR/ref.yuv
  *                                                       and DIR/dis.yuv, and print
@@ -282,13 +284,14 @@ static int aggregate(const EvContext *ctx, const char *name, double *v)
 
 /* Score the case and compare; returns the values that differ (or -1 on a setup error). */
 static int check_case(const XpsnrCase *c, const Frames *f, const Golden *g, unsigned threads,
-                      unsigned cpu_mask)
+                      unsigned cpu_mask, int cuda)
 {
     static const char *const comp = "yuv";
     EvSettings s;
     ev_default_settings(&s);
     s.n_threads = threads;
     s.cpu_mask = cpu_mask;
+    s.backend = cuda ? EV_BACKEND_CUDA : EV_BACKEND_CPU;
     EvContext *ctx = NULL;
     char opts[64];
     snprintf(opts, sizeof(opts), "frame_rate=%u", c->frame_rate);
@@ -378,7 +381,7 @@ static int load_case(const char *id, const XpsnrCase **c, Frames *f)
 int main(int argc, char **argv)
 {
     unsigned threads = 1, cpu_mask = 0;
-    int first = 1;
+    int first = 1, cuda = 0;
     if (argc > 1 && !strcmp(argv[1], "--list")) {
         for (size_t i = 0; i < XPSNR_N_CASES; i++)
             printf("%s\n", xpsnr_cases[i].id);
@@ -397,13 +400,21 @@ int main(int argc, char **argv)
         free_frames(&f);
         return err ? 1 : 0;
     }
-    for (; first + 1 < argc && argv[first][0] == '-'; first += 2) {
-        if (!strcmp(argv[first], "--threads"))
+    while (first < argc && argv[first][0] == '-') {
+        const int value = first + 1 < argc;
+        if (!strcmp(argv[first], "--cuda")) {
+            cuda = 1;
+            first++;
+        } else if (value && !strcmp(argv[first], "--threads")) {
             threads = (unsigned)strtoul(argv[first + 1], NULL, 10);
-        else if (!strcmp(argv[first], "--cpumask"))
+            first += 2;
+        } else if (value && !strcmp(argv[first], "--cpumask")) {
             cpu_mask = (unsigned)strtoul(argv[first + 1], NULL, 10);
-        else
-            break;
+            first += 2;
+        } else {
+            fprintf(stderr, "%s: unknown option %s\n", argv[0], argv[first]);
+            return 2;
+        }
     }
     char corpus_tsv[1024];
     snprintf(corpus_tsv, sizeof(corpus_tsv), "%s/corpus/corpus.tsv", golden_shared_dir());
@@ -413,6 +424,10 @@ int main(int argc, char **argv)
         return 77;
     }
     fclose(probe);
+    if (cuda && ev_gpu_count() <= 0) {
+        printf("xpsnr_golden: no CUDA device (or a build without CUDA): skipped\n");
+        return 77;
+    }
     unsigned n_cases = 0, n_diff = 0, n_values = 0;
     const size_t n_ids = first < argc ? (size_t)(argc - first) : XPSNR_N_CASES;
     for (size_t i = 0; i < n_ids; i++) {
@@ -423,7 +438,7 @@ int main(int argc, char **argv)
         int err = load_case(id, &c, &f);
         if (!err)
             err = load_golden(id, &g);
-        const int d = err ? -1 : check_case(c, &f, &g, threads, cpu_mask);
+        const int d = err ? -1 : check_case(c, &f, &g, threads, cpu_mask, cuda);
         free_frames(&f);
         if (d < 0) {
             printf("SETUP %s: %s\n", id, strerror(-err));
@@ -434,7 +449,7 @@ int main(int argc, char **argv)
         n_diff += (unsigned)d;
         n_values += g.n_frames * g.n_planes + g.n_planes + (unsigned)g.has_minimum;
     }
-    printf("xpsnr_golden: %u cases, %u values, %u differ (threads %u, cpumask %u)\n", n_cases,
-           n_values, n_diff, threads, cpu_mask);
+    printf("xpsnr_golden: %u cases, %u values, %u differ (threads %u, cpumask %u, %s)\n", n_cases,
+           n_values, n_diff, threads, cpu_mask, cuda ? "CUDA twin" : "CPU");
     return n_diff ? 1 : 0;
 }

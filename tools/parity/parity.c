@@ -177,6 +177,9 @@ static const OptionSet option_sets[] = {
     { "model", "version=vmaf_v1.0.16_hfr_5d0h", 1 },
     { "model", "version=vmaf_v1.0.16_hfr_1d5h_2160", 1 },
     { "psnr_hvs", "", 0 }, /* no options; depths above 12 are refused by both */
+    /* xpsnr: the first-order temporal term (below 32 fps), the second-order one */
+    { "xpsnr", "", 0 },
+    { "xpsnr", "frame_rate=60", 0 },
     { "model", "version=vmaf_float_v0.6.1", 0 },
     { "model", "version=vmaf_float_v0.6.1neg", 1 },
     { "model", "version=vmaf_float_4k_v0.6.1", 1 },

@@ -14,6 +14,7 @@
 #include "features/xpsnr/xpsnr_dsp.h"
 #include "features/xpsnr/xpsnr_math.h"
 #include "features/xpsnr/xpsnr_opts.h"
+#include "features/xpsnr/xpsnr_twin.h"
 
 typedef struct XpsnrState {
     XpsnrGeom g;
@@ -226,3 +227,40 @@ const EvExtractorClass ev_fex_xpsnr = {
     .flush = xpsnr_flush,
     .close = xpsnr_close,
 };
+
+#ifdef EV_HAVE_CUDA
+/* The CUDA twin: the same options and outputs; frames run on the workers in any order, their
+ * device work in frame order on a frame ring (xpsnr.cu); the averages at flush, in frame
+ * order. */
+static int xpsnr_cuda_init(void *state, const void *opts, const EvPicInfo *info, const EvLog *log)
+{
+    XpsnrTwinState *s = state;
+    const int err = ev_xpsnr_geometry(&s->g, info, ((const XpsnrOpts *)opts)->frame_rate, log);
+    return err ? err : ev_xpsnr_cuda_open(s, log);
+}
+
+static int xpsnr_cuda_flush(void *state, const unsigned n_frames, EvSink *sink)
+{
+    XpsnrTwinState *s = state;
+    XpsnrTotals t;
+    const int err = ev_xpsnr_cuda_totals(s, n_frames, &t);
+    return err ? err : ev_xpsnr_put_averages(&s->g, &t, sink);
+}
+
+static void xpsnr_cuda_close(void *state)
+{
+    ev_xpsnr_cuda_close(state);
+}
+
+const EvExtractorClass ev_cuda_xpsnr = {
+    EV_CLASS_COMMON("xpsnr", XpsnrTwinState),
+    XPSNR_CLASS_OPTIONS,
+    .flags = EV_FEX_NO_SUBSAMPLE | EV_FEX_CUDA,
+    .init = xpsnr_cuda_init,
+    .scratch_size = ev_xpsnr_cuda_scratch_size,
+    .launch = ev_xpsnr_launch_cuda,
+    .extract = ev_xpsnr_extract_cuda,
+    .flush = xpsnr_cuda_flush,
+    .close = xpsnr_cuda_close,
+};
+#endif

@@ -105,6 +105,75 @@ EV_HD int xpsnr_sum4(const int16_t *p, const ptrdiff_t o)
     return p[0] + p[1] + p[o] + p[o + 1];
 }
 
+/* One executor's share of a block's sums: the terms i = first, first + step, ... of the
+ * block's samples (raster order), or of its rows at 16 bits; the CUDA twin's threads take
+ * (threadIdx.x, blockDim.x), a host check (0, 1). Integers: the shares add up to the C's.
+ * ref, dis: the plane's top-left sample, stride in bytes; 8-bit samples when bpc == 8. */
+EV_HD uint64_t xpsnr_sse_share(const char *ref, const char *dis, const ptrdiff_t stride,
+                               const int bpc, const int x0, const int y0, const int bw,
+                               const int bh, const int first, const int step)
+{
+    uint64_t sse = 0;
+    if (bpc > 14) { /* whole rows, as the filter's SSE2 kernel sums them */
+        for (int y = first; y < bh; y += step) {
+            const ptrdiff_t at = (ptrdiff_t)(y0 + y) * stride;
+            sse += xpsnr_row_sse16((const uint16_t *)(ref + at) + x0,
+                                   (const uint16_t *)(dis + at) + x0, (unsigned)bw);
+        }
+        return sse;
+    }
+    for (int i = first; i < bw * bh; i += step) { /* exact squares */
+        const int x = x0 + i % bw;
+        const ptrdiff_t at = (ptrdiff_t)(y0 + i / bw) * stride;
+        const int d =
+            bpc > 8
+                ? (int)((const uint16_t *)(ref + at))[x] - (int)((const uint16_t *)(dis + at))[x]
+                : (int)((const uint8_t *)(ref + at))[x] - (int)((const uint8_t *)(dis + at))[x];
+        const uint32_t e = (uint32_t)(d < 0 ? -d : d);
+        sse += (uint64_t)e * e;
+    }
+    return sse;
+}
+
+/* The luma geometry a block's activity share needs. */
+typedef struct XpsnrLuma {
+    int w, h, downsample, second_order;
+    const int16_t *c, *p1, *p2; /* the reference luma and the two before (w x h, stride w) */
+} XpsnrLuma;
+
+/* A share of a luma block's spatial terms (those not on the picture's border: samples
+ * 1..w-2 x 1..h-2, or 2x2 groups at 2..w-4 x 2..h-4) into *sa, and of its temporal terms
+ * (every sample or group) into *ta: what xpsnr.c's columns add up per block. */
+EV_HD void xpsnr_activity_share(const XpsnrLuma *l, const int x0, const int y0, const int bw,
+                                const int bh, const int first, const int step, uint64_t *sa,
+                                uint64_t *ta)
+{
+    const ptrdiff_t o = l->w;
+    const int so = l->second_order;
+    uint64_t s = 0, t = 0;
+    if (!l->downsample) {
+        for (int i = first; i < bw * bh; i += step) {
+            const int x = x0 + i % bw, y = y0 + i / bw;
+            const ptrdiff_t at = (ptrdiff_t)y * o + x;
+            if (x >= 1 && x + 1 < l->w && y >= 1 && y + 1 < l->h)
+                s += xpsnr_highpass(l->c + at, o);
+            t += xpsnr_temporal(l->c[at], l->p1[at], so ? l->p2[at] : 0, so);
+        }
+    } else {
+        const int gw = bw / 2, gh = bh / 2; /* w, h and the block size are even */
+        for (int i = first; i < gw * gh; i += step) {
+            const int x = x0 + 2 * (i % gw), y = y0 + 2 * (i / gw);
+            const ptrdiff_t at = (ptrdiff_t)y * o + x;
+            if (x >= 2 && x + 4 <= l->w && y >= 2 && y + 4 <= l->h)
+                s += xpsnr_highpass_ds(l->c + at, o);
+            t += xpsnr_temporal(xpsnr_sum4(l->c + at, o), xpsnr_sum4(l->p1 + at, o),
+                                so ? xpsnr_sum4(l->p2 + at, o) : 0, so);
+        }
+    }
+    *sa = s;
+    *ta = t;
+}
+
 /* A luma block's weight from its activities, in the filter's order of double operations:
  * ms = sa / (spatial count) + 2 ta / (bw bh), raised to 2^(depth - 6), squared; 1 / sqrt(ms).
  * sa_w x sa_h: the block's area the spatial term covered; ta2: twice the temporal sum. */
