@@ -67,10 +67,12 @@ int cli_open_video(const CliSettings *s, const char *path, const EvVideo *ref, E
     o.raw = s->raw ? &s->raw_fmt : NULL;
     o.scaler = s->scaler;
     o.gpu_index = s->gpu;
+    /* the CPU by default: NVDEC's frames come back to the host, and the round trip is slower
+     * than libavcodec's threads on the H200 host (docs/INPUT.md) */
     if (s->decoder == CLI_DECODER_NVDEC)
         o.decode_on = EV_DECODE_NVDEC;
-    else if (s->decoder == CLI_DECODER_AUTO && s->backend != EV_BACKEND_CPU && ev_gpu_count() > 0)
-        o.decode_on = EV_DECODE_AUTO; /* NVDEC where it can, beside a GPU backend */
+    else if (s->decoder == CLI_DECODER_AUTO)
+        o.decode_on = EV_DECODE_AUTO;
     EvVideoFormat target;
     if (ref) { /* a distorted: an encode is converted to the reference's format */
         ev_video_format(ref, &target);

@@ -13,7 +13,7 @@ typedef struct CliFeature {
     const char *options; /* "k=v:k=v" or NULL, points into argv */
 } CliFeature;
 
-typedef enum CliDecoder { CLI_DECODER_AUTO = 0, CLI_DECODER_CPU, CLI_DECODER_NVDEC } CliDecoder;
+typedef enum CliDecoder { CLI_DECODER_CPU = 0, CLI_DECODER_NVDEC, CLI_DECODER_AUTO } CliDecoder;
 
 typedef struct CliSettings {
     const char *ref_path, *dis_path, *out_path; /* dis_path: the first -d */

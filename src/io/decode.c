@@ -518,6 +518,17 @@ static int download(EvVideo *v, EvDecoder *d)
     return unpack(v, d);
 }
 
+/* A decoding error: NVDEC lacking the stream (ENOSYS: libavcodec found no usable hardware
+ * path, e.g. AV1 on a GPU whose NVDEC has none), or a corrupt stream. */
+static int decode_failed(EvVideo *v, const EvDecoder *d, const int averr)
+{
+    if (d->on_gpu && averr == AVERROR(ENOSYS))
+        return fail_av(v, -ENOTSUP,
+                       "NVDEC cannot decode this stream on this GPU (use the CPU "
+                       "decoder)");
+    return fail_av(v, averr, "corrupt stream: decoding failed");
+}
+
 /* The next decoded frame into d->frame. @return 1, 0 end of stream, or an error. */
 static int decode_frame(EvVideo *v, EvDecoder *d)
 {
@@ -528,7 +539,7 @@ static int decode_frame(EvVideo *v, EvDecoder *d)
         if (ret == AVERROR_EOF)
             return d->ended = 1, 0;
         if (ret != AVERROR(EAGAIN))
-            return fail_av(v, ret, "corrupt stream: decoding failed");
+            return decode_failed(v, d, ret);
         if (d->flushing)
             return d->ended = 1, 0;
         ret = av_read_frame(d->fmt, d->pkt);
@@ -536,7 +547,7 @@ static int decode_frame(EvVideo *v, EvDecoder *d)
             d->flushing = 1;
             ret = avcodec_send_packet(d->codec, NULL);
             if (ret < 0 && ret != AVERROR_EOF)
-                return fail_av(v, ret, "corrupt stream: decoding failed");
+                return decode_failed(v, d, ret);
             continue;
         }
         if (ret < 0)
@@ -545,7 +556,7 @@ static int decode_frame(EvVideo *v, EvDecoder *d)
             ret = avcodec_send_packet(d->codec, d->pkt);
         av_packet_unref(d->pkt);
         if (ret < 0 && ret != AVERROR(EAGAIN))
-            return fail_av(v, ret, "corrupt stream: decoding failed");
+            return decode_failed(v, d, ret);
     }
     const unsigned n = d->frames;
     if ((d->frame->flags & AV_FRAME_FLAG_CORRUPT) || d->frame->decode_error_flags)
@@ -835,11 +846,10 @@ static int set_format(EvVideo *v, EvDecoder *d, const EvVideoOptions *o)
     return 0;
 }
 
-int ev_decode_open(EvVideo *const v, const char *const path, void *const stream,
-                   const uint8_t *const head, const size_t head_len, const EvVideoOptions *const o)
+static int open_once(EvVideo *const v, const char *const path, void *const stream,
+                     const uint8_t *const head, const size_t head_len,
+                     const EvVideoOptions *const o)
 {
-    static pthread_once_t once = PTHREAD_ONCE_INIT;
-    pthread_once(&once, install_log);
     av_last_error[0] = 0;
     EvDecoder *d = calloc(1, sizeof(*d));
     if (!d)
@@ -866,6 +876,24 @@ int ev_decode_open(EvVideo *const v, const char *const path, void *const stream,
             v->tags.fps_num = (unsigned)d->rate.num;
             v->tags.fps_den = (unsigned)d->rate.den;
         }
+    }
+    return ret;
+}
+
+int ev_decode_open(EvVideo *const v, const char *const path, void *const stream,
+                   const uint8_t *const head, const size_t head_len, const EvVideoOptions *const o)
+{
+    static pthread_once_t once = PTHREAD_ONCE_INIT;
+    pthread_once(&once, install_log);
+    int ret = open_once(v, path, stream, head, head_len, o);
+    /* EV_DECODE_AUTO: a stream NVDEC failed on at its first frame (a codec or profile the
+     * GPU's decoder lacks) is decoded on the CPU; a file can be opened again, a pipe cannot */
+    if (ret && o->decode_on == EV_DECODE_AUTO && v->dec && v->dec->on_gpu && !stream) {
+        ev_decode_close(&v->dec);
+        v->err[0] = 0;
+        EvVideoOptions cpu = *o;
+        cpu.decode_on = EV_DECODE_CPU;
+        ret = open_once(v, path, stream, head, head_len, &cpu);
     }
     return ret;
 }

@@ -1,5 +1,5 @@
 /* Every decoded frame's hash, to show that NVDEC's frames equal the software decoder's:
- *   frame_hashes FILE cpu|nvdec
+ *   frame_hashes FILE cpu|nvdec|auto
  * prints one line per frame, "N WxH B-bit LAYOUT HASH" (64-bit FNV-1a over the picture's
  * planes, row by row at their ev_plane_size() sizes), then "frames N". Exit 0, 1 an error (one
  * line), 77 when this build reads no encoded video. tests/decode/nvdec_test.sh diffs the two. */
@@ -27,8 +27,9 @@ static uint64_t hash_picture(const EvPicture *p)
 
 int main(int argc, char **argv)
 {
-    if (argc != 3 || (strcmp(argv[2], "cpu") && strcmp(argv[2], "nvdec"))) {
-        fprintf(stderr, "usage: frame_hashes FILE cpu|nvdec\n");
+    if (argc != 3 ||
+        (strcmp(argv[2], "cpu") && strcmp(argv[2], "nvdec") && strcmp(argv[2], "auto"))) {
+        fprintf(stderr, "usage: frame_hashes FILE cpu|nvdec|auto\n");
         return 2;
     }
     if (!ev_video_can_decode()) {
@@ -37,7 +38,9 @@ int main(int argc, char **argv)
     }
     EvVideoOptions o;
     ev_video_default_options(&o);
-    o.decode_on = strcmp(argv[2], "nvdec") ? EV_DECODE_CPU : EV_DECODE_NVDEC;
+    o.decode_on = !strcmp(argv[2], "nvdec")  ? EV_DECODE_NVDEC
+                  : !strcmp(argv[2], "auto") ? EV_DECODE_AUTO
+                                             : EV_DECODE_CPU;
     EvVideo *v = NULL;
     char err[512];
     if (ev_video_open_with(&v, argv[1], &o, err, sizeof(err))) {
