@@ -493,9 +493,11 @@ int ev_io_video_open_pair(EvVideo **const ref, EvVideo **const dis, const char *
                           const char *const dis_path, const EvVideoOptions *const opt,
                           char *const err, const size_t err_size)
 {
-    if (!ref || !dis)
-        return ev_io_video_open_with(NULL, ref_path, opt, err, err_size);
-    *dis = NULL;
+    if (!ref || !dis) {
+        open_error(err, err_size, "ev_video_open_pair: no output pointer given");
+        return -EINVAL;
+    }
+    *ref = *dis = NULL;
     EvVideoOptions o;
     ev_io_video_default_options(&o);
     if (opt)

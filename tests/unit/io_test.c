@@ -762,8 +762,35 @@ static void test_frame_count_params(void)
     }
 }
 
+/* The entries of encoded input on y4m (every build): the pair, the options, the estimate. */
+static void test_open_pair(void)
+{
+    const char *ref = EV_SOURCE_DIR "/testdata/sample_ref.y4m";
+    const char *dis = EV_SOURCE_DIR "/testdata/sample_dis.y4m";
+    char err[512];
+    EvVideo *a = NULL, *b = NULL;
+    CHECK(ev_video_open_pair(NULL, &b, ref, dis, NULL, err, sizeof(err)) == -EINVAL);
+    CHECK(strstr(err, "ev_video_open_pair") != NULL);
+    CHECK(ev_video_open_pair(&a, &b, ref, dis, NULL, err, sizeof(err)) == 0 && a && b);
+    CHECK(!strcmp(ev_video_describe(a), "y4m") && !strcmp(ev_video_describe(b), "y4m"));
+    unsigned long long n = 0, m = 0;
+    CHECK(ev_video_frame_count(a, &n) == 0 && ev_video_frame_estimate(a, &m) == 0 && n == m);
+    ev_video_close(&a);
+    ev_video_close(&b);
+    /* a missing distorted: both closed, the message names it */
+    CHECK(ev_video_open_pair(&a, &b, ref, "nope.mp4", NULL, err, sizeof(err)) == -ENOENT);
+    CHECK(!a && !b && strstr(err, "nope.mp4") != NULL);
+    /* defaults: zeros (no raw format, no conversion, the CPU decoder) */
+    EvVideoOptions o;
+    memset(&o, 0xab, sizeof(o));
+    ev_video_default_options(&o);
+    CHECK(!o.raw && !o.convert_to && !o.scaler && o.decode_on == EV_DECODE_CPU);
+    CHECK(ev_video_can_decode() == (ev_video_decoder_libraries()[0] != 0));
+}
+
 static void run_all(void)
 {
+    test_open_pair();
     test_raw_roundtrip();
     test_y4m_tags();
     test_y4m_by_name();
