@@ -185,7 +185,14 @@ static int setup(EvVideo *v, const char *path, const EvVideoOptions *o)
         is_encoded(v, path, raw, &st)) {
         v->is_y4m = 0;
         const int is_stdin = !strcmp(path, "-");
-        return ev_decode_open(v, path, is_stdin ? (void *)v->f : NULL, v->head, v->head_len, o);
+        ret = ev_decode_open(v, path, is_stdin ? (void *)v->f : NULL, v->head, v->head_len, o);
+        if (!ret || !raw)
+            return ret;
+        /* a raw file whose bytes happen to look like a container (a text format, no video
+         * stream): read as the raw format given, as before encoded input existed */
+        ev_decode_close(&v->dec);
+        v->err[0] = 0;
+        memset(&v->tags, 0, sizeof(v->tags));
     }
     ret = v->is_y4m ? ev_y4m_read_header(v) : check_raw_format(v, raw);
     if (ret)
