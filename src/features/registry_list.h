@@ -22,6 +22,7 @@ extern const EvExtractorClass ev_fex_cambi;
 extern const EvExtractorClass ev_fex_ciede;
 extern const EvExtractorClass ev_fex_psnr_hvs;
 extern const EvExtractorClass ev_fex_xpsnr;
+extern const EvExtractorClass ev_fex_ssimulacra2;
 
 #define EV_EXTRACTOR_LIST                                                                          \
     EV_EXTRACTOR(ev_fex_float_moment)                                                              \
@@ -41,7 +42,8 @@ extern const EvExtractorClass ev_fex_xpsnr;
     EV_EXTRACTOR(ev_fex_cambi)                                                                     \
     EV_EXTRACTOR(ev_fex_ciede)                                                                     \
     EV_EXTRACTOR(ev_fex_psnr_hvs)                                                                  \
-    EV_EXTRACTOR(ev_fex_xpsnr)
+    EV_EXTRACTOR(ev_fex_xpsnr)                                                                     \
+    EV_EXTRACTOR(ev_fex_ssimulacra2)
 
 /* CUDA twins (built with EXACTVMAF_CUDA): same names as their CPU references. */
 #ifdef EV_HAVE_CUDA

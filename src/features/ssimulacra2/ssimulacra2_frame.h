@@ -1,0 +1,60 @@
+/* One frame pair's SSIMULACRA2 from its linear RGB planes, as libjxl 0.11's ssimulacra2 tool
+ * (scalar build) computes it (ssimulacra2_frame.c); the conversion of the video's samples to
+ * those planes (ssimulacra2_rgb_row). docs/SSIMULACRA2.md. */
+#ifndef EV_FEATURES_SSIMULACRA2_FRAME_H
+#define EV_FEATURES_SSIMULACRA2_FRAME_H
+
+#include <stddef.h>
+
+#include "base/picture.h"
+#include "features/ssimulacra2/ssimulacra2_math.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Per scale: the SSIM' map's mean and 4-norm per channel (X, Y, B: [c * 2 + n]), and the edge
+ * maps' (ringing mean, ringing 4-norm, blur mean, blur 4-norm per channel: [c * 4 + k]). */
+typedef struct Ssimu2Scale {
+    double ssim[6];
+    double edge[12];
+} Ssimu2Scale;
+
+typedef struct Ssimu2Result {
+    Ssimu2Scale scale[SSIMU2_SCALES];
+    unsigned n_scales;
+} Ssimu2Result;
+
+/* Working planes of one w x h pair, carved out of one buffer of ssimu2_buffer_size() bytes. */
+typedef struct Ssimu2Planes {
+    unsigned w, h;
+    float *lin[2][3]; /* linear R, G, B of the reference [0] and the distorted [1] */
+    float *xyb[2][3];
+    float *mu[2], *s11, *s22, *s12, *tmp;
+    float *row;    /* one row of the blur's input */
+    float *vstate; /* the vertical blur's previous two outputs per recursion and column */
+} Ssimu2Planes;
+
+size_t ssimu2_buffer_size(unsigned w, unsigned h);
+void ssimu2_planes_bind(Ssimu2Planes *p, void *buf, unsigned w, unsigned h);
+
+/* The samples of one picture as linear RGB in p->lin[k]: limited range, matrix m, chroma
+ * samples repeated (nearest), R'G'B' clamped to [0, 1], then sRGB-decoded as libjxl does. */
+void ssimu2_linear_from_pic(const Ssimu2Planes *p, unsigned k, const EvPic *pic,
+                            const Ssimu2Matrix *m);
+
+/* The R'G'B' of row y of a picture (before decoding): 3 * w floats, interleaved. */
+void ssimu2_rgb_row(const EvPic *pic, const Ssimu2Matrix *m, unsigned y, float *rgb);
+
+/* Scores the pair in p->lin (which it downscales in place). */
+void ssimu2_compute(const Ssimu2Planes *p, Ssimu2Result *r);
+
+/* The tool's Msssim::Score(): the 108 weighted norms (fewer scales shift the weights, as the
+ * tool's running index does), then its polynomial and power. */
+double ssimu2_score(const Ssimu2Result *r);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
