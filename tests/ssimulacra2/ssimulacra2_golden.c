@@ -67,7 +67,7 @@ static int read_file(const char *name, const Frames *src, uint16_t *dst)
     return err;
 }
 
-/* The case's frames: cropped, luma only, as its table entry says. */
+/* The case's frames: tiled, cropped, luma only, inverted, as its table entry says. */
 static int derive(const Ssimu2Case *c, const GoldenPair *pair, Frames *out)
 {
     Frames src = { .w = pair->width,
@@ -83,8 +83,9 @@ static int derive(const Ssimu2Case *c, const GoldenPair *pair, Frames *out)
         err = read_file(pair->ref, &src, src.ref);
     if (!err)
         err = read_file(pair->dis, &src, src.dis);
-    *out = (Frames){ .w = c->cw ? c->cw : src.w,
-                     .h = c->ch ? c->ch : src.h,
+    const unsigned tx = c->tx ? c->tx : 1, ty = c->ty ? c->ty : 1;
+    *out = (Frames){ .w = c->cw ? c->cw : src.w * tx,
+                     .h = c->ch ? c->ch : src.h * ty,
                      .depth = src.depth,
                      .n = src.n,
                      .layout = c->gray ? EV_PIX_400 : src.layout };
@@ -93,15 +94,16 @@ static int derive(const Ssimu2Case *c, const GoldenPair *pair, Frames *out)
     out->dis = malloc(out->frame_samples * out->n * 2);
     if (!err && (!out->ref || !out->dis))
         err = -ENOMEM;
+    const uint16_t peak = (uint16_t)((1u << out->depth) - 1);
     for (unsigned i = 0; !err && i < out->n; i++) {
         const uint16_t *sr = src.ref + i * src.frame_samples, *sd = src.dis + i * src.frame_samples;
         uint16_t *dr = out->ref + i * out->frame_samples, *dd = out->dis + i * out->frame_samples;
         for (unsigned p = 0; p < out->n_planes; p++) {
             for (unsigned y = 0; y < out->ph[p]; y++)
                 for (unsigned x = 0; x < out->pw[p]; x++) {
-                    const size_t at = (size_t)y * src.pw[p] + x;
+                    const size_t at = (size_t)(y % src.ph[p]) * src.pw[p] + x % src.pw[p];
                     *dr++ = sr[at];
-                    *dd++ = sd[at];
+                    *dd++ = c->invert ? (uint16_t)(peak - sd[at]) : sd[at];
                 }
             sr += (size_t)src.pw[p] * src.ph[p];
             sd += (size_t)src.pw[p] * src.ph[p];
