@@ -7,7 +7,7 @@ set(CV_DIR ${CMAKE_CURRENT_LIST_DIR})
 set(CV_VERSION 3.2.0)
 add_library(vmaf_compat SHARED
   ${CV_DIR}/src/context.c ${CV_DIR}/src/model.c ${CV_DIR}/src/dict.c ${CV_DIR}/src/picture.c
-  ${CV_DIR}/src/log.c)
+  ${CV_DIR}/src/log.c ${CV_DIR}/src/cuda.c)
 # the public headers only: compat is a user of the library like any other
 target_include_directories(vmaf_compat PRIVATE ${CV_DIR}/include ${PROJECT_SOURCE_DIR}/include)
 target_compile_definitions(vmaf_compat PRIVATE _POSIX_C_SOURCE=200809L

@@ -113,23 +113,33 @@ typedef enum EvBackend {
 } EvBackend;
 
 typedef struct EvSettings {
-    unsigned n_threads;   /**< worker threads; 0 = one per core this process may run on
-                                 (default 0); more than those cores is capped to them (logged
-                                 at EV_LOG_WARNING). Beside them the calling thread sends the
-                                 pictures; 1 = everything on the calling thread. With CUDA
-                                 each worker drives its own stream: frames in flight */
-    unsigned n_subsample; /**< compute every Nth frame (0 or 1 = every frame), as --subsample */
-    EvLogCallback log;    /**< NULL = silent (default) */
-    void *log_user;       /**< passed to log */
-    EvLogLevel log_level; /**< most verbose level delivered (default EV_LOG_WARNING) */
-    EvBackend backend;    /**< default EV_BACKEND_CPU */
-    int gpu_index;        /**< CUDA device ordinal (default 0) */
-    unsigned cpu_mask;    /**< CPU instruction sets the kernels must not use, libvmaf's
-                                 --cpumask bits: 1 SSE2, 2 SSSE3, 4 SSE4.1, 8 AVX2, 16 AVX-512,
-                                 32 AVX-512 (Ice Lake). A level needs the ones below it, so 8
-                                 gives the C reference everywhere. Results are the same bits
-                                 for every mask (default 0: all the CPU has) */
-    uint8_t reserved[20]; /**< zero; room for new fields without an ABI break */
+    unsigned n_threads;    /**< worker threads; 0 = one per core this process may run on
+                                  (default 0); more than those cores is capped to them (logged
+                                  at EV_LOG_WARNING). Beside them the calling thread sends the
+                                  pictures; 1 = everything on the calling thread. With CUDA
+                                  each worker drives its own stream: frames in flight */
+    unsigned n_subsample;  /**< compute every Nth frame (0 or 1 = every frame), as --subsample */
+    EvLogCallback log;     /**< NULL = silent (default) */
+    void *log_user;        /**< passed to log */
+    EvLogLevel log_level;  /**< most verbose level delivered (default EV_LOG_WARNING) */
+    EvBackend backend;     /**< default EV_BACKEND_CPU */
+    int gpu_index;         /**< CUDA device ordinal (default 0) */
+    unsigned cpu_mask;     /**< CPU instruction sets the kernels must not use, libvmaf's
+                                  --cpumask bits: 1 SSE2, 2 SSSE3, 4 SSE4.1, 8 AVX2, 16 AVX-512,
+                                  32 AVX-512 (Ice Lake). A level needs the ones below it, so 8
+                                  gives the C reference everywhere. Results are the same bits
+                                  for every mask (default 0: all the CPU has) */
+    void *cuda_context;    /**< CUDA backend: the CUcontext (CUDA driver API) every CUDA call
+                                  of this context runs in, the caller's own (an ffmpeg CUDA
+                                  device's, say), so that device pictures of that context can be
+                                  scored in place (exactvmaf/cuda.h); gpu_index is then its
+                                  device. NULL (default): the primary context of gpu_index */
+    unsigned cuda_streams; /**< CUDA backend: at least this many workers (streams, frames in
+                                  flight) whatever n_threads says, so that a caller asking for
+                                  one thread (libvmaf's n_threads 0) still gets sending that
+                                  returns before the frame is scored; capped at 8. The CPU
+                                  backend ignores it. 0 (default): n_threads alone */
+    uint8_t reserved[8];   /**< zero; room for new fields without an ABI break */
 } EvSettings;
 
 typedef struct EvContext EvContext; /* opaque */
@@ -250,6 +260,25 @@ EV_API int ev_borrow_pictures_multi(EvContext *const *ctx, unsigned n, unsigned 
 EV_API int ev_submit_pictures_multi(EvContext *const *ctx, unsigned n, const EvPicture *ref);
 /** Give back what ev_borrow_pictures_multi() lent to each ctx[i], unsubmitted. NULL-safe. */
 EV_API void ev_return_pictures_multi(EvContext *const *ctx, unsigned n);
+
+/** Called once per lent pair (ev_lend_pictures, ev_lend_device_pictures) when the library no
+ *  longer reads its planes: from one of the library's threads, or from the lending call itself
+ *  (when the pair was copied, or refused). It must not call back into the context. */
+typedef void (*EvReleaseCallback)(void *user);
+
+/**
+ * Zero-copy input of pictures the caller already holds (a decoder's frames, a pool's
+ * buffers): the pair is pushed as the next frame, as ev_send_pictures() pushes it, but its
+ * planes are read where they are, by the workers, until the library calls release(user).
+ * Until then the caller must neither change nor free them. Read in place when ref's and dis's
+ * strides are equal plane by plane (the usual case: one allocator for both); otherwise they
+ * are copied, as ev_send_pictures() copies them, and released before the call returns. The
+ * geometry rules of ev_send_pictures() apply. release is called exactly once, also when the
+ * call fails (before it returns), and at the latest before ev_flush() or ev_close() returns.
+ * @return as ev_send_pictures().
+ */
+EV_API int ev_lend_pictures(EvContext *c, const EvPicture *ref, const EvPicture *dis,
+                            EvReleaseCallback release, void *user);
 
 /** Which backend scores this context: "cpu" or "cuda" (decided at the first picture; "cpu"
  *  before it). Static storage. */

@@ -96,6 +96,17 @@ int ev_send_pictures(EvContext *const c, const EvPicture *const ref, const EvPic
     return c ? ev_engine_send(c->engine, ref, dis) : -EINVAL;
 }
 
+int ev_lend_pictures(EvContext *const c, const EvPicture *const ref, const EvPicture *const dis,
+                     const EvReleaseCallback release, void *const user)
+{
+    if (!c || !release) {
+        if (release)
+            release(user);
+        return -EINVAL;
+    }
+    return ev_engine_lend(c->engine, ref, dis, 0, NULL, release, user);
+}
+
 int ev_borrow_pictures(EvContext *const c, const unsigned width, const unsigned height,
                        const unsigned bitdepth, const EvPixelLayout layout, EvPicture *const ref,
                        EvPicture *const dis)

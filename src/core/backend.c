@@ -4,10 +4,20 @@
 #include "core/backend.h"
 #include "cuda/runtime.h"
 
-/* 0 when every registration has a twin and the device answers; else why, in one line. */
-static int cuda_possible(const EvEngine *c, char *why, size_t n)
+int ev_backend_place(EvEngine *const c, char *why, size_t n)
 {
-    const int err = ev_cuda_probe(c->settings.gpu_index, why, n);
+    c->cuda.context = c->settings.cuda_context;
+    c->cuda.device = c->settings.gpu_index;
+    int err = 0;
+    if (c->cuda.context) /* the caller's context decides the device */
+        err = ev_cuda_context_device(c->cuda.context, &c->cuda.device, why, n);
+    return err ? err : ev_cuda_probe(c->cuda.device, why, n);
+}
+
+/* 0 when every registration has a twin and the device answers; else why, in one line. */
+static int cuda_possible(EvEngine *c, char *why, size_t n)
+{
+    const int err = ev_backend_place(c, why, n);
     if (err)
         return err;
     for (unsigned r = 0; r < c->n_reg; r++) {

@@ -92,6 +92,9 @@ void ev_engine_close(EvEngine **const pc)
     c->stopping = 1;
     pthread_cond_broadcast(&c->work_ready);
     pthread_mutex_unlock(&c->lock);
+    /* what is freed below in the engine's CUDA context; the caller's thread gets its own back */
+    void *saved = NULL;
+    const int in_cuda = c->use_cuda && !ev_cuda_enter(&c->cuda, &saved, &c->log);
     for (unsigned i = 0; i < c->n_workers; i++) {
         pthread_join(c->workers[i].thread, NULL);
         ev_worker_free(c, &c->workers[i]);
@@ -112,7 +115,11 @@ void ev_engine_close(EvEngine **const pc)
             ev_cuda_host_free(c->slots[i].buf);
         else
             free(c->slots[i].buf);
+        ev_cuda_event_free(c->slots[i].ready);
+        ev_cuda_device_free(c->slots[i].dev_buf);
     }
+    if (in_cuda)
+        ev_cuda_restore(saved);
     free(c->reg);
     ev_group_release(c->group);
     free(c->slots);

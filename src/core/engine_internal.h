@@ -7,6 +7,7 @@
 
 #include "base/extractor.h"
 #include "core/collector.h"
+#include "cuda/runtime.h"
 
 typedef struct EvEngine EvEngine;
 
@@ -40,7 +41,20 @@ typedef struct EvSlot {
      * joined_frame, held until the slot leaves them; else NULL */
     struct EvGroup *joined;
     unsigned joined_frame;
+    /* a lent pair (frames.c's ev_engine_lend): ref/dis are the caller's planes, read in place,
+     * its host data (EV_LENT_HOST) or its device planes in dev (EV_LENT_DEVICE, data NULL);
+     * release(release_user) once both passes ran. ready: an event recorded on the caller's
+     * stream, which the twins wait for when wait_ready is set. dev_buf: the device copy of a device pair that could not be
+     * read in place (2 * frame_bytes, made at its first use) */
+    int lent;
+    EvReleaseCallback release;
+    void *release_user;
+    void *ready; /* the slot's event (made at its first device pair) */
+    int wait_ready;
+    void *dev_buf;
 } EvSlot;
+
+enum { EV_LENT_NONE = 0, EV_LENT_HOST = 1, EV_LENT_DEVICE = 2 };
 
 typedef struct EvWorker {
     struct EvEngine *ctx;
@@ -67,6 +81,7 @@ struct EvEngine {
     size_t frame_bytes; /* one picture, planes packed */
 
     int use_cuda;     /* decided at the first frame (settings.backend) */
+    EvCudaPlace cuda; /* where the CUDA work runs: settings.cuda_context or gpu_index */
     EvSlot *borrowed; /* slot lent by ev_borrow_pictures, until submitted */
 
     unsigned n_frames;     /* pairs pushed */

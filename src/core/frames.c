@@ -73,7 +73,39 @@ static int alloc_scratch(EvEngine *c, EvWorker *w)
         memset(w->scratch[r], 0, c->reg[r].scratch_size);
     }
     if (c->use_cuda)
-        return ev_cuda_worker_open(&w->gpu, c->settings.gpu_index, 2 * c->frame_bytes, &c->log);
+        return ev_cuda_worker_open(&w->gpu, &c->cuda, 2 * c->frame_bytes, &c->log);
+    return 0;
+}
+
+static int start_workers(EvEngine *c);
+
+/* Streams the CUDA backend was asked for beyond n_threads (EvSettings.cuda_streams): the
+ * scheduler's arrays grow before the first frame, when nothing is queued or allocated yet. */
+#define EV_CUDA_MAX_STREAMS 8
+static int more_cuda_workers(EvEngine *c)
+{
+    unsigned want = c->settings.cuda_streams;
+    if (want > EV_CUDA_MAX_STREAMS)
+        want = EV_CUDA_MAX_STREAMS;
+    if (want <= c->n_threads || want < 2)
+        return 0;
+    EvSlot *slots = calloc(want + 3, sizeof(*slots));
+    unsigned *queue = calloc(want + 3, sizeof(*queue));
+    EvWorker *workers = calloc(want, sizeof(*workers));
+    if (!slots || !queue || !workers) {
+        free(slots);
+        free(queue);
+        free(workers);
+        return -ENOMEM;
+    }
+    free(c->slots);
+    free(c->queue);
+    free(c->workers);
+    c->slots = slots;
+    c->queue = queue;
+    c->workers = workers;
+    c->n_threads = want;
+    c->n_slots = want + 3;
     return 0;
 }
 
@@ -94,6 +126,23 @@ static int start_stream(EvEngine *c, const EvPicture *ref)
     int err = ev_select_backend(c);
     if (err)
         return err;
+    if (c->use_cuda && (err = more_cuda_workers(c)))
+        return err;
+    /* the CUDA set-up below runs in the engine's context; the caller's thread gets its own
+     * context back */
+    void *saved = NULL;
+    if (c->use_cuda && (err = ev_cuda_enter(&c->cuda, &saved, &c->log)))
+        return err;
+    err = start_workers(c);
+    if (c->use_cuda)
+        ev_cuda_restore(saved);
+    return err;
+}
+
+/* start_stream's second half: extractors, slots, workers. */
+static int start_workers(EvEngine *c)
+{
+    int err = 0;
     /* Pinned slots are costly (an 8K pair is 100 MB) and a handful of frames in flight keeps
      * the copy engine busy (bench_twins: 4 streams reach 94-97% of the copy bound), so a CUDA
      * context keeps at most EV_CUDA_MAX_SLOTS, whatever the thread count. Nothing is queued
@@ -188,7 +237,13 @@ static int run_extractors(EvEngine *c, EvWorker *w, const EvSlot *s, int sequent
             if (!(c->reg[r].run->flags & EV_FEX_CUDA_LUMA))
                 luma_only = 0;
         }
-    int err = twins ? ev_cuda_upload(w->gpu, s->buf, &ref, &dis, luma_only) : 0;
+    int err = 0;
+    if (twins && s->lent == EV_LENT_DEVICE)
+        err = ev_cuda_adopt(w->gpu, &ref, &dis, s->wait_ready ? s->ready : NULL);
+    else if (twins && s->lent == EV_LENT_HOST)
+        err = ev_cuda_upload_planes(w->gpu, &ref, &dis, luma_only);
+    else if (twins)
+        err = ev_cuda_upload(w->gpu, s->buf, &ref, &dis, luma_only);
     const char *failed = err ? "upload" : NULL;
     for (unsigned r = 0; r < c->n_reg; r++) {
         const EvRegistration *reg = &c->reg[r];
@@ -220,7 +275,17 @@ static int run_extractors(EvEngine *c, EvWorker *w, const EvSlot *s, int sequent
             return err;
         }
     }
-    return 0;
+    /* a lent pair is given back after its passes: nothing the twins queued may still read it */
+    return twins && s->lent ? ev_cuda_finish(w->gpu, "finish a lent frame") : 0;
+}
+
+/* Give a lent pair back to its owner (once; lock not held). */
+static void give_back(EvSlot *s)
+{
+    const EvReleaseCallback release = s->release;
+    s->release = NULL;
+    if (release)
+        release(s->release_user);
 }
 
 static double seconds_now(void)
@@ -235,6 +300,7 @@ static double seconds_now(void)
 static void finish_slot(EvEngine *c, EvSlot *s)
 {
     pthread_mutex_unlock(&c->lock);
+    give_back(s);
     ev_group_leave_slot(s);
     pthread_mutex_lock(&c->lock);
     s->dispatched = 0;
@@ -345,12 +411,15 @@ static EvSlot *take_free_slot(EvEngine *c)
     }
     c->caller.t_wait += seconds_now() - t0;
     s->busy = 1;
+    s->lent = EV_LENT_NONE;
+    s->release = NULL;
     pthread_mutex_unlock(&c->lock);
     return s;
 }
 
 static void release_slot(EvEngine *c, EvSlot *s)
 {
+    give_back(s);
     ev_group_leave_slot(s);
     pthread_mutex_lock(&c->lock);
     s->busy = 0;
@@ -365,9 +434,13 @@ static int dispatch(EvEngine *c, EvSlot *s, EvGroup *group)
     s->frame = c->n_frames++;
     s->frame_group = group ? ev_group_retain(group) : NULL; /* released with the slot */
     if (!c->n_workers) {
+        /* on the caller's thread, which gets its CUDA context back */
+        void *const saved = c->use_cuda ? ev_cuda_current_context() : NULL;
         int err = run_extractors(c, &c->caller, s, 1);
         if (!err)
             err = run_extractors(c, &c->caller, s, 0);
+        if (c->use_cuda)
+            ev_cuda_restore(saved);
         if (err)
             set_error(c, err);
         release_slot(c, s);
@@ -533,6 +606,200 @@ int ev_engine_send_multi(EvEngine *const *const ctx, const unsigned n, const EvP
         free(slots);
     if (g)
         ev_group_advance(g);
+    return err;
+}
+
+/* A caller's picture as the engine's, its planes where they are: in data (on the host) or in
+ * dev (on the device). */
+static void describe_lent(const EvPicture *p, int on_device, EvPic *out)
+{
+    memset(out, 0, sizeof(*out));
+    out->bpc = p->bitdepth;
+    out->layout = p->layout;
+    for (unsigned i = 0; i < 3; i++) {
+        ev_pic_plane_size(p->width, p->height, p->layout, i, &out->w[i], &out->h[i]);
+        if (!out->w[i] || !out->h[i])
+            continue;
+        out->stride[i] = p->stride[i];
+        if (on_device)
+            out->dev[i] = p->data[i];
+        else
+            out->data[i] = p->data[i];
+    }
+}
+
+/* Whether the twins and the CPU kernels can read the pair in place: one stride per plane for
+ * both pictures (they index ref and dis rows alike). */
+static int same_strides(const EvPicture *ref, const EvPicture *dis)
+{
+    for (unsigned i = 0; i < 3; i++) {
+        unsigned pw, ph;
+        ev_pic_plane_size(ref->width, ref->height, ref->layout, i, &pw, &ph);
+        if (pw && ph && ref->stride[i] != dis->stride[i])
+            return 0;
+    }
+    return 1;
+}
+
+/* A device picture's 16-bit samples must be 2-byte aligned (the twins read them as uint16). */
+static int check_device_alignment(EvEngine *c, const EvPicture *p, const char *which)
+{
+    if (p->bitdepth == 8)
+        return 0;
+    for (unsigned i = 0; i < 3; i++) {
+        unsigned pw, ph;
+        ev_pic_plane_size(p->width, p->height, p->layout, i, &pw, &ph);
+        if (pw && ph && (((uintptr_t)p->data[i] | (uintptr_t)p->stride[i]) & 1)) {
+            ev_log(&c->log, EV_LOG_ERROR,
+                   "%s device picture: plane %u's 16-bit samples are not 2-byte aligned", which, i);
+            return -EINVAL;
+        }
+    }
+    return 0;
+}
+
+/* The packed device copy of a slot (its first use makes it), described as ref and dis. */
+static int device_copy_of(EvEngine *c, EvSlot *s)
+{
+    if (!s->dev_buf) {
+        const int err = ev_cuda_device_alloc(2 * c->frame_bytes, &s->dev_buf, &c->log);
+        if (err)
+            return err;
+    }
+    EvPic *pics[2] = { &s->ref, &s->dis };
+    uint8_t *at = s->dev_buf;
+    for (unsigned k = 0; k < 2; k++) {
+        describe_packed(&c->info, at, pics[k]);
+        for (unsigned i = 0; i < 3; i++) {
+            pics[k]->dev[i] = pics[k]->data[i];
+            pics[k]->data[i] = NULL;
+        }
+        at += c->frame_bytes;
+    }
+    return 0;
+}
+
+/* Fill slot s with a device pair: in place (release kept for the finish), or copied into the
+ * slot's device copy (on the CUDA backend) or its host buffer (on the CPU backend) after the
+ * caller's work on stream, and released at once. With the engine's context current. */
+static int fill_from_device(EvEngine *c, EvSlot *s, const EvPicture *ref, const EvPicture *dis,
+                            void *stream, EvReleaseCallback release, void *user)
+{
+    EvPic src_ref, src_dis;
+    describe_lent(ref, 1, &src_ref);
+    describe_lent(dis, 1, &src_dis);
+    int err;
+    if (c->use_cuda && release && same_strides(ref, dis)) {
+        s->ref = src_ref;
+        s->dis = src_dis;
+        s->lent = EV_LENT_DEVICE;
+        s->release = release;
+        s->release_user = user;
+        s->wait_ready = 1;
+        return ev_cuda_event_record(&s->ready, stream, &c->log);
+    }
+    if (c->use_cuda) {
+        err = device_copy_of(c, s);
+        if (!err)
+            err = ev_cuda_copy_device_picture(&src_ref, &s->ref, 1, stream, &c->log);
+        if (!err)
+            err = ev_cuda_copy_device_picture(&src_dis, &s->dis, 1, stream, &c->log);
+        s->lent = EV_LENT_DEVICE;
+        s->release = NULL;
+        s->wait_ready = 0; /* the copy waited for the stream */
+    } else {
+        describe_packed(&c->info, s->buf, &s->ref);
+        describe_packed(&c->info, s->buf + c->frame_bytes, &s->dis);
+        err = ev_cuda_copy_device_picture(&src_ref, &s->ref, 0, stream, &c->log);
+        if (!err)
+            err = ev_cuda_copy_device_picture(&src_dis, &s->dis, 0, stream, &c->log);
+    }
+    if (release)
+        release(user);
+    return err;
+}
+
+int ev_engine_lend(EvEngine *const c, const EvPicture *const ref, const EvPicture *const dis,
+                   const int on_device, void *const stream, const EvReleaseCallback release,
+                   void *const user)
+{
+    if (!c || (!on_device && !release)) {
+        if (release)
+            release(user);
+        return -EINVAL;
+    }
+    const char *what = on_device ? "device" : "lent";
+    int err = check_picture(c, ref, "reference");
+    if (!err)
+        err = check_picture(c, dis, "distorted");
+    if (!err && on_device)
+        err = check_device_alignment(c, ref, "reference");
+    if (!err && on_device)
+        err = check_device_alignment(c, dis, "distorted");
+    if (!err && (ref->width != dis->width || ref->height != dis->height ||
+                 ref->bitdepth != dis->bitdepth || ref->layout != dis->layout)) {
+        ev_log(&c->log, EV_LOG_ERROR, "%s pictures: reference and distorted differ", what);
+        err = -EINVAL;
+    }
+    if (!err)
+        err = admit_frame(c, ref);
+    if (err) {
+        if (release)
+            release(user);
+        return err;
+    }
+    leave_group(c);
+    EvSlot *s = take_free_slot(c);
+    if (on_device) {
+        void *saved = NULL;
+        err = ev_cuda_enter(&c->cuda, &saved, &c->log);
+        if (!err)
+            err = fill_from_device(c, s, ref, dis, stream, release, user);
+        else if (release)
+            release(user);
+        ev_cuda_restore(saved);
+    } else if (same_strides(ref, dis)) {
+        describe_lent(ref, 0, &s->ref);
+        describe_lent(dis, 0, &s->dis);
+        s->lent = EV_LENT_HOST;
+        s->release = release;
+        s->release_user = user;
+    } else {
+        describe_packed(&c->info, s->buf, &s->ref);
+        describe_packed(&c->info, s->buf + c->frame_bytes, &s->dis);
+        copy_picture(ref, &s->ref);
+        copy_picture(dis, &s->dis);
+        release(user);
+    }
+    if (err) {
+        release_slot(c, s);
+        set_error(c, err);
+        return err;
+    }
+    return dispatch(c, s, NULL);
+}
+
+int ev_engine_device_memory(EvEngine *const c, const size_t bytes, void **const out, const int zero,
+                            void *const free_this)
+{
+    if (!c)
+        return -EINVAL;
+    char why[256] = "";
+    int err = ev_backend_place(c, why, sizeof(why));
+    if (err) {
+        ev_log(&c->log, EV_LOG_ERROR, "device memory: %s", why);
+        return err;
+    }
+    void *saved = NULL;
+    if ((err = ev_cuda_enter(&c->cuda, &saved, &c->log)))
+        return err;
+    if (free_this)
+        ev_cuda_device_free(free_this);
+    else if (zero)
+        err = ev_cuda_device_zero(*out, bytes, &c->log);
+    else
+        err = ev_cuda_device_alloc(bytes, out, &c->log);
+    ev_cuda_restore(saved);
     return err;
 }
 
@@ -760,6 +1027,10 @@ int ev_engine_flush(EvEngine *const c)
     wait_idle(c);
     log_schedule(c);
     c->flushed = 1;
+    /* the twins' flush runs in the engine's context; the caller's thread gets its own back */
+    void *saved = NULL;
+    if (c->use_cuda && ev_cuda_enter(&c->cuda, &saved, &c->log) && !c->error)
+        c->error = -EIO;
     for (unsigned r = 0; r < c->n_reg && !c->error; r++) {
         EvRegistration *reg = &c->reg[r];
         if (!reg->initialised || !reg->run->flush)
@@ -771,5 +1042,7 @@ int ev_engine_flush(EvEngine *const c)
             c->error = err;
         }
     }
+    if (c->use_cuda)
+        ev_cuda_restore(saved);
     return c->error;
 }

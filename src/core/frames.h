@@ -12,6 +12,12 @@ int ev_engine_borrow(EvEngine *e, unsigned width, unsigned height, unsigned bitd
                      EvPixelLayout layout, EvPicture *ref, EvPicture *dis);
 int ev_engine_submit(EvEngine *e);
 void ev_engine_return(EvEngine *e);
+/* A lent pair (ev_lend_pictures; on_device: ev_lend_device_pictures, after the work on stream). */
+int ev_engine_lend(EvEngine *e, const EvPicture *ref, const EvPicture *dis, int on_device,
+                   void *stream, EvReleaseCallback release, void *user);
+/* Device memory in the engine's CUDA context: allocate bytes into *out, or zero bytes at *out
+ * (zero), or free free_this (ev_device_alloc, ev_device_zero, ev_device_free). */
+int ev_engine_device_memory(EvEngine *e, size_t bytes, void **out, int zero, void *free_this);
 int ev_engine_send_multi(EvEngine *const *e, unsigned n, const EvPicture *ref,
                          const EvPicture *const *dis);
 int ev_engine_borrow_multi(EvEngine *const *e, unsigned n, unsigned width, unsigned height,

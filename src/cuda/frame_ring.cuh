@@ -133,7 +133,8 @@ class EvFrameRing
     {
         if (!ready_ && !stream_)
             return;
-        cudaSetDevice(device_);
+        void *const saved = ev_cuda_current_context();
+        ev_cuda_restore(context_); // the context the ring was made in
         cudaDeviceSynchronize();
         free_buffers();
         for (int k = 0; k < SLOTS; k++) {
@@ -146,6 +147,7 @@ class EvFrameRing
             cudaStreamDestroy(stream_);
         stream_ = nullptr;
         ready_ = false;
+        ev_cuda_restore(saved);
     }
 
     // Whether the first frame made the ring (the twin's buffers exist).
@@ -157,9 +159,8 @@ class EvFrameRing
     template <class Prepare>
     int make_ready(Prepare prepare)
     {
-        cudaError_t e = cudaGetDevice(&device_);
-        if (e == cudaSuccess)
-            e = cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking);
+        context_ = ev_cuda_current_context(); // the worker's: the engine's context
+        cudaError_t e = cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking);
         for (int k = 0; k < SLOTS && e == cudaSuccess; k++) {
             e = cudaEventCreateWithFlags(&uploaded_[k], cudaEventDisableTiming);
             if (e == cudaSuccess)
@@ -199,7 +200,7 @@ class EvFrameRing
     long long read_[SLOTS];   // the frame that last read each slot
     long long failed_ = NONE; // the first abandoned frame, or NONE
     bool ready_ = false;
-    int device_ = 0;
+    void *context_ = nullptr; // the CUcontext the ring was made in
     cudaStream_t stream_ = nullptr;
     cudaEvent_t uploaded_[SLOTS] = {}, done_[SLOTS] = {};
 };

@@ -5,6 +5,9 @@
 #include <cstdlib>
 #include <cstring>
 
+#include <mutex>
+
+#include <cuda.h> // the driver's types only: its calls are reached through the runtime
 #include <cuda_runtime.h>
 
 #include "cuda/runtime.h"
@@ -13,10 +16,12 @@
 #define EV_CUDA_KEPT_MAX 32
 
 struct EvCudaWorker {
+    EvCudaPlace place;
     int device;
     cudaStream_t stream;
-    void *slot; // device copy of one frame slot
-    size_t slot_bytes;
+    void *slot;        // device copy of one frame slot
+    size_t slot_bytes; // a packed slot's bytes (the host slot's)
+    size_t slot_room;  // the device copy's bytes: at least slot_bytes
     void *scratch_dev;
     void *scratch_host; // pinned
     const EvLog *log;
@@ -34,6 +39,98 @@ static int map_error(cudaError_t e, const EvLog *log, const char *what)
         return 0;
     ev_log(log, EV_LOG_ERROR, "cuda: %s: %s", what, cudaGetErrorString(e));
     return e == cudaErrorMemoryAllocation ? -ENOMEM : -EIO;
+}
+
+// The four driver calls a caller's context needs, found through the runtime (no link against
+// libcuda: the runtime loads the driver).
+struct DriverCalls {
+    CUresult (*get_current)(CUcontext *);
+    CUresult (*set_current)(CUcontext);
+    CUresult (*push)(CUcontext);
+    CUresult (*pop)(CUcontext *);
+    CUresult (*get_device)(CUdevice *);
+    bool found;
+};
+
+static const DriverCalls &driver()
+{
+    static DriverCalls calls;
+    static std::once_flag once;
+    std::call_once(once, [] {
+        struct {
+            const char *name;
+            void **fn;
+        } want[] = {
+            { "cuCtxGetCurrent", reinterpret_cast<void **>(&calls.get_current) },
+            { "cuCtxSetCurrent", reinterpret_cast<void **>(&calls.set_current) },
+            { "cuCtxPushCurrent", reinterpret_cast<void **>(&calls.push) },
+            { "cuCtxPopCurrent", reinterpret_cast<void **>(&calls.pop) },
+            { "cuCtxGetDevice", reinterpret_cast<void **>(&calls.get_device) },
+        };
+        calls.found = true;
+        for (auto &w : want) {
+            cudaDriverEntryPointQueryResult q = cudaDriverEntryPointSymbolNotFound;
+            if (cudaGetDriverEntryPointByVersion(w.name, w.fn, 12000, cudaEnableDefault, &q) !=
+                    cudaSuccess ||
+                q != cudaDriverEntryPointSuccess || !*w.fn)
+                calls.found = false;
+        }
+        cudaGetLastError();
+    });
+    return calls;
+}
+
+extern "C" void *ev_cuda_current_context(void)
+{
+    const DriverCalls &d = driver();
+    CUcontext c = nullptr;
+    if (!d.found || d.get_current(&c) != CUDA_SUCCESS)
+        return nullptr;
+    return c;
+}
+
+extern "C" int ev_cuda_enter(const EvCudaPlace *place, void **saved, const EvLog *log)
+{
+    const DriverCalls &d = driver();
+    if (saved)
+        *saved = ev_cuda_current_context();
+    if (!place->context)
+        return map_error(cudaSetDevice(place->device), log, "select device");
+    if (!d.found || d.set_current(static_cast<CUcontext>(place->context)) != CUDA_SUCCESS) {
+        ev_log(log, EV_LOG_ERROR, "cuda: the caller's CUDA context cannot be made current");
+        return -EIO;
+    }
+    return 0;
+}
+
+extern "C" void ev_cuda_restore(void *saved)
+{
+    const DriverCalls &d = driver();
+    if (d.found)
+        d.set_current(static_cast<CUcontext>(saved));
+}
+
+extern "C" int ev_cuda_context_device(void *context, int *device, char *why, size_t why_size)
+{
+    const DriverCalls &d = driver();
+    CUdevice dev = 0;
+    CUcontext popped = nullptr;
+    if (!d.found) {
+        snprintf(why, why_size, "the CUDA driver's context calls are not available");
+        return -ENODEV;
+    }
+    if (d.push(static_cast<CUcontext>(context)) != CUDA_SUCCESS) {
+        snprintf(why, why_size, "the given CUDA context is not valid");
+        return -EINVAL;
+    }
+    const CUresult r = d.get_device(&dev);
+    d.pop(&popped);
+    if (r != CUDA_SUCCESS) {
+        snprintf(why, why_size, "the given CUDA context has no device");
+        return -EINVAL;
+    }
+    *device = static_cast<int>(dev);
+    return 0;
 }
 
 extern "C" int ev_cuda_probe(int index, char *why, size_t why_size)
@@ -65,22 +162,24 @@ extern "C" int ev_cuda_probe(int index, char *why, size_t why_size)
     return 0;
 }
 
-extern "C" int ev_cuda_worker_open(EvCudaWorker **out, int device, size_t slot_bytes,
+extern "C" int ev_cuda_worker_open(EvCudaWorker **out, const EvCudaPlace *place, size_t slot_bytes,
                                    const EvLog *log)
 {
     *out = nullptr;
     EvCudaWorker *w = static_cast<EvCudaWorker *>(calloc(1, sizeof(*w)));
     if (!w)
         return -ENOMEM;
-    w->device = device;
+    w->place = *place;
+    w->device = place->device;
     w->slot_bytes = slot_bytes;
     w->log = log;
-    int err = map_error(cudaSetDevice(device), log, "select device");
+    int err = ev_cuda_enter(place, nullptr, log);
     if (!err)
         err = map_error(cudaStreamCreateWithFlags(&w->stream, cudaStreamNonBlocking), log,
                         "create stream");
     if (!err)
         err = map_error(cudaMalloc(&w->slot, slot_bytes), log, "allocate frame");
+    w->slot_room = slot_bytes;
     if (!err)
         err =
             map_error(cudaMalloc(&w->scratch_dev, EV_CUDA_SCRATCH_BYTES), log, "allocate scratch");
@@ -109,7 +208,7 @@ extern "C" void ev_cuda_worker_close(EvCudaWorker **pw)
     if (!pw || !*pw)
         return;
     EvCudaWorker *w = *pw;
-    cudaSetDevice(w->device);
+    ev_cuda_enter(&w->place, nullptr, w->log);
     if (w->stream)
         cudaStreamSynchronize(w->stream);
     for (unsigned i = 0; i < w->n_kept; i++) {
@@ -153,6 +252,11 @@ static cudaError_t upload_luma(EvCudaWorker *w, const void *slot, const EvPic *p
 extern "C" int ev_cuda_upload(EvCudaWorker *w, const void *slot, EvPic *ref, EvPic *dis,
                               int luma_only)
 {
+    // the worker's thread runs in the engine's context (a scheduler thread may run frames of
+    // several passes; the calling thread, without workers, may have another one current)
+    int err = ev_cuda_enter(&w->place, nullptr, w->log);
+    if (err)
+        return err;
     cudaError_t e;
     if (luma_only) {
         e = upload_luma(w, slot, ref);
@@ -166,6 +270,120 @@ extern "C" int ev_cuda_upload(EvCudaWorker *w, const void *slot, EvPic *ref, EvP
     point_at_device(w, slot, ref);
     point_at_device(w, slot, dis);
     return 0;
+}
+
+// Bytes of one lent picture's planes on the device, each at its host stride.
+static size_t planes_bytes(const EvPic *p, int luma_only)
+{
+    size_t n = 0;
+    for (unsigned i = 0; i < (luma_only ? 1u : 3u); i++)
+        if (p->data[i])
+            n += static_cast<size_t>(p->stride[i]) * p->h[i];
+    return n;
+}
+
+extern "C" int ev_cuda_upload_planes(EvCudaWorker *w, EvPic *ref, EvPic *dis, int luma_only)
+{
+    int err = ev_cuda_enter(&w->place, nullptr, w->log);
+    if (err)
+        return err;
+    const size_t need = planes_bytes(ref, luma_only) + planes_bytes(dis, luma_only);
+    if (need > w->slot_room) { // a stride wider than the packed one: the frame grows, once
+        cudaStreamSynchronize(w->stream);
+        cudaFree(w->slot);
+        w->slot = nullptr;
+        w->slot_room = 0;
+        if ((err = map_error(cudaMalloc(&w->slot, need), w->log, "allocate frame")))
+            return err;
+        w->slot_room = need;
+    }
+    char *at = static_cast<char *>(w->slot);
+    EvPic *pics[2] = { ref, dis };
+    for (EvPic *p : pics) {
+        for (unsigned i = 0; i < 3; i++) {
+            if (!p->data[i] || (luma_only && i)) {
+                p->dev[i] = p->data[i] ? w->slot : nullptr; // stale, as ev_cuda_upload's luma_only
+                continue;
+            }
+            const size_t pitch = static_cast<size_t>(p->stride[i]);
+            const size_t row = static_cast<size_t>(p->w[i]) * (p->bpc > 8 ? 2 : 1);
+            const cudaError_t e = cudaMemcpy2DAsync(at, pitch, p->data[i], pitch, row, p->h[i],
+                                                    cudaMemcpyHostToDevice, w->stream);
+            if (e != cudaSuccess)
+                return map_error(e, w->log, "upload frame");
+            p->dev[i] = at;
+            at += pitch * p->h[i];
+        }
+        p->gpu = w;
+    }
+    return 0;
+}
+
+extern "C" int ev_cuda_adopt(EvCudaWorker *w, EvPic *ref, EvPic *dis, void *ready)
+{
+    int err = ev_cuda_enter(&w->place, nullptr, w->log);
+    if (!err && ready)
+        err = map_error(cudaStreamWaitEvent(w->stream, static_cast<cudaEvent_t>(ready), 0), w->log,
+                        "wait for the caller's frame");
+    ref->gpu = dis->gpu = w;
+    return err;
+}
+
+extern "C" int ev_cuda_event_record(void **event, void *stream, const EvLog *log)
+{
+    if (!*event) {
+        cudaEvent_t e = nullptr;
+        const int err =
+            map_error(cudaEventCreateWithFlags(&e, cudaEventDisableTiming), log, "create an event");
+        if (err)
+            return err;
+        *event = e;
+    }
+    return map_error(
+        cudaEventRecord(static_cast<cudaEvent_t>(*event), static_cast<cudaStream_t>(stream)), log,
+        "record the caller's frame");
+}
+
+extern "C" void ev_cuda_event_free(void *event)
+{
+    if (event)
+        cudaEventDestroy(static_cast<cudaEvent_t>(event));
+}
+
+extern "C" int ev_cuda_copy_device_picture(const EvPic *src, EvPic *dst, int to_device,
+                                           void *stream, const EvLog *log)
+{
+    const cudaStream_t s = static_cast<cudaStream_t>(stream);
+    for (unsigned i = 0; i < 3; i++) {
+        if (!src->dev[i] || !src->h[i])
+            continue;
+        void *out = to_device ? const_cast<void *>(dst->dev[i]) : const_cast<void *>(dst->data[i]);
+        const size_t row = static_cast<size_t>(src->w[i]) * (src->bpc > 8 ? 2 : 1);
+        const cudaError_t e =
+            cudaMemcpy2DAsync(out, static_cast<size_t>(dst->stride[i]), src->dev[i],
+                              static_cast<size_t>(src->stride[i]), row, src->h[i],
+                              to_device ? cudaMemcpyDeviceToDevice : cudaMemcpyDeviceToHost, s);
+        if (e != cudaSuccess)
+            return map_error(e, log, "copy the caller's frame");
+    }
+    return map_error(cudaStreamSynchronize(s), log, "copy the caller's frame");
+}
+
+extern "C" int ev_cuda_device_alloc(size_t bytes, void **out, const EvLog *log)
+{
+    *out = nullptr;
+    return map_error(cudaMalloc(out, bytes ? bytes : 1), log, "allocate device memory");
+}
+
+extern "C" int ev_cuda_device_zero(void *p, size_t bytes, const EvLog *log)
+{
+    int err = map_error(cudaMemset(p, 0, bytes), log, "clear device memory");
+    return err ? err : map_error(cudaDeviceSynchronize(), log, "clear device memory");
+}
+
+extern "C" void ev_cuda_device_free(void *p)
+{
+    cudaFree(p);
 }
 
 extern "C" int ev_cuda_worker_memory(EvCudaWorker *w, const void *owner, size_t dev_bytes,

@@ -20,6 +20,13 @@ extern "C" {
 
 typedef struct EvCudaWorker EvCudaWorker;
 
+/* Where an engine's CUDA work runs: the caller's context (a CUcontext, EvSettings.cuda_context)
+ * when it gave one, else the primary context of device. */
+typedef struct EvCudaPlace {
+    int device;
+    void *context;
+} EvCudaPlace;
+
 /* Bytes of device scratch (and its pinned host mirror) each worker offers the twins. */
 #define EV_CUDA_SCRATCH_BYTES (128 * 1024)
 
@@ -30,13 +37,50 @@ int ev_cuda_device_count(void);
 /* 0 when device `index` can be used; else a negative code and one line in why. */
 int ev_cuda_probe(int index, char *why, size_t why_size);
 
-/* A worker for frames whose slot (ref then dis, packed) is slot_bytes long. */
-int ev_cuda_worker_open(EvCudaWorker **out, int device, size_t slot_bytes, const EvLog *log);
+/* Make place's context current on the calling thread. *saved (when not NULL) gets the context
+ * that was current, for ev_cuda_restore(): the calls made on a caller's thread give it back its
+ * context. Returns 0, or a negative code and a log line. */
+int ev_cuda_enter(const EvCudaPlace *place, void **saved, const EvLog *log);
+void ev_cuda_restore(void *saved);
+/* The context current on the calling thread (a CUcontext), or NULL. */
+void *ev_cuda_current_context(void);
+/* The device ordinal of a caller's context; 0, or a negative code and one line in why. */
+int ev_cuda_context_device(void *context, int *device, char *why, size_t why_size);
+
+/* A worker for frames whose slot (ref then dis, packed) is slot_bytes long, in place's context
+ * (which it makes current on the calling thread). */
+int ev_cuda_worker_open(EvCudaWorker **out, const EvCudaPlace *place, size_t slot_bytes,
+                        const EvLog *log);
 void ev_cuda_worker_close(EvCudaWorker **w);
 
 /* Upload a slot (host base, slot_bytes) and point ref/dis's dev fields at the device copy;
  * with luma_only, only plane 0 of each picture is copied (the other dev planes are stale). */
 int ev_cuda_upload(EvCudaWorker *w, const void *slot, EvPic *ref, EvPic *dis, int luma_only);
+
+/* Lent host pictures (planes anywhere, ref and dis with equal strides): each plane is copied
+ * to the worker's device frame at the stride it has on the host (the device frame grows when
+ * it must), and ref/dis's dev fields point there; luma_only as above. */
+int ev_cuda_upload_planes(EvCudaWorker *w, EvPic *ref, EvPic *dis, int luma_only);
+
+/* Lent device pictures (their dev fields are the caller's planes): the worker's stream waits
+ * for ready (an event recorded on the caller's stream, or NULL) and ref/dis are the worker's. */
+int ev_cuda_adopt(EvCudaWorker *w, EvPic *ref, EvPic *dis, void *ready);
+
+/* Record *event (made on the first call) on a caller's stream (a cudaStream_t; NULL: the
+ * legacy default stream); ev_cuda_event_free() frees it. */
+int ev_cuda_event_record(void **event, void *stream, const EvLog *log);
+void ev_cuda_event_free(void *event);
+
+/* Copy the planes of a device picture src (ref and dis of one frame: its dev fields) into
+ * dst's planes (dst->dev when to_device, else dst->data), in stream order after the work on
+ * `stream`, and wait for the copy. */
+int ev_cuda_copy_device_picture(const EvPic *src, EvPic *dst, int to_device, void *stream,
+                                const EvLog *log);
+
+/* Device memory in the current context. */
+int ev_cuda_device_alloc(size_t bytes, void **out, const EvLog *log);
+int ev_cuda_device_zero(void *p, size_t bytes, const EvLog *log);
+void ev_cuda_device_free(void *p);
 
 /* Memory a twin keeps on a worker from frame to frame: dev_bytes of device memory and
  * host_bytes of pinned host memory (zeroed when allocated, so a twin can keep a "set up" flag

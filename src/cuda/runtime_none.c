@@ -17,7 +17,25 @@ int ev_cuda_probe(int index, char *why, size_t why_size)
     return -ENOSYS;
 }
 
-int ev_cuda_worker_open(EvCudaWorker **out, int device, size_t slot_bytes, const EvLog *log)
+int ev_cuda_enter(const EvCudaPlace *place, void **saved, const EvLog *log)
+{
+    if (saved)
+        *saved = NULL;
+    return -ENOSYS;
+}
+void ev_cuda_restore(void *saved) {}
+void *ev_cuda_current_context(void)
+{
+    return NULL;
+}
+int ev_cuda_context_device(void *context, int *device, char *why, size_t why_size)
+{
+    snprintf(why, why_size, "this build has no CUDA backend");
+    return -ENOSYS;
+}
+
+int ev_cuda_worker_open(EvCudaWorker **out, const EvCudaPlace *place, size_t slot_bytes,
+                        const EvLog *log)
 {
     *out = NULL;
     return -ENOSYS;
@@ -33,6 +51,35 @@ int ev_cuda_upload(EvCudaWorker *w, const void *slot, EvPic *ref, EvPic *dis, in
 {
     return -ENOSYS;
 }
+
+int ev_cuda_upload_planes(EvCudaWorker *w, EvPic *ref, EvPic *dis, int luma_only)
+{
+    return -ENOSYS;
+}
+int ev_cuda_adopt(EvCudaWorker *w, EvPic *ref, EvPic *dis, void *ready)
+{
+    return -ENOSYS;
+}
+int ev_cuda_event_record(void **event, void *stream, const EvLog *log)
+{
+    return -ENOSYS;
+}
+void ev_cuda_event_free(void *event) {}
+int ev_cuda_copy_device_picture(const EvPic *src, EvPic *dst, int to_device, void *stream,
+                                const EvLog *log)
+{
+    return -ENOSYS;
+}
+int ev_cuda_device_alloc(size_t bytes, void **out, const EvLog *log)
+{
+    *out = NULL;
+    return -ENOSYS;
+}
+int ev_cuda_device_zero(void *p, size_t bytes, const EvLog *log)
+{
+    return -ENOSYS;
+}
+void ev_cuda_device_free(void *p) {}
 
 int ev_cuda_worker_memory(EvCudaWorker *w, const void *owner, size_t dev_bytes, size_t host_bytes,
                           void **dev, void **host)

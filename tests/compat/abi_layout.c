@@ -5,8 +5,16 @@
 #include <stdio.h>
 
 #include <libvmaf/libvmaf.h>
+#include <libvmaf/libvmaf_cuda.h>
 #include <libvmaf/model.h>
 #include <libvmaf/picture.h>
+
+/* libvmaf_cuda.h's calls have Netflix's prototypes (a mismatch does not compile). */
+#define PROTOTYPE(f, T) _Static_assert(__builtin_types_compatible_p(__typeof__(&f), T), #f)
+PROTOTYPE(vmaf_cuda_state_init, int (*)(VmafCudaState **, VmafCudaConfiguration));
+PROTOTYPE(vmaf_cuda_import_state, int (*)(VmafContext *, VmafCudaState *));
+PROTOTYPE(vmaf_cuda_preallocate_pictures, int (*)(VmafContext *, VmafCudaPictureConfiguration));
+PROTOTYPE(vmaf_cuda_fetch_preallocated_picture, int (*)(VmafContext *, VmafPicture *));
 
 #define SIZE(T) printf("sizeof %s %zu align %zu\n", #T, sizeof(T), _Alignof(T))
 #define FIELD(T, f)                                                                                \
@@ -36,6 +44,18 @@ int main(void)
     FIELD(VmafPictureConfiguration, pic_params.bpc);
     FIELD(VmafPictureConfiguration, pic_params.pix_fmt);
     FIELD(VmafPictureConfiguration, pic_cnt);
+    SIZE(VmafCudaConfiguration);
+    FIELD(VmafCudaConfiguration, cu_ctx);
+    SIZE(VmafCudaPictureConfiguration);
+    FIELD(VmafCudaPictureConfiguration, pic_params.w);
+    FIELD(VmafCudaPictureConfiguration, pic_params.h);
+    FIELD(VmafCudaPictureConfiguration, pic_params.bpc);
+    FIELD(VmafCudaPictureConfiguration, pic_params.pix_fmt);
+    FIELD(VmafCudaPictureConfiguration, pic_prealloc_method);
+    VALUE(VMAF_CUDA_PICTURE_PREALLOCATION_METHOD_NONE);
+    VALUE(VMAF_CUDA_PICTURE_PREALLOCATION_METHOD_DEVICE);
+    VALUE(VMAF_CUDA_PICTURE_PREALLOCATION_METHOD_HOST);
+    VALUE(VMAF_CUDA_PICTURE_PREALLOCATION_METHOD_HOST_PINNED);
     SIZE(VmafModelConfig);
     FIELD(VmafModelConfig, name);
     FIELD(VmafModelConfig, flags);

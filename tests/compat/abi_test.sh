@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# The compat headers' ABI against Netflix libvmaf 3.2.0's own headers (from the anchors tarball
-# of ../shared): abi_layout.c built against each must print the same struct sizes, offsets and
-# enum values. Skipped (77) without ../shared/anchors.
+# The compat headers' ABI against Netflix libvmaf 3.2.0's own headers, libvmaf_cuda.h included
+# (from the anchors tarball of ../shared): abi_layout.c built against each must print the same
+# struct sizes, offsets and enum values (and libvmaf_cuda.h's prototypes compile). Skipped (77) without ../shared/anchors.
 # usage: abi_test.sh SOURCE_DIR SHARED_DIR
 set -uo pipefail
 src=$(cd "$1" && pwd) shared=$2

@@ -21,10 +21,12 @@ install_prefix
 expect_installed "$libdir/libvmaf.so.3.2.0" "$libdir/libvmaf.so.3" "$libdir/libvmaf.so" \
   "$libdir/pkgconfig/libvmaf.pc" "$prefix/include/libvmaf/libvmaf.h" \
   "$prefix/include/libvmaf/model.h" "$prefix/include/libvmaf/feature.h" \
-  "$prefix/include/libvmaf/picture.h"
+  "$prefix/include/libvmaf/picture.h" "$prefix/include/libvmaf/libvmaf_cuda.h"
 expect_soname "$libdir/libvmaf.so.3.2.0" libvmaf.so.3
 expect_api_only "$libdir/libvmaf.so" vmaf_
-check "$n_api vmaf_ functions exported, libvmaf 3.2.0's headers declare 29" [ "$n_api" -eq 29 ]
+# 29 in libvmaf.h, model.h, feature.h and picture.h, 4 in libvmaf_cuda.h, and
+# vmaf_cuda_state_free of later libvmaf_cuda.h releases
+check "$n_api vmaf_ functions exported, libvmaf 3.2.0's headers declare 33 (+ vmaf_cuda_state_free)" [ "$n_api" -eq 34 ]
 
 check "libvmaf.pc's version is not 3.2.0" [ "$(pkg-config --modversion libvmaf)" = 3.2.0 ]
 check "libvmaf.pc fails ffmpeg's libvmaf >= 2.0.0" pkg-config --atleast-version=2.0.0 libvmaf

@@ -142,3 +142,11 @@ add_test(NAME gpu_ciede_parity
          COMMAND exactvmaf_parity --only ciede --corpus ${EV_SHARED_DIR}/corpus)
 set_tests_properties(gpu_ciede_search_quick gpu_ciede_parity PROPERTIES
                      LABELS gpu SKIP_RETURN_CODE 77)
+
+# Device pictures (exactvmaf/cuda.h): lent in place in the primary context and in a context of
+# the caller's, copied on the device, on the CPU backend, and host pictures lent to the CUDA
+# backend, against the CPU's bits.
+if(EV_WITH_CUDA)
+  ev_add_test(gpu_device_pictures SOURCES ${CMAKE_CURRENT_LIST_DIR}/device_pictures_test.c
+              LABELS gpu)
+endif()

@@ -7,6 +7,8 @@
 #ifndef VMAF_COMPAT_H
 #define VMAF_COMPAT_H
 
+#include <time.h>
+
 #include "libvmaf/libvmaf.h"
 
 #include "exactvmaf/exactvmaf.h"
@@ -55,5 +57,43 @@ void cv_stderr_callback(void *user, EvLogLevel level, const char *line);
 __attribute__((format(printf, 3, 4)))
 #endif
 void cv_log(const CvLog *log, EvLogLevel level, const char *fmt, ...);
+
+/* The planes of a w x h picture of pix_fmt and bpc, each row padded to align bytes: sizes and
+ * strides into *pic (zeroed first; data stays NULL), each plane's offset in one block and the
+ * block's bytes. @return 0, -EINVAL (bad format, depth or size). */
+int cv_plane_geometry(enum VmafPixelFormat pix_fmt, unsigned bpc, unsigned w, unsigned h,
+                      unsigned align, VmafPicture *pic, size_t offset[3], size_t *total);
+
+/* A reference count whose last drop calls free_fn(ref) (an owner's picture: a device picture
+ * back to its pool); its count starts at 1 (again at cv_ref_reset). cv_ref_drop() is
+ * vmaf_picture_unref()'s count: a host block goes back to the picture pool. */
+VmafRef *cv_ref_new(void (*free_fn)(VmafRef *), void *owner);
+void *cv_ref_owner(const VmafRef *r);
+void cv_ref_reset(VmafRef *r);
+void cv_ref_drop(VmafRef *r);
+
+/* Workers (streams) a context has on the CUDA backend, whatever n_threads says. */
+#define CV_CUDA_STREAMS 4
+
+/* libvmaf_cuda: the preallocated device pictures of a context (cuda.c). */
+typedef struct CvDevicePool CvDevicePool;
+/* 1 when pic is one of pool's device pictures (fetched from it). */
+int cv_device_picture_of(const CvDevicePool *pool, const VmafPicture *pic);
+void cv_device_pool_free(CvDevicePool **pool);
+
+struct VmafContext {
+    EvContext *ev;
+    EvSettings settings; /* ev's (a CUDA state import opens it again with its context) */
+    VmafConfiguration cfg;
+    CvLog log;
+    VmafFeatureDictionary *models; /* name: the ev_use_model() specification first under it */
+    int used;                      /* a feature or model was added to ev */
+    unsigned pic_cnt;              /* pairs read */
+    int flushed;
+    clock_t t_begin, t_end; /* processor time from the first picture to the flush (fps) */
+    int have_prealloc;
+    VmafPictureConfiguration prealloc;
+    CvDevicePool *device_pool; /* libvmaf_cuda's preallocated pictures (cuda.c), or NULL */
+};
 
 #endif

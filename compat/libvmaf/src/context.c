@@ -7,18 +7,7 @@
 #include <time.h>
 
 #include "compat.h"
-
-struct VmafContext {
-    EvContext *ev;
-    VmafConfiguration cfg;
-    CvLog log;
-    VmafFeatureDictionary *models; /* name: the ev_use_model() specification first under it */
-    unsigned pic_cnt;              /* pairs read */
-    int flushed;
-    clock_t t_begin, t_end; /* processor time from the first picture to the flush (fps) */
-    int have_prealloc;
-    VmafPictureConfiguration prealloc;
-};
+#include "exactvmaf/cuda.h"
 
 const char *vmaf_version(void)
 {
@@ -35,15 +24,18 @@ int vmaf_init(VmafContext **const vmaf, const VmafConfiguration cfg)
         return -ENOMEM;
     v->cfg = cfg;
     v->log = cv_stderr_log(cfg.log_level);
-    EvSettings s;
-    ev_default_settings(&s);
-    s.n_threads = cfg.n_threads ? cfg.n_threads : 1; /* libvmaf's 0: the caller's thread */
-    s.n_subsample = cfg.n_subsample;
-    s.log = v->log.cb;
-    s.log_level = v->log.level;
-    s.backend = cfg.gpumask ? EV_BACKEND_CPU : EV_BACKEND_AUTO;
-    s.cpu_mask = (unsigned)cfg.cpumask;
-    const int err = ev_open(&v->ev, &s);
+    EvSettings *const s = &v->settings;
+    ev_default_settings(s);
+    s->n_threads = cfg.n_threads ? cfg.n_threads : 1; /* libvmaf's 0: the caller's thread */
+    s->n_subsample = cfg.n_subsample;
+    s->log = v->log.cb;
+    s->log_level = v->log.level;
+    s->backend = cfg.gpumask ? EV_BACKEND_CPU : EV_BACKEND_AUTO;
+    s->cpu_mask = (unsigned)cfg.cpumask;
+    /* on the GPU, frames in flight whatever n_threads says: vmaf_read_pictures() returns
+     * before its frame is scored, as libvmaf's CUDA path does (the CPU backend ignores it) */
+    s->cuda_streams = CV_CUDA_STREAMS;
+    const int err = ev_open(&v->ev, s);
     if (err) {
         free(v);
         return err;
@@ -56,7 +48,8 @@ int vmaf_close(VmafContext *const vmaf)
 {
     if (!vmaf)
         return -EINVAL;
-    ev_close(&vmaf->ev);
+    ev_close(&vmaf->ev); /* every lent picture is back in its pool */
+    cv_device_pool_free(&vmaf->device_pool);
     vmaf_feature_dictionary_free(&vmaf->models);
     free(vmaf);
     return 0;
@@ -67,6 +60,7 @@ int vmaf_use_feature(VmafContext *const vmaf, const char *const feature_name,
 {
     int err = -EINVAL;
     if (vmaf && feature_name) {
+        vmaf->used = 1;
         char *opts = cv_dict_join(opts_dict, NULL);
         err = opts ? ev_use_feature(vmaf->ev, feature_name, opts) : -ENOMEM;
         free(opts);
@@ -94,6 +88,7 @@ static int use_spec(VmafContext *const vmaf, const CvModelSpec *const spec)
     const char *const known = registered(vmaf, spec->name);
     int err = 0;
     if (!known || strcmp(known, text)) {
+        vmaf->used = 1;
         err = ev_use_model(vmaf->ev, text);
         if (err == -ENOENT)
             err = -EINVAL;
@@ -161,6 +156,56 @@ static int to_ev_picture(const VmafContext *const vmaf, const VmafPicture *const
     return 0;
 }
 
+/* A pair handed over by vmaf_read_pictures(): the references of both pictures, dropped when
+ * the engine gives the pair back. */
+typedef struct CvLentPair {
+    VmafRef *ref, *dist;
+} CvLentPair;
+
+static void give_back_pair(void *const user)
+{
+    CvLentPair *const pair = user;
+    cv_ref_drop(pair->ref);
+    cv_ref_drop(pair->dist);
+    free(pair);
+}
+
+/* Hand a checked pair to the engine, consuming both pictures: device pictures of the context's
+ * pool and counted host pictures (vmaf_picture_alloc) are lent (no copy; their references
+ * dropped when their frame is scored), others copied. */
+static int send_pair(VmafContext *const vmaf, VmafPicture *const ref, VmafPicture *const dist,
+                     const EvPicture *const a, const EvPicture *const b)
+{
+    const int on_device = cv_device_picture_of(vmaf->device_pool, ref);
+    if (on_device != cv_device_picture_of(vmaf->device_pool, dist)) {
+        cv_log(&vmaf->log, EV_LOG_ERROR,
+               "vmaf_read_pictures: one picture is a preallocated CUDA picture and the other "
+               "is not");
+        vmaf_picture_unref(ref);
+        vmaf_picture_unref(dist);
+        return -EINVAL;
+    }
+    CvLentPair *const pair = ref->ref && dist->ref ? malloc(sizeof(*pair)) : NULL;
+    int err;
+    if (!pair && on_device) {
+        err = -ENOMEM;
+    } else if (!pair) { /* pictures of the caller's own memory: copied now */
+        err = ev_send_pictures(vmaf->ev, a, b);
+    } else {
+        *pair = (CvLentPair){ ref->ref, dist->ref };
+        ref->ref = dist->ref = NULL; /* the pair holds them now */
+        err = on_device ? ev_lend_device_pictures(vmaf->ev, a, b, NULL, give_back_pair, pair)
+                        : ev_lend_pictures(vmaf->ev, a, b, give_back_pair, pair);
+    }
+    if (ref->ref)
+        vmaf_picture_unref(ref);
+    if (dist->ref)
+        vmaf_picture_unref(dist);
+    memset(ref, 0, sizeof(*ref));
+    memset(dist, 0, sizeof(*dist));
+    return err;
+}
+
 static int flush(VmafContext *const vmaf)
 {
     if (vmaf->flushed)
@@ -194,9 +239,10 @@ int vmaf_read_pictures(VmafContext *const vmaf, VmafPicture *const ref, VmafPict
     } else if (!(err = to_ev_picture(vmaf, ref, &a)) && !(err = to_ev_picture(vmaf, dist, &b))) {
         if (!vmaf->pic_cnt)
             vmaf->t_begin = clock();
-        err = ev_send_pictures(vmaf->ev, &a, &b);
+        err = send_pair(vmaf, ref, dist, &a, &b);
         if (!err)
             vmaf->pic_cnt++;
+        return err; /* send_pair consumed the pictures */
     }
     /* the pictures are consumed: libvmaf takes them over */
     if (ref && ref->ref)

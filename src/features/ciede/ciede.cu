@@ -23,12 +23,12 @@ namespace
 
 constexpr int THREADS = 128;
 
-// glibc's tables, read once per process from the host's libm, uploaded once per device.
+// glibc's tables, read once per process from the host's libm, uploaded by each worker once (a
+// context, the primary one of a device or a caller's, has its own copy of the device symbols;
+// a worker lives in one context, and a new worker in a context made anew uploads them again).
 std::mutex tables_lock;
 bool tables_read;
 EvGlibcTables tables;
-constexpr int MAX_DEVICES = 64;
-bool tables_on_device[MAX_DEVICES];
 
 struct Pics {
     CiedePlane r[3], d[3];
@@ -45,19 +45,22 @@ __global__ void de00_kernel(const CiedeGeom g, const Pics p, float *out)
 }
 
 // The worker's kept buffers of the twin (owner: its state): the frame's dE00 on the device
-// and their pinned host copy.
+// and their pinned host copy, followed by the worker's "tables uploaded" flag (kept host
+// memory starts zeroed).
 struct Bufs {
     float *de_dev;
     float *de_host;
+    unsigned char *tables_uploaded;
 };
 
 int bufs_of(const void *state, const CiedeGeom &g, EvCudaWorker *gpu, Bufs &b)
 {
     const size_t bytes = (size_t)g.w * g.h * sizeof(float);
     void *dev = nullptr, *host = nullptr;
-    const int err = ev_cuda_worker_memory(gpu, state, bytes, bytes, &dev, &host);
+    const int err = ev_cuda_worker_memory(gpu, state, bytes, bytes + 16, &dev, &host);
     b.de_dev = static_cast<float *>(dev);
     b.de_host = static_cast<float *>(host);
+    b.tables_uploaded = static_cast<unsigned char *>(host) + bytes;
     return err;
 }
 
@@ -69,16 +72,14 @@ int cuda_fail(const void *state, cudaError_t e, const char *what)
     return -EIO;
 }
 
-// The tables on the current device, once: uploaded on this worker's stream and waited for
-// under the lock (the only host wait outside extract, once per device per process).
-int tables_to_device(cudaStream_t stream)
+// The tables in the worker's context, once per worker: uploaded on its stream and waited for
+// (the only host wait outside extract, at a worker's first frame). Workers of one context
+// may write them at once: the same bytes.
+int tables_to_device(cudaStream_t stream, unsigned char *uploaded)
 {
-    int dev = 0;
-    if (cudaGetDevice(&dev) != cudaSuccess || dev < 0 || dev >= MAX_DEVICES)
-        return -EIO;
-    std::lock_guard<std::mutex> hold(tables_lock);
-    if (tables_on_device[dev])
+    if (*uploaded)
         return 0;
+    std::lock_guard<std::mutex> hold(tables_lock);
     if (!tables_read)
         return -EINVAL;
     cudaError_t e =
@@ -91,7 +92,7 @@ int tables_to_device(cudaStream_t stream)
         e = cudaStreamSynchronize(stream);
     if (e != cudaSuccess)
         return -EIO;
-    tables_on_device[dev] = true;
+    *uploaded = 1;
     return 0;
 }
 
@@ -122,7 +123,7 @@ extern "C" EV_LAUNCH_FN(ev_ciede_launch_cuda)
     if (err)
         return err;
     const cudaStream_t stream = static_cast<cudaStream_t>(ev_cuda_stream(ref->gpu));
-    err = tables_to_device(stream);
+    err = tables_to_device(stream, b.tables_uploaded);
     if (err) {
         ev_log(ciede_log(state), EV_LOG_ERROR, "ciede (CUDA): cannot upload glibc's tables");
         return err;
