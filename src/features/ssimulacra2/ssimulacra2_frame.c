@@ -9,22 +9,27 @@
 #include "features/ssimulacra2/ssimulacra2_frame.h"
 #include "features/ssimulacra2/ssimulacra2_weights.h"
 
-enum { SSIMU2_PLANES = 18 }; /* lin 6, xyb 6, mu 2, s11, s22, s12, tmp */
+enum { SSIMU2_PLANES = 18 };   /* lin 6, xyb 6, mu 2, s11, s22, s12, tmp */
+enum { SSIMU2_ROWS = 9 + 12 }; /* row, vstate 6, zero, sink; 6 double rows of terms */
 
 static size_t plane_floats(const unsigned w, const unsigned h)
 {
     return ((size_t)w * h + 15) & ~(size_t)15; /* 64-byte multiples */
 }
 
+static size_t row_floats(const unsigned w)
+{
+    return ((size_t)w + 15) & ~(size_t)15;
+}
+
 size_t ssimu2_buffer_size(const unsigned w, const unsigned h)
 {
-    const size_t row = ((size_t)w + 15) & ~(size_t)15;
-    return (SSIMU2_PLANES * plane_floats(w, h) + row + 6 * row) * sizeof(float);
+    return (SSIMU2_PLANES * plane_floats(w, h) + SSIMU2_ROWS * row_floats(w)) * sizeof(float);
 }
 
 void ssimu2_planes_bind(Ssimu2Planes *p, void *buf, const unsigned w, const unsigned h)
 {
-    const size_t n = plane_floats(w, h), row = ((size_t)w + 15) & ~(size_t)15;
+    const size_t n = plane_floats(w, h), row = row_floats(w);
     float *at = buf;
     p->w = w;
     p->h = h;
@@ -40,7 +45,11 @@ void ssimu2_planes_bind(Ssimu2Planes *p, void *buf, const unsigned w, const unsi
     p->s12 = at, at += n;
     p->tmp = at, at += n;
     p->row = at, at += row;
-    p->vstate = at;
+    p->vstate = at, at += 6 * row;
+    p->zero = at, at += row;
+    p->sink = at, at += row;
+    for (unsigned k = 0; k < 6; k++)
+        p->term[k] = (double *)(void *)at, at += 2 * row;
 }
 
 /* ---- the video's samples ---- */
@@ -105,14 +114,19 @@ static void downscale(float *v, const size_t stride, const unsigned w, const uns
     }
 }
 
+static void xyb_row(const float *restrict r, const float *restrict g, const float *restrict b,
+                    const unsigned w, float *restrict x0, float *restrict x1, float *restrict x2)
+{
+    for (unsigned x = 0; x < w; x++)
+        ssimu2_xyb(r[x], g[x], b[x], &x0[x], &x1[x], &x2[x]);
+}
+
 static void to_xyb(const Ssimu2Planes *p, const unsigned k, const unsigned w, const unsigned h)
 {
     for (unsigned y = 0; y < h; y++) {
         const size_t at = (size_t)y * p->w;
-        const float *r = p->lin[k][0] + at, *g = p->lin[k][1] + at, *b = p->lin[k][2] + at;
-        float *x0 = p->xyb[k][0] + at, *x1 = p->xyb[k][1] + at, *x2 = p->xyb[k][2] + at;
-        for (unsigned x = 0; x < w; x++)
-            ssimu2_xyb(r[x], g[x], b[x], &x0[x], &x1[x], &x2[x]);
+        xyb_row(p->lin[k][0] + at, p->lin[k][1] + at, p->lin[k][2] + at, w, p->xyb[k][0] + at,
+                p->xyb[k][1] + at, p->xyb[k][2] + at);
     }
 }
 
@@ -142,37 +156,59 @@ static void blur_row(const float *in, const unsigned w, float *out)
     }
 }
 
+/* One step of every column's three recursions, from its input sum (the tool's order). */
+#define SSIMU2_VSTEP(sum)                                                                          \
+    do {                                                                                           \
+        const float y1 = ssimu2_vstep(sum, n2_1, d1_1, p1[x], q1[x]);                              \
+        const float y3 = ssimu2_vstep(sum, n2_3, d1_3, p3[x], q3[x]);                              \
+        const float y5 = ssimu2_vstep(sum, n2_5, d1_5, p5[x], q5[x]);                              \
+        q1[x] = p1[x], q3[x] = p3[x], q5[x] = p5[x];                                               \
+        p1[x] = y1, p3[x] = y3, p5[x] = y5;                                                        \
+        out[x] = ssimu2_gauss_out(y1, y3, y5);                                                     \
+    } while (0)
+
+/* One output row of the vertical pass: its input is one row (the row radius + 1 above is
+ * outside the plane: no addition) or the sum of two. */
+static void vblur_row1(const float *restrict in, const unsigned w, float *restrict p1,
+                       float *restrict q1, float *restrict p3, float *restrict q3,
+                       float *restrict p5, float *restrict q5, float *restrict out)
+{
+    const float n2_1 = ssimu2_gauss.n2[0], n2_3 = ssimu2_gauss.n2[1], n2_5 = ssimu2_gauss.n2[2];
+    const float d1_1 = ssimu2_gauss.d1[0], d1_3 = ssimu2_gauss.d1[1], d1_5 = ssimu2_gauss.d1[2];
+    for (unsigned x = 0; x < w; x++)
+        SSIMU2_VSTEP(in[x]);
+}
+
+static void vblur_row2(const float *restrict top, const float *restrict bottom, const unsigned w,
+                       float *restrict p1, float *restrict q1, float *restrict p3,
+                       float *restrict q3, float *restrict p5, float *restrict q5,
+                       float *restrict out)
+{
+    const float n2_1 = ssimu2_gauss.n2[0], n2_3 = ssimu2_gauss.n2[1], n2_5 = ssimu2_gauss.n2[2];
+    const float d1_1 = ssimu2_gauss.d1[0], d1_3 = ssimu2_gauss.d1[1], d1_5 = ssimu2_gauss.d1[2];
+    for (unsigned x = 0; x < w; x++)
+        SSIMU2_VSTEP(top[x] + bottom[x]);
+}
+
 /* The columns, all at once (each column's recursion is the tool's): the input of output row n
- * is row n + radius - 1, plus row n - radius - 1 where it exists (an addition only then). */
+ * is row n + radius - 1 (zero below the plane), plus row n - radius - 1 where it exists. */
 static void blur_columns(const Ssimu2Planes *p, const unsigned w, const unsigned h, float *out)
 {
-    const Ssimu2Gauss *gs = &ssimu2_gauss;
-    const size_t stride = p->w, row = ((size_t)p->w + 15) & ~(size_t)15;
-    float *prev[3], *prev2[3];
-    for (unsigned k = 0; k < 3; k++) {
-        prev[k] = p->vstate + 2 * k * row;
-        prev2[k] = prev[k] + row;
-        memset(prev[k], 0, w * sizeof(float));
-        memset(prev2[k], 0, w * sizeof(float));
+    const size_t stride = p->w, row = row_floats(p->w);
+    float *v[6];
+    for (unsigned k = 0; k < 6; k++) {
+        v[k] = p->vstate + k * row;
+        memset(v[k], 0, w * sizeof(float));
     }
     const int n_h = (int)h, r = SSIMU2_RADIUS;
     for (int n = -r + 1; n < n_h; n++) {
         const int top = n - r - 1, bottom = n + r - 1;
-        const float *t = top >= 0 ? p->tmp + (size_t)top * stride : NULL;
-        const float *b = bottom < n_h ? p->tmp + (size_t)bottom * stride : NULL;
-        float *o = n >= 0 ? out + (size_t)n * stride : NULL;
-        for (unsigned x = 0; x < w; x++) {
-            const float below = b ? b[x] : 0.0f;
-            const float sum = t ? t[x] + below : below;
-            float y[3];
-            for (unsigned k = 0; k < 3; k++) {
-                y[k] = ssimu2_vstep(sum, gs->n2[k], gs->d1[k], prev[k][x], prev2[k][x]);
-                prev2[k][x] = prev[k][x];
-                prev[k][x] = y[k];
-            }
-            if (o)
-                o[x] = ssimu2_gauss_out(y[0], y[1], y[2]);
-        }
+        const float *b = bottom < n_h ? p->tmp + (size_t)bottom * stride : p->zero;
+        float *o = n >= 0 ? out + (size_t)n * stride : p->sink;
+        if (top >= 0)
+            vblur_row2(p->tmp + (size_t)top * stride, b, w, v[0], v[1], v[2], v[3], v[4], v[5], o);
+        else
+            vblur_row1(b, w, v[0], v[1], v[2], v[3], v[4], v[5], o);
     }
 }
 
@@ -197,40 +233,67 @@ static void blur(const Ssimu2Planes *p, const float *a, const float *b, const un
 
 /* ---- the maps ---- */
 
+/* One row's terms: 1 - SSIM' and its fourth power; the ringing and blur terms and theirs. */
+static void ssim_row(const float *restrict m1, const float *restrict m2, const float *restrict s11,
+                     const float *restrict s22, const float *restrict s12, const unsigned w,
+                     double *restrict t0, double *restrict t1)
+{
+    for (unsigned x = 0; x < w; x++) {
+        const double d = ssimu2_ssim_term(m1[x], m2[x], s11[x], s22[x], s12[x]);
+        t0[x] = d;
+        t1[x] = ssimu2_quartic(d);
+    }
+}
+
+static void edge_row(const float *restrict i1, const float *restrict m1, const float *restrict i2,
+                     const float *restrict m2, const unsigned w, double *restrict t2,
+                     double *restrict t3, double *restrict t4, double *restrict t5)
+{
+    for (unsigned x = 0; x < w; x++) {
+        const double e = ssimu2_edge_term(i1[x], m1[x], i2[x], m2[x]);
+        const double artifact = ssimu2_max0(e), lost = ssimu2_max0(-e);
+        t2[x] = artifact;
+        t3[x] = ssimu2_quartic(artifact);
+        t4[x] = lost;
+        t5[x] = ssimu2_quartic(lost);
+    }
+}
+
+/* The six sums over the plane, each in raster order as the tool's. */
 static void maps(const Ssimu2Planes *p, const unsigned c, const unsigned w, const unsigned h,
                  Ssimu2Scale *s)
 {
     const size_t stride = p->w;
-    double ssim[2] = { 0 }, edge[4] = { 0 };
+    double sum[6] = { 0 };
+    double *const *t = p->term;
     for (unsigned y = 0; y < h; y++) {
         const size_t at = (size_t)y * stride;
-        const float *m1 = p->mu[0] + at, *m2 = p->mu[1] + at;
-        const float *s11 = p->s11 + at, *s22 = p->s22 + at, *s12 = p->s12 + at;
-        const float *i1 = p->xyb[0][c] + at, *i2 = p->xyb[1][c] + at;
+        ssim_row(p->mu[0] + at, p->mu[1] + at, p->s11 + at, p->s22 + at, p->s12 + at, w, t[0],
+                 t[1]);
+        edge_row(p->xyb[0][c] + at, p->mu[0] + at, p->xyb[1][c] + at, p->mu[1] + at, w, t[2], t[3],
+                 t[4], t[5]);
         for (unsigned x = 0; x < w; x++) {
-            const double d = ssimu2_ssim_term(m1[x], m2[x], s11[x], s22[x], s12[x]);
-            ssim[0] += d;
-            ssim[1] += ssimu2_quartic(d);
-            const double e = ssimu2_edge_term(i1[x], m1[x], i2[x], m2[x]);
-            const double artifact = ssimu2_max0(e), lost = ssimu2_max0(-e);
-            edge[0] += artifact;
-            edge[1] += ssimu2_quartic(artifact);
-            edge[2] += lost;
-            edge[3] += ssimu2_quartic(lost);
+            sum[0] += t[0][x];
+            sum[1] += t[1][x];
+            sum[2] += t[2][x];
+            sum[3] += t[3][x];
+            sum[4] += t[4][x];
+            sum[5] += t[5][x];
         }
     }
     const double one = 1.0 / (double)((size_t)h * w);
-    s->ssim[c * 2] = one * ssim[0];
-    s->ssim[c * 2 + 1] = sqrt(sqrt(one * ssim[1]));
+    s->ssim[c * 2] = one * sum[0];
+    s->ssim[c * 2 + 1] = sqrt(sqrt(one * sum[1]));
     for (unsigned k = 0; k < 4; k += 2) {
-        s->edge[c * 4 + k] = one * edge[k];
-        s->edge[c * 4 + k + 1] = sqrt(sqrt(one * edge[k + 1]));
+        s->edge[c * 4 + k] = one * sum[2 + k];
+        s->edge[c * 4 + k + 1] = sqrt(sqrt(one * sum[3 + k]));
     }
 }
 
 void ssimu2_compute(const Ssimu2Planes *p, Ssimu2Result *r)
 {
     unsigned w = p->w, h = p->h;
+    memset(p->zero, 0, w * sizeof(float));
     r->n_scales = 0;
     for (unsigned scale = 0; scale < SSIMU2_SCALES; scale++) {
         if (w < SSIMU2_MIN_SIZE || h < SSIMU2_MIN_SIZE) /* the size of the scale before */

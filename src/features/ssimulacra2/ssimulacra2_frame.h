@@ -31,8 +31,11 @@ typedef struct Ssimu2Planes {
     float *lin[2][3]; /* linear R, G, B of the reference [0] and the distorted [1] */
     float *xyb[2][3];
     float *mu[2], *s11, *s22, *s12, *tmp;
-    float *row;    /* one row of the blur's input */
-    float *vstate; /* the vertical blur's previous two outputs per recursion and column */
+    float *row;      /* one row of the blur's input */
+    float *vstate;   /* the vertical blur's previous two outputs per recursion and column */
+    float *zero;     /* a row of zeros (below the plane) */
+    float *sink;     /* where the vertical blur's rows before the first output go */
+    double *term[6]; /* one row of the maps' terms */
 } Ssimu2Planes;
 
 size_t ssimu2_buffer_size(unsigned w, unsigned h);

@@ -10,6 +10,7 @@
 #ifndef EV_FEATURES_SSIMULACRA2_MATH_H
 #define EV_FEATURES_SSIMULACRA2_MATH_H
 
+#include <math.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -113,9 +114,9 @@ EV_HD float ssimu2_cbrt_add(const float x, const float add)
 {
     const float k1_3 = 0x1.555556p-2f, k4_3 = 0x1.555556p+0f;
     const float x_3 = k1_3 * x;
-    const int32_t bits = (int32_t)ssimu2_bits(x);
-    const int32_t guess = bits == 0 ? 0 : 0x54800000 - (bits >> 23) * 0x002AAAAA;
-    float r = ssimu2_float((uint32_t)guess);
+    const uint32_t bits = ssimu2_bits(x);
+    const uint32_t guess = 0x54800000u - (bits >> 23) * 0x002AAAAAu; /* exponent times -1/3 */
+    float r = ssimu2_float(guess & (0u - (uint32_t)(bits != 0)));    /* 0 for 0 */
     for (int i = 0; i < 3; i++) {
         const float r2 = r * r;
         r = k4_3 * r - x_3 * (r2 * r2);
@@ -126,9 +127,11 @@ EV_HD float ssimu2_cbrt_add(const float x, const float add)
     return r2 * x + add;
 }
 
+/* +0 for any value with the sign bit set (-0 too), as Highway's ZeroIfNegative. */
 EV_HD float ssimu2_zero_if_negative(const float v)
 {
-    return (ssimu2_bits(v) & 0x80000000u) ? 0.0f : v;
+    const uint32_t u = ssimu2_bits(v);
+    return ssimu2_float(u & ~(0u - (u >> 31)));
 }
 
 /* Linear R, G, B to SSIMULACRA2's positive XYB: X 14 x + 0.42, Y y + 0.01, B (b - y) + 0.55. */
@@ -195,6 +198,17 @@ EV_HD float ssimu2_gauss_out(const float o1, const float o3, const float o5)
 
 /* ---- the error maps ---- */
 
+/* v < 0 ? 0 : v (std::max(v, 0.0): -0 and NaN kept), as a mask so that loops vectorise. */
+EV_HD double ssimu2_max0(const double v)
+{
+    uint64_t u;
+    memcpy(&u, &v, sizeof(u));
+    u &= ~(0u - (uint64_t)(v < 0.0));
+    double r;
+    memcpy(&r, &u, sizeof(r));
+    return r;
+}
+
 /* 1 - SSIM' of one sample (no luminance denominator), at least 0, as a double. */
 EV_HD double ssimu2_ssim_term(const float mu1, const float mu2, const float s11, const float s22,
                               const float s12)
@@ -205,22 +219,15 @@ EV_HD double ssimu2_ssim_term(const float mu1, const float mu2, const float s11,
     const float num_m = (float)(1.0 - (double)(dm * dm));
     const float num_s = 2.0f * (s12 - mu12) + c2;
     const float denom_s = ((s11 - mu11) + (s22 - mu22)) + c2;
-    const double d = 1.0 - (double)((num_m * num_s) / denom_s);
-    return d < 0.0 ? 0.0 : d;
+    return ssimu2_max0(1.0 - (double)((num_m * num_s) / denom_s));
 }
 
 /* The edge ratio of one sample: (1 + |dis - mu_dis|) / (1 + |ref - mu_ref|) - 1 (double). */
 EV_HD double ssimu2_edge_term(const float ref, const float mu_ref, const float dis,
                               const float mu_dis)
 {
-    const float ed = dis - mu_dis, er = ref - mu_ref;
-    const float ad = ed < 0.0f ? -ed : ed, ar = er < 0.0f ? -er : er;
+    const float ad = fabsf(dis - mu_dis), ar = fabsf(ref - mu_ref);
     return (1.0 + (double)ad) / (1.0 + (double)ar) - 1.0;
-}
-
-EV_HD double ssimu2_max0(const double v)
-{
-    return v < 0.0 ? 0.0 : v;
 }
 
 EV_HD double ssimu2_quartic(double v)
