@@ -16,7 +16,7 @@
 #               (scripts/libm_check.sh, part CIEDE_LIBM: enum (default), random or all)
 #     repeat    REPEATS (100) runs of one pair, then 8 processes at once: identical output
 #     bench     bench_vmaf, bench_twins (kernels), bench/cli_feed.sh
-#     ffmpeg    FFMPEG (an ffmpeg built by tests/ffmpeg/build_ffmpeg.sh) on this build's
+#     ffmpeg    FFMPEG (an ffmpeg built by scripts/build_ffmpeg.sh) on this build's
 #               libvmaf.so.3: vmaf_v0.6.1 of a 1080p clip on CUDA and on the CPU
 #               (CUDA_VISIBLE_DEVICES= hides the GPU), the logs' values compared, fps of each
 # Logs go to LOG_DIR (default build-gpu/logs), one file per step; the last lines of each

@@ -28,6 +28,9 @@ cmake -S . -B build -DCMAKE_BUILD_TYPE=Release "$@" >build.log 2>&1 || { cat bui
 cmake --build build -j"$(nproc)" >>build.log 2>&1 || { tail -50 build.log; exit 1; }
 # Debian's ffmpeg source, for the ffmpeg filter test (which skips without it): fetched once,
 # with a private apt configuration (the system's sources stay as they are).
-scripts/fetch_ffmpeg_source.sh build/deps >/dev/null 2>build/deps-ffmpeg.log ||
-  echo "setup: no ffmpeg source ($(tail -1 build/deps-ffmpeg.log 2>/dev/null)); the ffmpeg filter test will skip"
+# Debian 12's (5.1) and trixie's (7.1, with nv-codec-headers for its CUDA filters).
+for release in bookworm trixie; do
+  scripts/fetch_ffmpeg_source.sh build/deps "$release" >build/deps-ffmpeg-$release.log 2>&1 ||
+    echo "setup: no $release ffmpeg source ($(tail -1 build/deps-ffmpeg-$release.log)); its ffmpeg filter test will skip"
+done
 echo "setup: built build/exactvmaf ($(build/exactvmaf --version))"
