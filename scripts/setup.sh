@@ -6,11 +6,13 @@ cd "$(dirname "$0")/.."
 
 need=()
 for pkg in cmake gcc clang clang-format make pkg-config libjansson-dev dpkg-dev xz-utils python3 \
-  python3-numpy chromium libavformat-dev libavcodec-dev libswscale-dev libavutil-dev ffmpeg; do
+  python3-numpy chromium libavformat-dev libavcodec-dev libswscale-dev libavutil-dev ffmpeg \
+  python3-dev python3-setuptools python3-pytest python3-distributed python3-pandas; do
   # clang: scripts/fuzz.sh; clang-format: scripts/format.sh; dpkg-dev, xz-utils: the ffmpeg
   # source below; python3: scripts/layers.py; python3-numpy: percentile_numpy (--pool against
   # numpy); chromium: report_chromium (the --report page drawn headless); libav*-dev: encoded
-  # input (EXACTVMAF_FFMPEG); ffmpeg: the encodes of the encoded_input test
+  # input (EXACTVMAF_FFMPEG); ffmpeg: the encodes of the encoded_input test; python3-dev,
+  # -setuptools, -pytest, -distributed, -pandas: the Python package and its tests (python/)
   dpkg -s "$pkg" >/dev/null 2>&1 || need+=("$pkg")
 done
 if ((${#need[@]})); then
