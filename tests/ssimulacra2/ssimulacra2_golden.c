@@ -170,7 +170,7 @@ static int write_pfm(const char *path, const Frames *f, const uint16_t *frame,
                      const Ssimu2Matrix *m)
 {
     void *buf = malloc(f->frame_samples * 2);
-    float *rgb = malloc((size_t)f->w * 3 * sizeof(float));
+    float *rgb = malloc((size_t)f->w * 6 * sizeof(float));
     FILE *out = buf && rgb ? fopen(path, "wb") : NULL;
     int err = out ? 0 : -EIO;
     if (!err) {
@@ -185,7 +185,13 @@ static int write_pfm(const char *path, const Frames *f, const uint16_t *frame,
         }
         fprintf(out, "PF\n%u %u\n-1.0\n", f->w, f->h);
         for (unsigned y = f->h; y-- > 0 && !err;) {
-            ssimu2_rgb_row(&p, m, y, rgb);
+            float *r = rgb + 3 * (size_t)f->w, *g = r + f->w, *b = g + f->w;
+            ssimu2_rgb_row(&p, m, y, r, g, b);
+            for (unsigned x = 0; x < f->w; x++) {
+                rgb[3 * x] = r[x];
+                rgb[3 * x + 1] = g[x];
+                rgb[3 * x + 2] = b[x];
+            }
             err = fwrite(rgb, sizeof(float), (size_t)f->w * 3, out) == (size_t)f->w * 3 ? 0 : -EIO;
         }
         err = fclose(out) && !err ? -EIO : err;

@@ -39,3 +39,9 @@ set_tests_properties(ssimulacra2_reference PROPERTIES LABELS reference SKIP_RETU
                      TIMEOUT 1200)
 
 ev_add_test(unit_ssimulacra2 SOURCES ${CMAKE_CURRENT_LIST_DIR}/ssimulacra2_unit_test.c LABELS unit)
+# every row kernel of every level against C (checkasm's rules), and a planted bit that must fail
+ev_add_test(unit_ssimulacra2_kernels SOURCES ${CMAKE_CURRENT_LIST_DIR}/ssimulacra2_kernels_test.c
+            LABELS unit)
+add_test(NAME unit_ssimulacra2_kernels_planted
+         COMMAND bash -c "! \"$0\" --plant >/dev/null" $<TARGET_FILE:unit_ssimulacra2_kernels>)
+set_tests_properties(unit_ssimulacra2_kernels_planted PROPERTIES LABELS unit)

@@ -6,6 +6,7 @@
 #include <stddef.h>
 
 #include "base/extractor.h"
+#include "features/ssimulacra2/ssimulacra2_dsp.h"
 #include "features/ssimulacra2/ssimulacra2_frame.h"
 
 enum { SSIMU2_AUTO, SSIMU2_709, SSIMU2_601 };
@@ -17,6 +18,7 @@ typedef struct Ssimu2Opts {
 typedef struct Ssimu2State {
     unsigned w, h;
     Ssimu2Matrix m;
+    Ssimu2Dsp dsp;
     char name[64]; /* "ssimulacra2", with the option's suffix when it is not the default */
 } Ssimu2State;
 
@@ -56,6 +58,7 @@ static int ssimu2_init(void *state, const void *opts, const EvPicInfo *info, con
     s->m = choice == SSIMU2_709 || (choice == SSIMU2_AUTO && hd) ? bt709 : bt601;
     s->w = info->width;
     s->h = info->height;
+    ssimu2_dsp_init(&s->dsp, info->cpu);
     ev_options_feature_name(s->name, sizeof(s->name), "ssimulacra2", &ev_fex_ssimulacra2, opts);
     return 0;
 }
@@ -72,10 +75,10 @@ static int ssimu2_extract(const void *state, void *scratch, const EvPic *ref, co
     const Ssimu2State *s = state;
     Ssimu2Planes p;
     ssimu2_planes_bind(&p, scratch, s->w, s->h);
-    ssimu2_linear_from_pic(&p, 0, ref, &s->m);
-    ssimu2_linear_from_pic(&p, 1, dis, &s->m);
+    ssimu2_linear_from_pic(&p, &s->dsp, 0, ref, &s->m);
+    ssimu2_linear_from_pic(&p, &s->dsp, 1, dis, &s->m);
     Ssimu2Result r;
-    ssimu2_compute(&p, &r);
+    ssimu2_compute(&p, &s->dsp, &r);
     return ev_sink_put(sink, s->name, frame, ssimu2_score(&r));
 }
 

@@ -9,8 +9,8 @@
 #include "features/ssimulacra2/ssimulacra2_frame.h"
 #include "features/ssimulacra2/ssimulacra2_weights.h"
 
-enum { SSIMU2_PLANES = 18 };   /* lin 6, xyb 6, mu 2, s11, s22, s12, tmp */
-enum { SSIMU2_ROWS = 9 + 12 }; /* row, vstate 6, zero, sink; 6 double rows of terms */
+enum { SSIMU2_PLANES = 18 };                      /* lin 6, xyb 6, mu 2, s11, s22, s12, tmp */
+enum { SSIMU2_ROWS = 2 * SSIMU2_LANES + 8 + 12 }; /* tiles 2, vstate 6, zero, sink, terms 6 */
 
 static size_t plane_floats(const unsigned w, const unsigned h)
 {
@@ -44,7 +44,8 @@ void ssimu2_planes_bind(Ssimu2Planes *p, void *buf, const unsigned w, const unsi
     p->s22 = at, at += n;
     p->s12 = at, at += n;
     p->tmp = at, at += n;
-    p->row = at, at += row;
+    p->tile[0] = at, at += SSIMU2_LANES * row;
+    p->tile[1] = at, at += SSIMU2_LANES * row;
     p->vstate = at, at += 6 * row;
     p->zero = at, at += row;
     p->sink = at, at += row;
@@ -54,46 +55,59 @@ void ssimu2_planes_bind(Ssimu2Planes *p, void *buf, const unsigned w, const unsi
 
 /* ---- the video's samples ---- */
 
-static unsigned sample(const EvPic *pic, const unsigned plane, const unsigned x, const unsigned y)
+/* Row y of a plane as unit floats (ssimu2_unit), sample x taken from column
+ * min(x >> ss_x, plane width - 1). */
+static void unit_row(const EvPic *pic, const unsigned plane, const unsigned y, const unsigned w,
+                     const unsigned ss_x, const int off, const int scale, float *restrict out)
 {
-    return pic->bpc > 8 ? ev_pic_row16(pic, plane, y)[x] : ev_pic_row8(pic, plane, y)[x];
-}
-
-void ssimu2_rgb_row(const EvPic *pic, const Ssimu2Matrix *m, const unsigned y, float *rgb)
-{
-    const int up = (int)pic->bpc - 8;
-    const int y_off = 16 << up, y_scale = 219 << up, c_off = 128 << up, c_scale = 224 << up;
-    const int chroma = pic->layout != EV_PIX_400;
-    const unsigned ss_x = pic->layout == EV_PIX_420 || pic->layout == EV_PIX_422;
-    const unsigned ss_y = pic->layout == EV_PIX_420;
-    const unsigned w = pic->w[0];
-    unsigned cy = y >> ss_y;
-    if (chroma && cy >= pic->h[1]) /* odd heights: the last chroma row (floor-sized planes) */
-        cy = pic->h[1] - 1;
-    for (unsigned x = 0; x < w; x++) {
-        float cb = 0.0f, cr = 0.0f;
-        if (chroma) {
-            unsigned cx = x >> ss_x;
-            if (cx >= pic->w[1])
-                cx = pic->w[1] - 1;
-            cb = ssimu2_unit((int)sample(pic, 1, cx, cy), c_off, c_scale);
-            cr = ssimu2_unit((int)sample(pic, 2, cx, cy), c_off, c_scale);
+    const unsigned last = pic->w[plane] - 1;
+    if (pic->bpc > 8) {
+        const uint16_t *restrict v = ev_pic_row16(pic, plane, y);
+        for (unsigned x = 0; x < w; x++) {
+            const unsigned cx = x >> ss_x;
+            out[x] = ssimu2_unit((int)v[cx < last ? cx : last], off, scale);
         }
-        const float luma = ssimu2_unit((int)sample(pic, 0, x, y), y_off, y_scale);
-        ssimu2_rgb(m, luma, cb, cr, &rgb[3 * x], &rgb[3 * x + 1], &rgb[3 * x + 2]);
+    } else {
+        const uint8_t *restrict v = ev_pic_row8(pic, plane, y);
+        for (unsigned x = 0; x < w; x++) {
+            const unsigned cx = x >> ss_x;
+            out[x] = ssimu2_unit((int)v[cx < last ? cx : last], off, scale);
+        }
     }
 }
 
-void ssimu2_linear_from_pic(const Ssimu2Planes *p, const unsigned k, const EvPic *pic,
-                            const Ssimu2Matrix *m)
+void ssimu2_rgb_row(const EvPic *pic, const Ssimu2Matrix *m, const unsigned y, float *r, float *g,
+                    float *b)
 {
-    float *rgb = p->tmp; /* a row of 3 w floats: tmp is free before the blurs */
+    const int up = (int)pic->bpc - 8;
+    const unsigned w = pic->w[0];
+    unit_row(pic, 0, y, w, 0, 16 << up, 219 << up, r);
+    if (pic->layout == EV_PIX_400) {
+        memset(g, 0, w * sizeof(float));
+        memset(b, 0, w * sizeof(float));
+    } else {
+        const unsigned ss_x = pic->layout != EV_PIX_444, ss_y = pic->layout == EV_PIX_420;
+        unsigned cy = y >> ss_y;
+        if (cy >= pic->h[1]) /* odd heights: the last chroma row (floor-sized planes) */
+            cy = pic->h[1] - 1;
+        unit_row(pic, 1, cy, w, ss_x, 128 << up, 224 << up, g);
+        unit_row(pic, 2, cy, w, ss_x, 128 << up, 224 << up, b);
+    }
+    for (unsigned x = 0; x < w; x++) /* Y', Cb', Cr' in place to R', G', B' */
+        ssimu2_rgb(m, r[x], g[x], b[x], &r[x], &g[x], &b[x]);
+}
+
+void ssimu2_linear_from_pic(const Ssimu2Planes *p, const Ssimu2Dsp *dsp, const unsigned k,
+                            const EvPic *pic, const Ssimu2Matrix *m)
+{
+    const size_t row = row_floats(p->w);
+    float *r = p->tmp, *g = r + row, *b = g + row; /* tmp is free before the blurs */
     for (unsigned y = 0; y < p->h; y++) {
-        ssimu2_rgb_row(pic, m, y, rgb);
+        ssimu2_rgb_row(pic, m, y, r, g, b);
         const size_t at = (size_t)y * p->w;
-        for (unsigned x = 0; x < p->w; x++)
-            for (unsigned c = 0; c < 3; c++)
-                p->lin[k][c][at + x] = ssimu2_linear_from_srgb(rgb[3 * x + c]);
+        dsp->linear(r, p->w, p->lin[k][0] + at);
+        dsp->linear(g, p->w, p->lin[k][1] + at);
+        dsp->linear(b, p->w, p->lin[k][2] + at);
     }
 }
 
@@ -114,164 +128,114 @@ static void downscale(float *v, const size_t stride, const unsigned w, const uns
     }
 }
 
-static void xyb_row(const float *restrict r, const float *restrict g, const float *restrict b,
-                    const unsigned w, float *restrict x0, float *restrict x1, float *restrict x2)
-{
-    for (unsigned x = 0; x < w; x++)
-        ssimu2_xyb(r[x], g[x], b[x], &x0[x], &x1[x], &x2[x]);
-}
-
-static void to_xyb(const Ssimu2Planes *p, const unsigned k, const unsigned w, const unsigned h)
+static void to_xyb(const Ssimu2Planes *p, const Ssimu2Dsp *dsp, const unsigned k, const unsigned w,
+                   const unsigned h)
 {
     for (unsigned y = 0; y < h; y++) {
         const size_t at = (size_t)y * p->w;
-        xyb_row(p->lin[k][0] + at, p->lin[k][1] + at, p->lin[k][2] + at, w, p->xyb[k][0] + at,
-                p->xyb[k][1] + at, p->xyb[k][2] + at);
+        dsp->xyb(p->lin[k][0] + at, p->lin[k][1] + at, p->lin[k][2] + at, w, p->xyb[k][0] + at,
+                 p->xyb[k][1] + at, p->xyb[k][2] + at);
     }
 }
 
 /* ---- the blur ---- */
 
-static const Ssimu2Gauss ssimu2_gauss = SSIMU2_GAUSS;
-
-/* One row: the recursion runs from -radius + 1, its input the sum of the samples radius + 1
- * before and radius - 1 after (zero outside the row). */
-static void blur_row(const float *in, const unsigned w, float *out)
+/* Rows y0 .. y0 + SSIMU2_LANES - 1 of a (or of a b, sample by sample), interleaved into the
+ * tile; rows past h are zeros (their outputs are dropped). */
+static void tile_rows(const Ssimu2Planes *p, const float *a, const float *b, const unsigned w,
+                      const unsigned h, const unsigned y0)
 {
-    const Ssimu2Gauss *gs = &ssimu2_gauss;
-    const int n_w = (int)w, r = SSIMU2_RADIUS;
-    float prev[3] = { 0 }, prev2[3] = { 0 };
-    for (int n = -r + 1; n < n_w; n++) {
-        const float left = n - r - 1 >= 0 ? in[n - r - 1] : 0.0f;
-        const float right = n + r - 1 < n_w ? in[n + r - 1] : 0.0f;
-        const float sum = left + right;
-        float o[3];
-        for (unsigned k = 0; k < 3; k++) {
-            o[k] = ssimu2_hstep(sum, gs->n2[k], gs->d1[k], prev[k], prev2[k]);
-            prev2[k] = prev[k];
-            prev[k] = o[k];
+    enum { L = SSIMU2_LANES };
+    const size_t stride = p->w;
+    float *restrict t = p->tile[0];
+    for (unsigned x0 = 0; x0 < w; x0 += L) {
+        const unsigned n = w - x0 < L ? w - x0 : L;
+        for (unsigned j = 0; j < L; j++) {
+            float *restrict o = t + (size_t)x0 * L + j;
+            if (y0 + j >= h) {
+                for (unsigned x = 0; x < n; x++)
+                    o[x * L] = 0.0f;
+                continue;
+            }
+            const float *restrict ra = a + (size_t)(y0 + j) * stride + x0;
+            if (b) {
+                const float *restrict rb = b + (size_t)(y0 + j) * stride + x0;
+                for (unsigned x = 0; x < n; x++)
+                    o[x * L] = ra[x] * rb[x];
+            } else {
+                for (unsigned x = 0; x < n; x++)
+                    o[x * L] = ra[x];
+            }
         }
-        if (n >= 0)
-            out[n] = ssimu2_gauss_out(o[0], o[1], o[2]);
     }
 }
 
-/* One step of every column's three recursions, from its input sum (the tool's order). */
-#define SSIMU2_VSTEP(sum)                                                                          \
-    do {                                                                                           \
-        const float y1 = ssimu2_vstep(sum, n2_1, d1_1, p1[x], q1[x]);                              \
-        const float y3 = ssimu2_vstep(sum, n2_3, d1_3, p3[x], q3[x]);                              \
-        const float y5 = ssimu2_vstep(sum, n2_5, d1_5, p5[x], q5[x]);                              \
-        q1[x] = p1[x], q3[x] = p3[x], q5[x] = p5[x];                                               \
-        p1[x] = y1, p3[x] = y3, p5[x] = y5;                                                        \
-        out[x] = ssimu2_gauss_out(y1, y3, y5);                                                     \
-    } while (0)
-
-/* One output row of the vertical pass: its input is one row (the row radius + 1 above is
- * outside the plane: no addition) or the sum of two. */
-static void vblur_row1(const float *restrict in, const unsigned w, float *restrict p1,
-                       float *restrict q1, float *restrict p3, float *restrict q3,
-                       float *restrict p5, float *restrict q5, float *restrict out)
+/* The tile's rows back into rows y0.. of out (those inside the plane). */
+static void untile_rows(const Ssimu2Planes *p, const unsigned w, const unsigned h,
+                        const unsigned y0, float *out)
 {
-    const float n2_1 = ssimu2_gauss.n2[0], n2_3 = ssimu2_gauss.n2[1], n2_5 = ssimu2_gauss.n2[2];
-    const float d1_1 = ssimu2_gauss.d1[0], d1_3 = ssimu2_gauss.d1[1], d1_5 = ssimu2_gauss.d1[2];
-    for (unsigned x = 0; x < w; x++)
-        SSIMU2_VSTEP(in[x]);
-}
-
-static void vblur_row2(const float *restrict top, const float *restrict bottom, const unsigned w,
-                       float *restrict p1, float *restrict q1, float *restrict p3,
-                       float *restrict q3, float *restrict p5, float *restrict q5,
-                       float *restrict out)
-{
-    const float n2_1 = ssimu2_gauss.n2[0], n2_3 = ssimu2_gauss.n2[1], n2_5 = ssimu2_gauss.n2[2];
-    const float d1_1 = ssimu2_gauss.d1[0], d1_3 = ssimu2_gauss.d1[1], d1_5 = ssimu2_gauss.d1[2];
-    for (unsigned x = 0; x < w; x++)
-        SSIMU2_VSTEP(top[x] + bottom[x]);
+    enum { L = SSIMU2_LANES };
+    const size_t stride = p->w;
+    const float *restrict t = p->tile[1];
+    for (unsigned x0 = 0; x0 < w; x0 += L) {
+        const unsigned n = w - x0 < L ? w - x0 : L;
+        for (unsigned j = 0; j < L && y0 + j < h; j++) {
+            float *restrict o = out + (size_t)(y0 + j) * stride + x0;
+            const float *restrict i = t + (size_t)x0 * L + j;
+            for (unsigned x = 0; x < n; x++)
+                o[x] = i[x * L];
+        }
+    }
 }
 
 /* The columns, all at once (each column's recursion is the tool's): the input of output row n
  * is row n + radius - 1 (zero below the plane), plus row n - radius - 1 where it exists. */
-static void blur_columns(const Ssimu2Planes *p, const unsigned w, const unsigned h, float *out)
+static void blur_columns(const Ssimu2Planes *p, const Ssimu2Dsp *dsp, const unsigned w,
+                         const unsigned h, float *out)
 {
     const size_t stride = p->w, row = row_floats(p->w);
-    float *v[6];
-    for (unsigned k = 0; k < 6; k++) {
-        v[k] = p->vstate + k * row;
-        memset(v[k], 0, w * sizeof(float));
-    }
+    memset(p->vstate, 0, 6 * row * sizeof(float));
     const int n_h = (int)h, r = SSIMU2_RADIUS;
     for (int n = -r + 1; n < n_h; n++) {
         const int top = n - r - 1, bottom = n + r - 1;
         const float *b = bottom < n_h ? p->tmp + (size_t)bottom * stride : p->zero;
         float *o = n >= 0 ? out + (size_t)n * stride : p->sink;
         if (top >= 0)
-            vblur_row2(p->tmp + (size_t)top * stride, b, w, v[0], v[1], v[2], v[3], v[4], v[5], o);
+            dsp->vblur2(p->tmp + (size_t)top * stride, b, w, p->vstate, row, o);
         else
-            vblur_row1(b, w, v[0], v[1], v[2], v[3], v[4], v[5], o);
+            dsp->vblur1(b, w, p->vstate, row, o);
     }
 }
 
-/* Blurs a (or a b, sample by sample) of size w x h into out. */
-static void blur(const Ssimu2Planes *p, const float *a, const float *b, const unsigned w,
-                 const unsigned h, float *out)
+/* Blurs a (or a b, sample by sample) of size w x h into out: the rows SSIMU2_LANES at a time,
+ * then the columns. */
+static void blur(const Ssimu2Planes *p, const Ssimu2Dsp *dsp, const float *a, const float *b,
+                 const unsigned w, const unsigned h, float *out)
 {
-    const size_t stride = p->w;
-    for (unsigned y = 0; y < h; y++) {
-        const float *ra = a + (size_t)y * stride;
-        const float *in = ra;
-        if (b) {
-            const float *rb = b + (size_t)y * stride;
-            for (unsigned x = 0; x < w; x++)
-                p->row[x] = ra[x] * rb[x];
-            in = p->row;
-        }
-        blur_row(in, w, p->tmp + (size_t)y * stride);
+    enum { L = SSIMU2_LANES };
+    for (unsigned y0 = 0; y0 < h; y0 += L) {
+        tile_rows(p, a, b, w, h, y0);
+        dsp->hblur(p->tile[0], w, p->tile[1]);
+        untile_rows(p, w, h, y0, p->tmp);
     }
-    blur_columns(p, w, h, out);
+    blur_columns(p, dsp, w, h, out);
 }
 
 /* ---- the maps ---- */
 
-/* One row's terms: 1 - SSIM' and its fourth power; the ringing and blur terms and theirs. */
-static void ssim_row(const float *restrict m1, const float *restrict m2, const float *restrict s11,
-                     const float *restrict s22, const float *restrict s12, const unsigned w,
-                     double *restrict t0, double *restrict t1)
-{
-    for (unsigned x = 0; x < w; x++) {
-        const double d = ssimu2_ssim_term(m1[x], m2[x], s11[x], s22[x], s12[x]);
-        t0[x] = d;
-        t1[x] = ssimu2_quartic(d);
-    }
-}
-
-static void edge_row(const float *restrict i1, const float *restrict m1, const float *restrict i2,
-                     const float *restrict m2, const unsigned w, double *restrict t2,
-                     double *restrict t3, double *restrict t4, double *restrict t5)
-{
-    for (unsigned x = 0; x < w; x++) {
-        const double e = ssimu2_edge_term(i1[x], m1[x], i2[x], m2[x]);
-        const double artifact = ssimu2_max0(e), lost = ssimu2_max0(-e);
-        t2[x] = artifact;
-        t3[x] = ssimu2_quartic(artifact);
-        t4[x] = lost;
-        t5[x] = ssimu2_quartic(lost);
-    }
-}
-
 /* The six sums over the plane, each in raster order as the tool's. */
-static void maps(const Ssimu2Planes *p, const unsigned c, const unsigned w, const unsigned h,
-                 Ssimu2Scale *s)
+static void maps(const Ssimu2Planes *p, const Ssimu2Dsp *dsp, const unsigned c, const unsigned w,
+                 const unsigned h, Ssimu2Scale *s)
 {
     const size_t stride = p->w;
     double sum[6] = { 0 };
     double *const *t = p->term;
     for (unsigned y = 0; y < h; y++) {
         const size_t at = (size_t)y * stride;
-        ssim_row(p->mu[0] + at, p->mu[1] + at, p->s11 + at, p->s22 + at, p->s12 + at, w, t[0],
-                 t[1]);
-        edge_row(p->xyb[0][c] + at, p->mu[0] + at, p->xyb[1][c] + at, p->mu[1] + at, w, t[2], t[3],
-                 t[4], t[5]);
+        dsp->ssim(p->mu[0] + at, p->mu[1] + at, p->s11 + at, p->s22 + at, p->s12 + at, w, t[0],
+                  t[1]);
+        dsp->edge(p->xyb[0][c] + at, p->mu[0] + at, p->xyb[1][c] + at, p->mu[1] + at, w, t[2], t[3],
+                  t[4], t[5]);
         for (unsigned x = 0; x < w; x++) {
             sum[0] += t[0][x];
             sum[1] += t[1][x];
@@ -290,7 +254,7 @@ static void maps(const Ssimu2Planes *p, const unsigned c, const unsigned w, cons
     }
 }
 
-void ssimu2_compute(const Ssimu2Planes *p, Ssimu2Result *r)
+void ssimu2_compute(const Ssimu2Planes *p, const Ssimu2Dsp *dsp, Ssimu2Result *r)
 {
     unsigned w = p->w, h = p->h;
     memset(p->zero, 0, w * sizeof(float));
@@ -305,17 +269,17 @@ void ssimu2_compute(const Ssimu2Planes *p, Ssimu2Result *r)
             w = (w + 1) / 2;
             h = (h + 1) / 2;
         }
-        to_xyb(p, 0, w, h);
-        to_xyb(p, 1, w, h);
+        to_xyb(p, dsp, 0, w, h);
+        to_xyb(p, dsp, 1, w, h);
         Ssimu2Scale *s = &r->scale[scale];
         for (unsigned c = 0; c < 3; c++) {
             const float *x1 = p->xyb[0][c], *x2 = p->xyb[1][c];
-            blur(p, x1, x1, w, h, p->s11);
-            blur(p, x2, x2, w, h, p->s22);
-            blur(p, x1, x2, w, h, p->s12);
-            blur(p, x1, NULL, w, h, p->mu[0]);
-            blur(p, x2, NULL, w, h, p->mu[1]);
-            maps(p, c, w, h, s);
+            blur(p, dsp, x1, x1, w, h, p->s11);
+            blur(p, dsp, x2, x2, w, h, p->s22);
+            blur(p, dsp, x1, x2, w, h, p->s12);
+            blur(p, dsp, x1, NULL, w, h, p->mu[0]);
+            blur(p, dsp, x2, NULL, w, h, p->mu[1]);
+            maps(p, dsp, c, w, h, s);
         }
         r->n_scales++;
     }

@@ -7,6 +7,7 @@
 #include <stddef.h>
 
 #include "base/picture.h"
+#include "features/ssimulacra2/ssimulacra2_kernels.h"
 #include "features/ssimulacra2/ssimulacra2_math.h"
 
 #ifdef __cplusplus
@@ -31,7 +32,7 @@ typedef struct Ssimu2Planes {
     float *lin[2][3]; /* linear R, G, B of the reference [0] and the distorted [1] */
     float *xyb[2][3];
     float *mu[2], *s11, *s22, *s12, *tmp;
-    float *row;      /* one row of the blur's input */
+    float *tile[2];  /* SSIMU2_LANES rows interleaved: the horizontal blur's input, output */
     float *vstate;   /* the vertical blur's previous two outputs per recursion and column */
     float *zero;     /* a row of zeros (below the plane) */
     float *sink;     /* where the vertical blur's rows before the first output go */
@@ -43,14 +44,15 @@ void ssimu2_planes_bind(Ssimu2Planes *p, void *buf, unsigned w, unsigned h);
 
 /* The samples of one picture as linear RGB in p->lin[k]: limited range, matrix m, chroma
  * samples repeated (nearest), R'G'B' clamped to [0, 1], then sRGB-decoded as libjxl does. */
-void ssimu2_linear_from_pic(const Ssimu2Planes *p, unsigned k, const EvPic *pic,
-                            const Ssimu2Matrix *m);
+void ssimu2_linear_from_pic(const Ssimu2Planes *p, const Ssimu2Dsp *dsp, unsigned k,
+                            const EvPic *pic, const Ssimu2Matrix *m);
 
-/* The R'G'B' of row y of a picture (before decoding): 3 * w floats, interleaved. */
-void ssimu2_rgb_row(const EvPic *pic, const Ssimu2Matrix *m, unsigned y, float *rgb);
+/* The R'G'B' of row y of a picture (before decoding): w floats each. */
+void ssimu2_rgb_row(const EvPic *pic, const Ssimu2Matrix *m, unsigned y, float *r, float *g,
+                    float *b);
 
-/* Scores the pair in p->lin (which it downscales in place). */
-void ssimu2_compute(const Ssimu2Planes *p, Ssimu2Result *r);
+/* Scores the pair in p->lin (which it downscales in place) with the kernels of dsp. */
+void ssimu2_compute(const Ssimu2Planes *p, const Ssimu2Dsp *dsp, Ssimu2Result *r);
 
 /* The tool's Msssim::Score(): the 108 weighted norms (fewer scales shift the weights, as the
  * tool's running index does), then its polynomial and power. */
