@@ -67,7 +67,7 @@ static int read_file(const char *name, const Frames *src, uint16_t *dst)
     return err;
 }
 
-/* The case's frames: tiled, cropped, luma only, inverted, as its table entry says. */
+/* The case's frames: tiled, cropped, shifted, luma only, inverted, as its table entry says. */
 static int derive(const Ssimu2Case *c, const GoldenPair *pair, Frames *out)
 {
     Frames src = { .w = pair->width,
@@ -86,7 +86,7 @@ static int derive(const Ssimu2Case *c, const GoldenPair *pair, Frames *out)
     const unsigned tx = c->tx ? c->tx : 1, ty = c->ty ? c->ty : 1;
     *out = (Frames){ .w = c->cw ? c->cw : src.w * tx,
                      .h = c->ch ? c->ch : src.h * ty,
-                     .depth = src.depth,
+                     .depth = src.depth - c->shift,
                      .n = src.n,
                      .layout = c->gray ? EV_PIX_400 : src.layout };
     set_planes(out);
@@ -102,8 +102,9 @@ static int derive(const Ssimu2Case *c, const GoldenPair *pair, Frames *out)
             for (unsigned y = 0; y < out->ph[p]; y++)
                 for (unsigned x = 0; x < out->pw[p]; x++) {
                     const size_t at = (size_t)(y % src.ph[p]) * src.pw[p] + x % src.pw[p];
-                    *dr++ = sr[at];
-                    *dd++ = c->invert ? (uint16_t)(peak - sd[at]) : sd[at];
+                    const uint16_t d = (uint16_t)(sd[at] >> c->shift);
+                    *dr++ = (uint16_t)(sr[at] >> c->shift);
+                    *dd++ = c->invert ? (uint16_t)(peak - d) : d;
                 }
             sr += (size_t)src.pw[p] * src.ph[p];
             sd += (size_t)src.pw[p] * src.ph[p];
