@@ -156,7 +156,8 @@ class Frames:
         self.height, self.width = first[0].shape
         self.layout = 4 if len(first) == 1 else chroma_layout(first[0].shape, first[1].shape, what)
         if len(first) == 3 and first[1].shape != first[2].shape:
-            raise _c.InputError(f"{what}: U is {first[1].shape} but V is {first[2].shape}")
+            raise _c.InputError(f"{what}: chroma planes differ: U is {first[1].shape} but V is "
+                                f"{first[2].shape}")
         for p in first:
             if p.dtype != first[0].dtype:
                 raise _c.DtypeError(f"{what}: planes of different dtypes ({first[0].dtype}, "
