@@ -12,7 +12,8 @@
 #   SIZES (default "1920x1080 3840x2160"), FRAMES (600), ROUNDS (2), THREADS (16)
 #
 # Per size: two 8-bit HEVC clips made with NVENC from testsrc2 with noise (the reference at
-# QP 16, the distorted at QP 34), decoded once to raw files (in the page cache), then each row
+# QP 16, the distorted at QP 34; bench/annexb_to_mkv.py wraps them in Matroska), decoded once
+# to raw files (in the page cache), then each row
 # ROUNDS times, the rows alternating, best wall time (whole processes, start-up included):
 #   null raw       ffmpeg reading both raw inputs to null: its own bound for the raw rows
 #   libvmaf cuda   the libvmaf filter (vmaf_v0.6.1), exactvmaf on the GPU, n_threads unset
@@ -63,12 +64,19 @@ echo "| size | row | fps | vs its bound | log vs CLI |" >"$out/table.md"
 echo "|---|---|---|---|---|" >>"$out/table.md"
 for size in $sizes; do
   w=${size%x*} h=${size#*x} tag=${size#*x}p
-  ref=$clips/ref$tag.mkv dis=$clips/dis$tag.mp4
+  ref=$clips/ref$tag.mkv dis=$clips/dis$tag.mkv
   src="testsrc2=size=$size:rate=24,noise=alls=12:allf=t+u,format=yuv420p"
-  [ -s "$ref" ] || "$ff" -nostdin -v error -y -f lavfi -i "$src" -frames:v "$frames" \
-    -c:v hevc_nvenc -rc constqp -qp 16 "$ref" || { echo "cannot make $ref"; exit 1; }
-  [ -s "$dis" ] || "$ff" -nostdin -v error -y -f lavfi -i "$src" -frames:v "$frames" \
-    -c:v hevc_nvenc -rc constqp -qp 34 "$dis" || { echo "cannot make $dis"; exit 1; }
+  # NVENC without B-frames (decode order = display order), access unit delimiters on, through
+  # the rawvideo muxer; annexb_to_mkv.py puts it in Matroska (a minimal ffmpeg has no muxer)
+  for k in ref:16 dis:34; do
+    f=$clips/${k%:*}$tag
+    [ -s "$f.mkv" ] && continue
+    "$ff" -nostdin -v error -y -f lavfi -i "$src" -frames:v "$frames" -c:v hevc_nvenc \
+      -rc constqp -qp "${k#*:}" -bf 0 -aud 1 -f rawvideo "$f.hevc" &&
+      python3 "$(dirname "$0")/annexb_to_mkv.py" "$f.hevc" "$f.mkv" hevc "$w" "$h" 24 >/dev/null ||
+      { echo "cannot make $f.mkv"; exit 1; }
+    rm -f "$f.hevc"
+  done
   for k in "$ref" "$dis"; do
     [ -s "${k%.*}.yuv" ] || "$ff" -nostdin -v error -y -i "$k" -f rawvideo -pix_fmt yuv420p \
       "${k%.*}.yuv"

@@ -48,8 +48,12 @@ int vmaf_close(VmafContext *const vmaf)
 {
     if (!vmaf)
         return -EINVAL;
-    ev_close(&vmaf->ev); /* every lent picture is back in its pool */
-    cv_device_pool_free(&vmaf->device_pool);
+    if (vmaf->device_pool) { /* every lent device picture back, then freed in ev's context */
+        if (!vmaf->flushed)
+            ev_flush(vmaf->ev);
+        cv_device_pool_free(&vmaf->device_pool);
+    }
+    ev_close(&vmaf->ev);
     vmaf_feature_dictionary_free(&vmaf->models);
     free(vmaf);
     return 0;
