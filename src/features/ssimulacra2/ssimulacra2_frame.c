@@ -9,8 +9,10 @@
 #include "features/ssimulacra2/ssimulacra2_frame.h"
 #include "features/ssimulacra2/ssimulacra2_weights.h"
 
-enum { SSIMU2_PLANES = 18 };                      /* lin 6, xyb 6, mu 2, s11, s22, s12, tmp */
-enum { SSIMU2_ROWS = 2 * SSIMU2_LANES + 8 + 12 }; /* tiles 2, vstate 6, zero, sink, terms 6 */
+/* Full planes: lin 6, xyb 6. Rows: the 5 blurs' rings of horizontal outputs, their vertical
+ * states (6 rows each) and output rows, 2 tiles, a zero row, a sink row, 6 double rows. */
+enum { SSIMU2_PLANES = 12, SSIMU2_RING = 32, SSIMU2_BLURS = 5 };
+enum { SSIMU2_ROWS = SSIMU2_BLURS * (SSIMU2_RING + 6 + 1) + 2 * SSIMU2_LANES + 2 + 2 * 6 };
 
 static size_t plane_floats(const unsigned w, const unsigned h)
 {
@@ -33,20 +35,19 @@ void ssimu2_planes_bind(Ssimu2Planes *p, void *buf, const unsigned w, const unsi
     float *at = buf;
     p->w = w;
     p->h = h;
+    p->row = row;
     for (unsigned k = 0; k < 2; k++)
         for (unsigned c = 0; c < 3; c++) {
             p->lin[k][c] = at, at += n;
             p->xyb[k][c] = at, at += n;
         }
-    p->mu[0] = at, at += n;
-    p->mu[1] = at, at += n;
-    p->s11 = at, at += n;
-    p->s22 = at, at += n;
-    p->s12 = at, at += n;
-    p->tmp = at, at += n;
+    for (unsigned k = 0; k < SSIMU2_BLURS; k++) {
+        p->ring[k] = at, at += SSIMU2_RING * row;
+        p->vstate[k] = at, at += 6 * row;
+        p->out[k] = at, at += row;
+    }
     p->tile[0] = at, at += SSIMU2_LANES * row;
     p->tile[1] = at, at += SSIMU2_LANES * row;
-    p->vstate = at, at += 6 * row;
     p->zero = at, at += row;
     p->sink = at, at += row;
     for (unsigned k = 0; k < 6; k++)
@@ -100,8 +101,7 @@ void ssimu2_rgb_row(const EvPic *pic, const Ssimu2Matrix *m, const unsigned y, f
 void ssimu2_linear_from_pic(const Ssimu2Planes *p, const Ssimu2Dsp *dsp, const unsigned k,
                             const EvPic *pic, const Ssimu2Matrix *m)
 {
-    const size_t row = row_floats(p->w);
-    float *r = p->tmp, *g = r + row, *b = g + row; /* tmp is free before the blurs */
+    float *r = p->ring[0], *g = r + p->row, *b = g + p->row; /* free before the blurs */
     for (unsigned y = 0; y < p->h; y++) {
         ssimu2_rgb_row(pic, m, y, r, g, b);
         const size_t at = (size_t)y * p->w;
@@ -138,7 +138,7 @@ static void to_xyb(const Ssimu2Planes *p, const Ssimu2Dsp *dsp, const unsigned k
     }
 }
 
-/* ---- the blur ---- */
+/* ---- the blur and the maps, streamed by rows ---- */
 
 /* Rows y0 .. y0 + SSIMU2_LANES - 1 of a (or of a b, sample by sample), interleaved into the
  * tile; rows past h are zeros (their outputs are dropped). */
@@ -170,17 +170,16 @@ static void tile_rows(const Ssimu2Planes *p, const float *a, const float *b, con
     }
 }
 
-/* The tile's rows back into rows y0.. of out (those inside the plane). */
+/* The tile's rows y0.. (those inside the plane) into their places in ring. */
 static void untile_rows(const Ssimu2Planes *p, const unsigned w, const unsigned h,
-                        const unsigned y0, float *out)
+                        const unsigned y0, float *ring)
 {
     enum { L = SSIMU2_LANES };
-    const size_t stride = p->w;
     const float *restrict t = p->tile[1];
     for (unsigned x0 = 0; x0 < w; x0 += L) {
         const unsigned n = w - x0 < L ? w - x0 : L;
         for (unsigned j = 0; j < L && y0 + j < h; j++) {
-            float *restrict o = out + (size_t)(y0 + j) * stride + x0;
+            float *restrict o = ring + (size_t)((y0 + j) % SSIMU2_RING) * p->row + x0;
             const float *restrict i = t + (size_t)x0 * L + j;
             for (unsigned x = 0; x < n; x++)
                 o[x] = i[x * L];
@@ -188,54 +187,49 @@ static void untile_rows(const Ssimu2Planes *p, const unsigned w, const unsigned 
     }
 }
 
-/* The columns, all at once (each column's recursion is the tool's): the input of output row n
- * is row n + radius - 1 (zero below the plane), plus row n - radius - 1 where it exists. */
-static void blur_columns(const Ssimu2Planes *p, const Ssimu2Dsp *dsp, const unsigned w,
-                         const unsigned h, float *out)
+/* The five blurs of channel c (x1 x1, x2 x2, x1 x2, x1, x2) and the six sums of its maps, row
+ * by row: the horizontal pass SSIMU2_LANES rows at a time into each blur's ring, as far as
+ * the vertical pass's next input row; the vertical pass's output row n (each column's
+ * recursion the tool's: its input is row n + radius - 1, zero below the plane, plus row
+ * n - radius - 1 where it exists); then the maps' terms of row n, added in raster order. */
+static void blur_maps(const Ssimu2Planes *p, const Ssimu2Dsp *dsp, const unsigned c,
+                      const unsigned w, const unsigned h, Ssimu2Scale *s)
 {
-    const size_t stride = p->w, row = row_floats(p->w);
-    memset(p->vstate, 0, 6 * row * sizeof(float));
-    const int n_h = (int)h, r = SSIMU2_RADIUS;
-    for (int n = -r + 1; n < n_h; n++) {
-        const int top = n - r - 1, bottom = n + r - 1;
-        const float *b = bottom < n_h ? p->tmp + (size_t)bottom * stride : p->zero;
-        float *o = n >= 0 ? out + (size_t)n * stride : p->sink;
-        if (top >= 0)
-            dsp->vblur2(p->tmp + (size_t)top * stride, b, w, p->vstate, row, o);
-        else
-            dsp->vblur1(b, w, p->vstate, row, o);
-    }
-}
-
-/* Blurs a (or a b, sample by sample) of size w x h into out: the rows SSIMU2_LANES at a time,
- * then the columns. */
-static void blur(const Ssimu2Planes *p, const Ssimu2Dsp *dsp, const float *a, const float *b,
-                 const unsigned w, const unsigned h, float *out)
-{
-    enum { L = SSIMU2_LANES };
-    for (unsigned y0 = 0; y0 < h; y0 += L) {
-        tile_rows(p, a, b, w, h, y0);
-        dsp->hblur(p->tile[0], w, p->tile[1]);
-        untile_rows(p, w, h, y0, p->tmp);
-    }
-    blur_columns(p, dsp, w, h, out);
-}
-
-/* ---- the maps ---- */
-
-/* The six sums over the plane, each in raster order as the tool's. */
-static void maps(const Ssimu2Planes *p, const Ssimu2Dsp *dsp, const unsigned c, const unsigned w,
-                 const unsigned h, Ssimu2Scale *s)
-{
-    const size_t stride = p->w;
+    const float *x1 = p->xyb[0][c], *x2 = p->xyb[1][c];
+    const float *const a[SSIMU2_BLURS] = { x1, x2, x1, x1, x2 };
+    const float *const b[SSIMU2_BLURS] = { x1, x2, x2, NULL, NULL };
+    for (unsigned k = 0; k < SSIMU2_BLURS; k++)
+        memset(p->vstate[k], 0, 6 * p->row * sizeof(float));
     double sum[6] = { 0 };
     double *const *t = p->term;
-    for (unsigned y = 0; y < h; y++) {
-        const size_t at = (size_t)y * stride;
-        dsp->ssim(p->mu[0] + at, p->mu[1] + at, p->s11 + at, p->s22 + at, p->s12 + at, w, t[0],
-                  t[1]);
-        dsp->edge(p->xyb[0][c] + at, p->mu[0] + at, p->xyb[1][c] + at, p->mu[1] + at, w, t[2], t[3],
-                  t[4], t[5]);
+    const int n_h = (int)h, r = SSIMU2_RADIUS;
+    int ready = 0; /* horizontal outputs made: rows 0 .. ready - 1 */
+    for (int n = -r + 1; n < n_h; n++) {
+        const int top = n - r - 1, bottom = n + r - 1;
+        while (ready <= bottom && ready < n_h) {
+            for (unsigned k = 0; k < SSIMU2_BLURS; k++) {
+                tile_rows(p, a[k], b[k], w, h, (unsigned)ready);
+                dsp->hblur(p->tile[0], w, p->tile[1]);
+                untile_rows(p, w, h, (unsigned)ready, p->ring[k]);
+            }
+            ready += SSIMU2_LANES;
+        }
+        for (unsigned k = 0; k < SSIMU2_BLURS; k++) {
+            const float *bot =
+                bottom < n_h ? p->ring[k] + (size_t)(bottom % SSIMU2_RING) * p->row : p->zero;
+            float *o = n >= 0 ? p->out[k] : p->sink;
+            if (top >= 0)
+                dsp->vblur2(p->ring[k] + (size_t)(top % SSIMU2_RING) * p->row, bot, w, p->vstate[k],
+                            p->row, o);
+            else
+                dsp->vblur1(bot, w, p->vstate[k], p->row, o);
+        }
+        if (n < 0)
+            continue;
+        const size_t at = (size_t)n * p->w;
+        const float *const *o = (const float *const *)p->out; /* s11 s22 s12 mu1 mu2 */
+        dsp->ssim(o[3], o[4], o[0], o[1], o[2], w, t[0], t[1]);
+        dsp->edge(x1 + at, o[3], x2 + at, o[4], w, t[2], t[3], t[4], t[5]);
         for (unsigned x = 0; x < w; x++) {
             sum[0] += t[0][x];
             sum[1] += t[1][x];
@@ -271,16 +265,8 @@ void ssimu2_compute(const Ssimu2Planes *p, const Ssimu2Dsp *dsp, Ssimu2Result *r
         }
         to_xyb(p, dsp, 0, w, h);
         to_xyb(p, dsp, 1, w, h);
-        Ssimu2Scale *s = &r->scale[scale];
-        for (unsigned c = 0; c < 3; c++) {
-            const float *x1 = p->xyb[0][c], *x2 = p->xyb[1][c];
-            blur(p, dsp, x1, x1, w, h, p->s11);
-            blur(p, dsp, x2, x2, w, h, p->s22);
-            blur(p, dsp, x1, x2, w, h, p->s12);
-            blur(p, dsp, x1, NULL, w, h, p->mu[0]);
-            blur(p, dsp, x2, NULL, w, h, p->mu[1]);
-            maps(p, dsp, c, w, h, s);
-        }
+        for (unsigned c = 0; c < 3; c++)
+            blur_maps(p, dsp, c, w, h, &r->scale[scale]);
         r->n_scales++;
     }
 }

@@ -26,17 +26,20 @@ typedef struct Ssimu2Result {
     unsigned n_scales;
 } Ssimu2Result;
 
-/* Working planes of one w x h pair, carved out of one buffer of ssimu2_buffer_size() bytes. */
+/* Working memory of one w x h pair, carved out of one buffer of ssimu2_buffer_size() bytes:
+ * full planes of linear RGB and XYB, and rows for the blurs and maps, which stream. */
 typedef struct Ssimu2Planes {
     unsigned w, h;
+    size_t row;       /* floats between the rows of the row buffers (ring, state, tiles) */
     float *lin[2][3]; /* linear R, G, B of the reference [0] and the distorted [1] */
     float *xyb[2][3];
-    float *mu[2], *s11, *s22, *s12, *tmp;
-    float *tile[2];  /* SSIMU2_LANES rows interleaved: the horizontal blur's input, output */
-    float *vstate;   /* the vertical blur's previous two outputs per recursion and column */
-    float *zero;     /* a row of zeros (below the plane) */
-    float *sink;     /* where the vertical blur's rows before the first output go */
-    double *term[6]; /* one row of the maps' terms */
+    float *ring[5];   /* per blur: its last horizontal outputs, row y at y % 32 */
+    float *vstate[5]; /* per blur: the vertical recursions' last two outputs (6 rows) */
+    float *out[5];    /* per blur: its current output row (s11, s22, s12, mu1, mu2) */
+    float *tile[2];   /* SSIMU2_LANES rows interleaved: the horizontal blur's input, output */
+    float *zero;      /* a row of zeros (below the plane) */
+    float *sink;      /* where the vertical blur's rows before the first output go */
+    double *term[6];  /* one row of the maps' terms */
 } Ssimu2Planes;
 
 size_t ssimu2_buffer_size(unsigned w, unsigned h);
