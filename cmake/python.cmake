@@ -11,7 +11,14 @@ set_property(CACHE EXACTVMAF_PYTHON PROPERTY STRINGS AUTO ON OFF)
 
 set(EV_WITH_PYTHON OFF)
 set(EV_PYTHON_WHY "")
-if(EXACTVMAF_PYTHON STREQUAL "ON" OR EXACTVMAF_PYTHON STREQUAL "AUTO")
+# A sanitizer build's objects need the sanitizer's runtime loaded first, which an interpreter
+# that was not built with it lacks: AUTO leaves the package out of such builds
+# (scripts/sanitize.sh, EV_FUZZ).
+string(FIND "${CMAKE_C_FLAGS} ${CMAKE_C_FLAGS_${CMAKE_BUILD_TYPE}}" "-fsanitize" ev_sanitized)
+if(EXACTVMAF_PYTHON STREQUAL "AUTO" AND (EV_FUZZ OR NOT ev_sanitized EQUAL -1))
+  set(EV_PYTHON_WHY "a sanitizer build (the interpreter lacks the sanitizer's runtime)")
+  message(STATUS "exactvmaf: no Python package: ${EV_PYTHON_WHY}")
+elseif(EXACTVMAF_PYTHON STREQUAL "ON" OR EXACTVMAF_PYTHON STREQUAL "AUTO")
   if(NOT Python3_EXECUTABLE AND EXISTS /usr/bin/python3)
     set(Python3_EXECUTABLE /usr/bin/python3)
   endif()

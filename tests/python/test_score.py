@@ -199,3 +199,16 @@ def test_the_comparison_can_fail(tmp_path):
     other = ev.score(REF, [REF[0], DIS[1], DIS[2]])  # frame 0 differs
     with pytest.raises(AssertionError, match="frame 0 integer_adm2: got 1.00000232"):
         assert_bits(other, js, "spoilt")
+
+
+def test_encoded_input(tmp_path):
+    import shutil
+    import subprocess
+
+    if not ev._c.can_decode() or not shutil.which("ffmpeg"):
+        pytest.skip("no encoded input in this build, or no ffmpeg")
+    enc = tmp_path / "dis.mkv"
+    subprocess.run(["ffmpeg", "-loglevel", "error", "-i", SAMPLE_DIS, "-c:v", "ffv1",
+                    str(enc)], check=True)
+    js = cli_json(tmp_path, SAMPLE_REF, enc)
+    assert_bits(ev.score(SAMPLE_REF, str(enc)), js, "encoded")
