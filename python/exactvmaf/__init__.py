@@ -414,7 +414,8 @@ class MultiScorer:
     ...]) reads the reference once for all, and shares the reference-only work (motion, VIF's
     and ADM's reference side) between the distorted; every Result has the bits a Scorer of its
     own pair gives. A None in the list skips that distorted (its stream ended). The planes are
-    copied by push(). Arguments: those of Scorer, plus n, the number of distorted."""
+    copied by push(). Arguments: those of Scorer (the CPU backend), plus n, the number of
+    distorted; threads are per distorted (default 1), as the CLI's --threads with several -d."""
 
     def __init__(self, n: int, models: Union[str, Sequence[str], None] = ("vmaf_v0.6.1",),
                  features: Union[str, Sequence[Any], None] = (), threads: int = 1, *,

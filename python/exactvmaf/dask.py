@@ -15,6 +15,7 @@ first failed result is gathered (errors="raise") or returned in its place (error
 
 from __future__ import annotations
 
+import logging
 import os
 from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple, Union
 
@@ -81,21 +82,22 @@ def local_cluster(n_workers: Optional[int] = None, gpus: Optional[Sequence[int]]
     cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
     cores = cores or 1
     workers: Dict[str, Dict[str, Any]] = {}
+    quiet = kwargs.pop("silence_logs", logging.ERROR)  # the workers' INFO lines, as LocalCluster
     if gpus:
         per = threads or max(1, cores // len(gpus))
         for i in gpus:
             env = {"CUDA_VISIBLE_DEVICES": str(i), "EXACTVMAF_GPU": "0",
                    "EXACTVMAF_THREADS": str(per)}
             workers[f"gpu{i}"] = {"cls": Nanny, "options": {
-                "nthreads": 1, "env": env, "resources": {"GPU": 1}}}
+                "nthreads": 1, "env": env, "resources": {"GPU": 1}, "silence_logs": quiet}}
     else:
         n = n_workers or max(1, cores // 4)
         per = threads or max(1, cores // n)
         for i in range(n):
             workers[f"cpu{i}"] = {"cls": Nanny, "options": {
-                "nthreads": 1, "env": {"EXACTVMAF_THREADS": str(per)}}}
+                "nthreads": 1, "env": {"EXACTVMAF_THREADS": str(per)}, "silence_logs": quiet}}
     scheduler = {"cls": Scheduler, "options": {"dashboard_address": None}}
-    kwargs.setdefault("silence_logs", 40)
+    kwargs["silence_logs"] = quiet
     return SpecCluster(workers=workers, scheduler=scheduler, **kwargs)
 
 
