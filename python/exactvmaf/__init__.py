@@ -192,8 +192,9 @@ class _Context:
 
 
 def _frames(obj: Any, what: str, bitdepth: Optional[int], check: bool):
-    return DeviceFrames(obj, bitdepth, what) if is_device(obj) else Frames(obj, bitdepth, what,
-                                                                           check)
+    if is_device(obj):
+        return DeviceFrames(obj, bitdepth, what, check)
+    return Frames(obj, bitdepth, what, check)
 
 
 def score(ref: Any, dis: Any, models: Union[str, Sequence[str], None] = ("vmaf_v0.6.1",),

@@ -13,7 +13,9 @@ from typing import Any, Iterator, List, Optional, Tuple
 from . import _exactvmaf as _c
 from ._input import LAYOUT_NAMES, chroma_layout
 
-_TYPESTR_DEPTH = {"|u1": 1, "<u1": 1, "u1": 1, "<u2": 2, "=u2": 2}
+# int16 is read as the same bits as uint16: torch had no uint16 before 2.3, and its
+# __cuda_array_interface__ may still lack it
+_TYPESTR_DEPTH = {"|u1": 1, "<u1": 1, "u1": 1, "<u2": 2, "=u2": 2, "<i2": 2, "=i2": 2}
 
 
 def no_device_reason() -> Optional[str]:
@@ -37,7 +39,10 @@ class DevicePlane:
 
     def __init__(self, obj: Any, what: str):
         self.obj = obj
-        cai = getattr(obj, "__cuda_array_interface__", None)
+        try:
+            cai = getattr(obj, "__cuda_array_interface__", None)
+        except (TypeError, ValueError, RuntimeError):  # a dtype its producer cannot describe
+            cai = None
         if cai is None and hasattr(obj, "__dlpack__"):
             try:
                 import cupy  # a DLPack-only producer, through cupy's importer (no copy)
@@ -53,6 +58,7 @@ class DevicePlane:
             raise _c.DtypeError(f"{what}: samples must be uint8 or little-endian uint16, got "
                                 f"typestr {typestr!r}")
         self.itemsize = _TYPESTR_DEPTH[typestr]
+        self.signed = "i" in typestr
         self.shape: Tuple[int, ...] = tuple(cai["shape"])
         strides = cai.get("strides")
         if strides is None:  # C-contiguous
@@ -93,7 +99,7 @@ def _planes(obj: Any, what: str) -> List[DevicePlane]:
 class DeviceFrames:
     """Device frames of one side, as Frames (exactvmaf._input) for host arrays."""
 
-    def __init__(self, obj: Any, bitdepth: Optional[int], what: str):
+    def __init__(self, obj: Any, bitdepth: Optional[int], what: str, check: bool = True):
         self.what = what
         self.keep = obj
         if isinstance(obj, list):
@@ -124,6 +130,15 @@ class DeviceFrames:
                 raise _c.DtypeError(f"{what}: planes of different sample sizes")
         self.layout = 4 if len(first) == 1 else chroma_layout(y, first[1].shape[-2:], what)
         self.stream = next((p.stream for p in first if p.stream), None)
+        if check and self.bitdepth < 16:
+            for i, planes in enumerate(self._frames):
+                for name, p in zip("YUV", planes):
+                    top = device_max(p)
+                    if top is not None and top >> self.bitdepth:
+                        where = f"{what} frame {i}" if len(self._frames) > 1 else what
+                        raise _c.InputError(f"{where} plane {name}: sample {top} is above the "
+                                            f"{self.bitdepth}-bit maximum "
+                                            f"{(1 << self.bitdepth) - 1}")
 
     def geometry(self) -> Tuple[int, int, int, int]:
         return self.width, self.height, self.bitdepth, self.layout
@@ -141,6 +156,20 @@ class DeviceFrames:
         for planes in self._frames:
             pairs = [p.frame(0) for p in planes]
             yield tuple(a for a, _ in pairs), tuple(s for _, s in pairs)
+
+
+def device_max(p: DevicePlane) -> Optional[int]:
+    """The largest sample of a plane as an unsigned value, by a reduction on the device (torch,
+    cupy); None where the array has no such reduction (torch's uint16 lacks some)."""
+    try:
+        top = int(p.obj.max())
+        if p.signed:
+            low = int(p.obj.min())
+            if low < 0:  # int16 holding uint16 bits: a negative one is 32768 or more
+                return low & 0xFFFF
+        return top
+    except Exception:
+        return None
 
 
 def device_index(obj: Any) -> Optional[int]:

@@ -27,10 +27,8 @@ def backend_module(name):
 
 def to_device(mod, a):
     if mod.__name__ == "torch":
-        if a.dtype == np.uint16:
-            if not hasattr(mod, "uint16"):
-                pytest.skip("this torch has no uint16")
-            return mod.from_numpy(a.view(np.int16)).view(mod.uint16).cuda()
+        if a.dtype == np.uint16:  # int16 tensors: the same bits (torch's uint16 is recent)
+            return mod.from_numpy(a.view(np.int16)).cuda()
         return mod.from_numpy(a).cuda()
     return mod.asarray(a)
 
@@ -93,3 +91,21 @@ def test_torch_stream_and_padded_rows():
         wb[:, :, :576] = torch.from_numpy(stacked(DIS, 0)).cuda()
         r = ev.score(wa[:, :, :576], wb[:, :, :576], backend="cuda", stream=s)
     assert r == ev.score(stacked(REF, 0), stacked(DIS, 0))
+
+
+def test_torch_uint16_and_range():
+    torch = backend_module("torch")
+    if not hasattr(torch, "uint16"):
+        pytest.skip("this torch has no uint16")
+    a = [tuple((p.astype(np.uint16) << 2) for p in f) for f in REF]
+    b = [tuple((p.astype(np.uint16) << 2) for p in f) for f in DIS]
+    cpu = ev.score(a, b, bitdepth=10)
+    da = tuple(torch.from_numpy(np.stack([f[p] for f in a]).view(np.int16)).cuda().view(
+        torch.uint16) for p in range(3))
+    db = tuple(torch.from_numpy(np.stack([f[p] for f in b]).view(np.int16)).cuda().view(
+        torch.uint16) for p in range(3))
+    assert ev.score(da, db, bitdepth=10, backend="cuda") == cpu
+    big = tuple(torch.from_numpy(np.stack([f[p] for f in a]).view(np.int16) * 2).cuda()
+                for p in range(3))
+    with pytest.raises(ev.InputError, match="above the 10-bit maximum"):
+        ev.score(big, big, bitdepth=10, backend="cuda")
