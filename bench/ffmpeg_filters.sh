@@ -5,14 +5,13 @@
 #   bench/ffmpeg_filters.sh FFMPEG EXACTVMAF_PREFIX OUT [FFMPEG_NETFLIX]
 #     FFMPEG           an ffmpeg 7.1 from scripts/build_ffmpeg.sh --set encoded with CUDA
 #                      (libvmaf, libvmaf_cuda, scale_cuda, hwupload_cuda, NVDEC) and NVENC
-#                      (--extra "--enable-nvenc --enable-encoder=hevc_nvenc --enable-indev=lavfi
-#                      --enable-filter=testsrc2,noise")
+#                      (--extra "--enable-nvenc --enable-encoder=hevc_nvenc")
 #     EXACTVMAF_PREFIX an exactvmaf install with CUDA (its lib/ is put first on LD_LIBRARY_PATH)
 #     FFMPEG_NETFLIX   the same ffmpeg built against Netflix's libvmaf (optional row)
 #   SIZES (default "1920x1080 3840x2160"), FRAMES (600), ROUNDS (2), THREADS (16)
 #
-# Per size: two 8-bit HEVC clips made with NVENC from testsrc2 with noise (the reference at
-# QP 16, the distorted at QP 34; bench/annexb_to_mkv.py wraps them in Matroska), decoded once
+# Per size: two 8-bit HEVC clips made with NVENC from bench/synth_frames.py's frames (the
+# reference at QP 16, the distorted at QP 34; bench/annexb_to_mkv.py wraps them in Matroska), decoded once
 # to raw files (in the page cache), then each row
 # ROUNDS times, the rows alternating, best wall time (whole processes, start-up included):
 #   null raw       ffmpeg reading both raw inputs to null: its own bound for the raw rows
@@ -65,14 +64,15 @@ echo "|---|---|---|---|---|" >>"$out/table.md"
 for size in $sizes; do
   w=${size%x*} h=${size#*x} tag=${size#*x}p
   ref=$clips/ref$tag.mkv dis=$clips/dis$tag.mkv
-  src="testsrc2=size=$size:rate=24,noise=alls=12:allf=t+u,format=yuv420p"
-  # NVENC without B-frames (decode order = display order), access unit delimiters on, through
-  # the rawvideo muxer; annexb_to_mkv.py puts it in Matroska (a minimal ffmpeg has no muxer)
+  # frames from bench/synth_frames.py, NVENC without B-frames (decode order = display order),
+  # access unit delimiters on, through the rawvideo muxer; annexb_to_mkv.py puts them in
+  # Matroska (a minimal ffmpeg has neither source filters nor muxers)
   for k in ref:16 dis:34; do
     f=$clips/${k%:*}$tag
     [ -s "$f.mkv" ] && continue
-    "$ff" -nostdin -v error -y -f lavfi -i "$src" -frames:v "$frames" -c:v hevc_nvenc \
-      -rc constqp -qp "${k#*:}" -bf 0 -aud 1 -f rawvideo "$f.hevc" &&
+    python3 "$(dirname "$0")/synth_frames.py" "$w" "$h" "$frames" |
+      "$ff" -v error -y -f rawvideo -pix_fmt yuv420p -s "$size" -r 24 -i - -c:v hevc_nvenc \
+        -rc constqp -qp "${k#*:}" -bf 0 -aud 1 -f rawvideo "$f.hevc" &&
       python3 "$(dirname "$0")/annexb_to_mkv.py" "$f.hevc" "$f.mkv" hevc "$w" "$h" 24 >/dev/null ||
       { echo "cannot make $f.mkv"; exit 1; }
     rm -f "$f.hevc"

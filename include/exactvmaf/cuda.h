@@ -27,8 +27,9 @@ extern "C" {
  * ev_lend_pictures() apply). stream (a CUstream / cudaStream_t of the context's CUDA context,
  * or NULL for none) is the stream on which the caller wrote the planes: the library's reads
  * are ordered after the work queued on it by the time of the call, so the caller need not
- * wait for its writes. The planes are read in place by the twins when ref's and dis's strides
- * are equal plane by plane; else they are copied on the device (and released before the call
+ * wait for its writes. The planes are read in place by the twins when their rows are packed
+ * (every stride is the plane's width times the sample's bytes, as in a contiguous tensor);
+ * else they are copied on the device into packed planes (and released before the call
  * returns). On the CPU backend (EV_BACKEND_CPU, or AUTO choosing it) the pair is copied to the
  * host and released before the call returns: the same bits, more slowly.
  * release(user) is called exactly once, as in ev_lend_pictures(). With release NULL the pair

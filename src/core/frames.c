@@ -628,14 +628,28 @@ static void describe_lent(const EvPicture *p, int on_device, EvPic *out)
     }
 }
 
-/* Whether the twins and the CPU kernels can read the pair in place: one stride per plane for
- * both pictures (they index ref and dis rows alike). */
+/* Whether the CPU kernels can read the pair in place: one stride per plane for both pictures
+ * (they index ref and dis rows alike). */
 static int same_strides(const EvPicture *ref, const EvPicture *dis)
 {
     for (unsigned i = 0; i < 3; i++) {
         unsigned pw, ph;
         ev_pic_plane_size(ref->width, ref->height, ref->layout, i, &pw, &ph);
         if (pw && ph && ref->stride[i] != dis->stride[i])
+            return 0;
+    }
+    return 1;
+}
+
+/* Whether the twins can read a device pair in place: packed rows, as a frame slot's (the plane
+ * sums read a plane as one run of samples). */
+static int packed_rows(const EvPicture *p)
+{
+    const unsigned bytes = p->bitdepth > 8 ? 2 : 1;
+    for (unsigned i = 0; i < 3; i++) {
+        unsigned pw, ph;
+        ev_pic_plane_size(p->width, p->height, p->layout, i, &pw, &ph);
+        if (pw && ph && p->stride[i] != (ptrdiff_t)pw * bytes)
             return 0;
     }
     return 1;
@@ -689,7 +703,7 @@ static int fill_from_device(EvEngine *c, EvSlot *s, const EvPicture *ref, const 
     describe_lent(ref, 1, &src_ref);
     describe_lent(dis, 1, &src_dis);
     int err;
-    if (c->use_cuda && release && same_strides(ref, dis)) {
+    if (c->use_cuda && release && packed_rows(ref) && packed_rows(dis)) {
         s->ref = src_ref;
         s->dis = src_dis;
         s->lent = EV_LENT_DEVICE;

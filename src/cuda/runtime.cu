@@ -21,7 +21,6 @@ struct EvCudaWorker {
     cudaStream_t stream;
     void *slot;        // device copy of one frame slot
     size_t slot_bytes; // a packed slot's bytes (the host slot's)
-    size_t slot_room;  // the device copy's bytes: at least slot_bytes
     void *scratch_dev;
     void *scratch_host; // pinned
     const EvLog *log;
@@ -179,7 +178,6 @@ extern "C" int ev_cuda_worker_open(EvCudaWorker **out, const EvCudaPlace *place,
                         "create stream");
     if (!err)
         err = map_error(cudaMalloc(&w->slot, slot_bytes), log, "allocate frame");
-    w->slot_room = slot_bytes;
     if (!err)
         err =
             map_error(cudaMalloc(&w->scratch_dev, EV_CUDA_SCRATCH_BYTES), log, "allocate scratch");
@@ -272,47 +270,34 @@ extern "C" int ev_cuda_upload(EvCudaWorker *w, const void *slot, EvPic *ref, EvP
     return 0;
 }
 
-// Bytes of one lent picture's planes on the device, each at its host stride.
-static size_t planes_bytes(const EvPic *p, int luma_only)
-{
-    size_t n = 0;
-    for (unsigned i = 0; i < (luma_only ? 1u : 3u); i++)
-        if (p->data[i])
-            n += static_cast<size_t>(p->stride[i]) * p->h[i];
-    return n;
-}
-
+// Lent host planes, uploaded packed (a row after another, as a frame slot's): the twins read
+// packed planes (the plane sums take a plane as one run of samples).
 extern "C" int ev_cuda_upload_planes(EvCudaWorker *w, EvPic *ref, EvPic *dis, int luma_only)
 {
     int err = ev_cuda_enter(&w->place, nullptr, w->log);
     if (err)
         return err;
-    const size_t need = planes_bytes(ref, luma_only) + planes_bytes(dis, luma_only);
-    if (need > w->slot_room) { // a stride wider than the packed one: the frame grows, once
-        cudaStreamSynchronize(w->stream);
-        cudaFree(w->slot);
-        w->slot = nullptr;
-        w->slot_room = 0;
-        if ((err = map_error(cudaMalloc(&w->slot, need), w->log, "allocate frame")))
-            return err;
-        w->slot_room = need;
-    }
     char *at = static_cast<char *>(w->slot);
     EvPic *pics[2] = { ref, dis };
     for (EvPic *p : pics) {
         for (unsigned i = 0; i < 3; i++) {
+            const size_t row = static_cast<size_t>(p->w[i]) * (p->bpc > 8 ? 2 : 1);
             if (!p->data[i] || (luma_only && i)) {
                 p->dev[i] = p->data[i] ? w->slot : nullptr; // stale, as ev_cuda_upload's luma_only
                 continue;
             }
-            const size_t pitch = static_cast<size_t>(p->stride[i]);
-            const size_t row = static_cast<size_t>(p->w[i]) * (p->bpc > 8 ? 2 : 1);
-            const cudaError_t e = cudaMemcpy2DAsync(at, pitch, p->data[i], pitch, row, p->h[i],
-                                                    cudaMemcpyHostToDevice, w->stream);
+            if (at + row * p->h[i] > static_cast<char *>(w->slot) + w->slot_bytes) {
+                ev_log(w->log, EV_LOG_ERROR, "cuda: a lent frame is larger than the slot");
+                return -EINVAL;
+            }
+            const cudaError_t e =
+                cudaMemcpy2DAsync(at, row, p->data[i], static_cast<size_t>(p->stride[i]), row,
+                                  p->h[i], cudaMemcpyHostToDevice, w->stream);
             if (e != cudaSuccess)
                 return map_error(e, w->log, "upload frame");
             p->dev[i] = at;
-            at += pitch * p->h[i];
+            p->stride[i] = static_cast<ptrdiff_t>(row); // the device copy's (this pass's view)
+            at += row * p->h[i];
         }
         p->gpu = w;
     }

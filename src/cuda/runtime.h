@@ -57,9 +57,9 @@ void ev_cuda_worker_close(EvCudaWorker **w);
  * with luma_only, only plane 0 of each picture is copied (the other dev planes are stale). */
 int ev_cuda_upload(EvCudaWorker *w, const void *slot, EvPic *ref, EvPic *dis, int luma_only);
 
-/* Lent host pictures (planes anywhere, ref and dis with equal strides): each plane is copied
- * to the worker's device frame at the stride it has on the host (the device frame grows when
- * it must), and ref/dis's dev fields point there; luma_only as above. */
+/* Lent host pictures (planes anywhere, at any stride): each plane is uploaded packed into the
+ * worker's device frame, and ref/dis's dev fields and strides (the pass's copies) describe that
+ * packed copy; luma_only as above. */
 int ev_cuda_upload_planes(EvCudaWorker *w, EvPic *ref, EvPic *dis, int luma_only);
 
 /* Lent device pictures (their dev fields are the caller's planes): the worker's stream waits

@@ -47,7 +47,8 @@ static CtxPop ctx_pop;
 static int find_driver_calls(void)
 {
     enum cudaDriverEntryPointQueryResult q;
-    return cudaGetDriverEntryPointByVersion("cuCtxCreate", (void **)&ctx_create, 12000,
+    /* (11000: the 3020 ABI, (ctx, flags, dev); 12000 would give the one with affinity params) */
+    return cudaGetDriverEntryPointByVersion("cuCtxCreate", (void **)&ctx_create, 11000,
                                             cudaEnableDefault, &q) ||
            cudaGetDriverEntryPointByVersion("cuCtxDestroy", (void **)&ctx_destroy, 12000,
                                             cudaEnableDefault, &q) ||
@@ -184,24 +185,25 @@ static void upload(const Clip *c, const EvPicture *h, DevPic *d, size_t pitch, c
         ev_plane_size(c->w, c->h, c->layout, p, &pw, &ph);
         d->pic.data[p] = at;
         d->pic.stride[p] = (ptrdiff_t)pitch;
-        CHECK(cudaMemcpy2DAsync(at, pitch, h->data[p], (size_t)h->stride[p],
-                                pw * sample_bytes(c), ph, cudaMemcpyHostToDevice,
-                                s) == cudaSuccess);
+        CHECK(cudaMemcpy2DAsync(at, pitch, h->data[p], (size_t)h->stride[p], pw * sample_bytes(c),
+                                ph, cudaMemcpyHostToDevice, s) == cudaSuccess);
         at += pitch * ph;
     }
 }
 
 typedef enum Case {
-    IN_PLACE,         /* primary context, caller's stream, released when read */
-    COPIED,           /* release NULL: copied on the device, then overwritten by the caller */
-    PITCHES_DIFFER,   /* ref and dis pitches differ: copied */
-    OWN_CONTEXT,      /* a context of the caller's, ev_device_alloc's memory */
-    CPU_BACKEND,      /* the CPU backend: copied to the host */
-    HOST_LENT_CUDA,   /* host pictures lent to the CUDA backend at a padded stride */
+    IN_PLACE,       /* primary context, packed rows, caller's stream, released when read */
+    PADDED,         /* padded rows: copied on the device (packed), released at once */
+    COPIED,         /* release NULL: copied on the device, then overwritten by the caller */
+    PITCHES_DIFFER, /* ref and dis pitches differ: copied */
+    OWN_CONTEXT,    /* a context of the caller's, ev_device_alloc's memory */
+    CPU_BACKEND,    /* the CPU backend: copied to the host */
+    HOST_LENT_CUDA, /* host pictures lent to the CUDA backend at a padded stride */
 } Case;
 
-static const char *case_name[] = { "in place", "copied", "pitches differ",
-                                   "own context", "cpu backend", "host lent to cuda" };
+static const char *case_name[] = { "in place",         "padded rows", "copied",
+                                   "pitches differ",   "own context", "cpu backend",
+                                   "host lent to cuda" };
 
 typedef struct HostLent {
     uint8_t *buf[2];
@@ -236,14 +238,15 @@ static void run_case(const Clip *c, Case k, unsigned threads, uint8_t *host[FRAM
     if (!ev)
         return;
     const size_t row = c->w * sample_bytes(c);
-    const size_t pitch = (row + 255) / 256 * 256 + (k == PITCHES_DIFFER ? 0 : 512);
+    /* packed where the twins read in place; padded where the pair is copied */
+    const size_t pitch = k == IN_PLACE || k == OWN_CONTEXT ? row : (row + 255) / 256 * 256 + 512;
     const size_t scratch_bytes = 256u << 20;
     void *scratch = NULL;
     cudaStream_t s = NULL;
     if (cu_ctx)
         ctx_push(cu_ctx);
     CHECK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking) == cudaSuccess);
-    if (k == IN_PLACE)
+    if (k == IN_PLACE || k == PADDED) /* the long memset before the frames' writes */
         CHECK(cudaMalloc(&scratch, scratch_bytes) == cudaSuccess);
     DevPic dev[FRAMES][2];
     HostLent lent[FRAMES];
@@ -287,7 +290,7 @@ static void run_case(const Clip *c, Case k, unsigned threads, uint8_t *host[FRAM
             d->spoil = !cu_ctx;
             upload(c, &h[j], d, pj, s, j ? NULL : scratch, scratch_bytes);
         }
-        if (k != IN_PLACE && k != OWN_CONTEXT) /* the call orders after the stream, all the same */
+        if (k != IN_PLACE && k != PADDED && k != OWN_CONTEXT) /* ordered after the stream anyway */
             CHECK(cudaStreamSynchronize(s) == cudaSuccess);
         if (k == COPIED) {
             CHECK(ev_lend_device_pictures(ev, &dev[f][0].pic, &dev[f][1].pic, s, NULL, NULL) == 0);
@@ -296,7 +299,7 @@ static void run_case(const Clip *c, Case k, unsigned threads, uint8_t *host[FRAM
         } else {
             CHECK(ev_lend_device_pictures(ev, &dev[f][0].pic, &dev[f][1].pic, s, release,
                                           &dev[f][0]) == 0);
-            if (k == PITCHES_DIFFER || k == CPU_BACKEND)
+            if (k == PADDED || k == PITCHES_DIFFER || k == CPU_BACKEND)
                 CHECK(dev[f][0].released == 1); /* copied: given back at once */
         }
     }

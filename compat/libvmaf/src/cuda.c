@@ -1,7 +1,8 @@
 /* libvmaf_cuda: a CUDA state (a context to run in) and preallocated device pictures, on
- * exactvmaf/cuda.h. A device picture is one block of device memory (the planes, rows padded to
- * CV_PITCH bytes) with a reference count: vmaf_read_pictures() lends it to the engine, which
- * scores it in place, and its last reference gives it back to its context's pool. */
+ * exactvmaf/cuda.h. A device picture is one block of device memory (the planes, rows packed:
+ * what the twins read in place) with a reference count: vmaf_read_pictures() lends it to the
+ * engine, which scores it where it is, and its last reference gives it back to its context's
+ * pool. */
 #include <errno.h>
 #include <pthread.h>
 #include <stdlib.h>
@@ -11,7 +12,7 @@
 #include "exactvmaf/cuda.h"
 #include "libvmaf/libvmaf_cuda.h"
 
-#define CV_PITCH 256 /* the row alignment of device pictures (the texture pitch of CUDA GPUs) */
+#define CV_PITCH 1 /* device pictures' rows are packed (no padding): the twins read them in place */
 
 struct VmafCudaState {
     void *cu_ctx;

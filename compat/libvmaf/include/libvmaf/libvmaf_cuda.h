@@ -56,7 +56,8 @@ typedef struct VmafCudaPictureConfiguration {
 } VmafCudaPictureConfiguration;
 
 /** Pictures of cfg's geometry for vmaf_cuda_fetch_preallocated_picture(): in device memory of
- *  the imported context (DEVICE; their planes start zeroed), or host pictures as
+ *  the imported context (DEVICE; packed rows, stride[] = w[] times the sample's bytes; their
+ *  planes start zeroed), or host pictures as
  *  vmaf_picture_alloc() makes them (HOST, HOST_PINNED). @return 0, -EINVAL, -ENOMEM. */
 int vmaf_cuda_preallocate_pictures(VmafContext *vmaf, VmafCudaPictureConfiguration cfg);
 
