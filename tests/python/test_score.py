@@ -212,3 +212,15 @@ def test_encoded_input(tmp_path):
                     str(enc)], check=True)
     js = cli_json(tmp_path, SAMPLE_REF, enc)
     assert_bits(ev.score(SAMPLE_REF, str(enc)), js, "encoded")
+
+
+def test_odd_sizes_floor_or_ceil_chroma():
+    # 575x323 4:2:0: chroma 287x161 as libvmaf sizes it, or 288x162 as ffmpeg writes it
+    def crop(frames, cw, ch):
+        return [(f[0][:323, :575], f[1][:ch, :cw], f[2][:ch, :cw]) for f in frames]
+
+    floor = ev.score(crop(REF, 287, 161), crop(DIS, 287, 161), features=["psnr"])
+    ceil = ev.score(crop(REF, 288, 162), crop(DIS, 288, 162), features=["psnr"])
+    assert floor == ceil and floor.frame_count == 3
+    with pytest.raises(ev.InputError, match="fit no layout"):
+        ev.score(crop(REF, 286, 161), crop(DIS, 286, 161))
