@@ -75,8 +75,8 @@ static int ssimu2_extract(const void *state, void *scratch, const EvPic *ref, co
     const Ssimu2State *s = state;
     Ssimu2Planes p;
     ssimu2_planes_bind(&p, scratch, s->w, s->h);
-    ssimu2_linear_from_pic(&p, &s->dsp, 0, ref, &s->m);
-    ssimu2_linear_from_pic(&p, &s->dsp, 1, dis, &s->m);
+    ssimu2_first_scale(&p, &s->dsp, 0, ref, &s->m);
+    ssimu2_first_scale(&p, &s->dsp, 1, dis, &s->m);
     Ssimu2Result r;
     ssimu2_compute(&p, &s->dsp, &r);
     return ev_sink_put(sink, s->name, frame, ssimu2_score(&r));

@@ -9,9 +9,9 @@
 #include "features/ssimulacra2/ssimulacra2_frame.h"
 #include "features/ssimulacra2/ssimulacra2_weights.h"
 
-/* Full planes: lin 6, xyb 6. Rows: the 5 blurs' rings of horizontal outputs, their vertical
+/* Planes: xyb 6 of the frame's size, lin 6 of a quarter of it (from scale 1). Rows: the 5 blurs' rings of horizontal outputs, their vertical
  * states (6 rows each) and output rows, 2 tiles, a zero row, a sink row, 6 double rows. */
-enum { SSIMU2_PLANES = 12, SSIMU2_RING = 32, SSIMU2_BLURS = 5 };
+enum { SSIMU2_RING = 32, SSIMU2_BLURS = 5 };
 enum { SSIMU2_ROWS = SSIMU2_BLURS * (SSIMU2_RING + 6 + 1) + 2 * SSIMU2_LANES + 2 + 2 * 6 };
 
 static size_t plane_floats(const unsigned w, const unsigned h)
@@ -26,19 +26,22 @@ static size_t row_floats(const unsigned w)
 
 size_t ssimu2_buffer_size(const unsigned w, const unsigned h)
 {
-    return (SSIMU2_PLANES * plane_floats(w, h) + SSIMU2_ROWS * row_floats(w)) * sizeof(float);
+    const size_t planes = 6 * plane_floats(w, h) + 6 * plane_floats((w + 1) / 2, (h + 1) / 2);
+    return (planes + SSIMU2_ROWS * row_floats(w)) * sizeof(float);
 }
 
 void ssimu2_planes_bind(Ssimu2Planes *p, void *buf, const unsigned w, const unsigned h)
 {
     const size_t n = plane_floats(w, h), row = row_floats(w);
+    const size_t quarter = plane_floats((w + 1) / 2, (h + 1) / 2);
     float *at = buf;
     p->w = w;
     p->h = h;
     p->row = row;
+    p->lstride = (w + 1) / 2;
     for (unsigned k = 0; k < 2; k++)
         for (unsigned c = 0; c < 3; c++) {
-            p->lin[k][c] = at, at += n;
+            p->lin[k][c] = at, at += quarter;
             p->xyb[k][c] = at, at += n;
         }
     for (unsigned k = 0; k < SSIMU2_BLURS; k++) {
@@ -98,16 +101,35 @@ void ssimu2_rgb_row(const EvPic *pic, const Ssimu2Matrix *m, const unsigned y, f
         ssimu2_rgb(m, r[x], g[x], b[x], &r[x], &g[x], &b[x]);
 }
 
-void ssimu2_linear_from_pic(const Ssimu2Planes *p, const Ssimu2Dsp *dsp, const unsigned k,
-                            const EvPic *pic, const Ssimu2Matrix *m)
+void ssimu2_first_scale(const Ssimu2Planes *p, const Ssimu2Dsp *dsp, const unsigned k,
+                        const EvPic *pic, const Ssimu2Matrix *m)
 {
+    const unsigned w = p->w, h = p->h, lw = (w + 1) / 2;
     float *r = p->ring[0], *g = r + p->row, *b = g + p->row; /* free before the blurs */
-    for (unsigned y = 0; y < p->h; y++) {
+    float *lin[2][3];                                        /* rows 2 oy and 2 oy + 1 */
+    for (unsigned j = 0; j < 2; j++)
+        for (unsigned c = 0; c < 3; c++)
+            lin[j][c] = p->ring[0] + (3 + 3 * j + c) * p->row;
+    for (unsigned y = 0; y < h; y++) {
         ssimu2_rgb_row(pic, m, y, r, g, b);
-        const size_t at = (size_t)y * p->w;
-        dsp->linear(r, p->w, p->lin[k][0] + at);
-        dsp->linear(g, p->w, p->lin[k][1] + at);
-        dsp->linear(b, p->w, p->lin[k][2] + at);
+        float *const *l = lin[y & 1];
+        dsp->linear(r, w, l[0]);
+        dsp->linear(g, w, l[1]);
+        dsp->linear(b, w, l[2]);
+        const size_t at = (size_t)y * w;
+        dsp->xyb(l[0], l[1], l[2], w, p->xyb[k][0] + at, p->xyb[k][1] + at, p->xyb[k][2] + at);
+        if (!(y & 1) && y + 1 < h)
+            continue;
+        /* row y / 2 of scale 1: the 2x2 box (the last row and column repeated) */
+        float *const *r1 = lin[y & 1];
+        for (unsigned c = 0; c < 3; c++) {
+            const float *restrict a = lin[0][c], *restrict d = r1[c];
+            float *restrict o = p->lin[k][c] + (size_t)(y / 2) * lw;
+            for (unsigned ox = 0; ox < lw; ox++) {
+                const unsigned x0 = 2 * ox, x1 = 2 * ox + 1 < w ? 2 * ox + 1 : w - 1;
+                o[ox] = ssimu2_box4(a[x0], a[x1], d[x0], d[x1]);
+            }
+        }
     }
 }
 
@@ -132,8 +154,8 @@ static void to_xyb(const Ssimu2Planes *p, const Ssimu2Dsp *dsp, const unsigned k
                    const unsigned h)
 {
     for (unsigned y = 0; y < h; y++) {
-        const size_t at = (size_t)y * p->w;
-        dsp->xyb(p->lin[k][0] + at, p->lin[k][1] + at, p->lin[k][2] + at, w, p->xyb[k][0] + at,
+        const size_t in = (size_t)y * p->lstride, at = (size_t)y * p->w;
+        dsp->xyb(p->lin[k][0] + in, p->lin[k][1] + in, p->lin[k][2] + in, w, p->xyb[k][0] + at,
                  p->xyb[k][1] + at, p->xyb[k][2] + at);
     }
 }
@@ -256,15 +278,16 @@ void ssimu2_compute(const Ssimu2Planes *p, const Ssimu2Dsp *dsp, Ssimu2Result *r
     for (unsigned scale = 0; scale < SSIMU2_SCALES; scale++) {
         if (w < SSIMU2_MIN_SIZE || h < SSIMU2_MIN_SIZE) /* the size of the scale before */
             break;
-        if (scale) {
-            for (unsigned k = 0; k < 2; k++)
-                for (unsigned c = 0; c < 3; c++)
-                    downscale(p->lin[k][c], p->w, w, h);
+        if (scale) { /* lin holds the scale before from scale 2 on, scale 1 at scale 1 */
+            if (scale > 1)
+                for (unsigned k = 0; k < 2; k++)
+                    for (unsigned c = 0; c < 3; c++)
+                        downscale(p->lin[k][c], p->lstride, w, h);
             w = (w + 1) / 2;
             h = (h + 1) / 2;
+            to_xyb(p, dsp, 0, w, h);
+            to_xyb(p, dsp, 1, w, h);
         }
-        to_xyb(p, dsp, 0, w, h);
-        to_xyb(p, dsp, 1, w, h);
         for (unsigned c = 0; c < 3; c++)
             blur_maps(p, dsp, c, w, h, &r->scale[scale]);
         r->n_scales++;

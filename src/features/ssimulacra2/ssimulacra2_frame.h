@@ -31,8 +31,9 @@ typedef struct Ssimu2Result {
 typedef struct Ssimu2Planes {
     unsigned w, h;
     size_t row;       /* floats between the rows of the row buffers (ring, state, tiles) */
-    float *lin[2][3]; /* linear R, G, B of the reference [0] and the distorted [1] */
-    float *xyb[2][3];
+    size_t lstride;   /* floats between the rows of lin: (w + 1) / 2 */
+    float *lin[2][3]; /* linear R, G, B of the reference [0] and the distorted [1], scale >= 1 */
+    float *xyb[2][3]; /* XYB of the scale, w floats apart */
     float *ring[5];   /* per blur: its last horizontal outputs, row y at y % 32 */
     float *vstate[5]; /* per blur: the vertical recursions' last two outputs (6 rows) */
     float *out[5];    /* per blur: its current output row (s11, s22, s12, mu1, mu2) */
@@ -45,16 +46,18 @@ typedef struct Ssimu2Planes {
 size_t ssimu2_buffer_size(unsigned w, unsigned h);
 void ssimu2_planes_bind(Ssimu2Planes *p, void *buf, unsigned w, unsigned h);
 
-/* The samples of one picture as linear RGB in p->lin[k]: limited range, matrix m, chroma
- * samples repeated (nearest), R'G'B' clamped to [0, 1], then sRGB-decoded as libjxl does. */
-void ssimu2_linear_from_pic(const Ssimu2Planes *p, const Ssimu2Dsp *dsp, unsigned k,
-                            const EvPic *pic, const Ssimu2Matrix *m);
+/* The samples of one picture (k: 0 reference, 1 distorted) as the tool's image: limited range,
+ * matrix m, chroma samples repeated (nearest), R'G'B' clamped to [0, 1], sRGB-decoded as
+ * libjxl does; its XYB in p->xyb[k] (scale 0) and its linear RGB downscaled in p->lin[k]
+ * (scale 1), row by row. */
+void ssimu2_first_scale(const Ssimu2Planes *p, const Ssimu2Dsp *dsp, unsigned k, const EvPic *pic,
+                        const Ssimu2Matrix *m);
 
 /* The R'G'B' of row y of a picture (before decoding): w floats each. */
 void ssimu2_rgb_row(const EvPic *pic, const Ssimu2Matrix *m, unsigned y, float *r, float *g,
                     float *b);
 
-/* Scores the pair in p->lin (which it downscales in place) with the kernels of dsp. */
+/* Scores the pair ssimu2_first_scale made (p->lin is downscaled in place) with dsp's kernels. */
 void ssimu2_compute(const Ssimu2Planes *p, const Ssimu2Dsp *dsp, Ssimu2Result *r);
 
 /* The tool's Msssim::Score(): the 108 weighted norms (fewer scales shift the weights, as the
