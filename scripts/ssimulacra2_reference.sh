@@ -45,9 +45,9 @@ apt_update() {
 index_sha256() {
   local idx
   idx=$(find "$apt/lists" -name '*_Sources*' | head -1)
-  local cat=cat
-  case $idx in *.lz4) cat=lz4cat ;; *.xz) cat=xzcat ;; *.gz) cat=zcat ;; esac
-  $cat "$idx" | awk -v p="$1" -v f="$2" '
+  local cat="cat"
+  case $idx in *.lz4) cat="lz4cat" ;; *.xz) cat="xzcat" ;; *.gz) cat="zcat" ;; esac
+  "$cat" "$idx" | awk -v p="$1" -v f="$2" '
     /^Package: / { inpkg = ($2 == p) }
     inpkg && /^Checksums-Sha256:/ { s = 1; next }
     inpkg && s && /^ / { if ($3 == f) print $1; next }
@@ -60,8 +60,10 @@ get_source() {
   rm -rf "$dir" && mkdir -p "$dir"
   if ! (cd "$dir" && apt-get "${apt_opts[@]}" source -q --download-only \
           "$pkg${want:+=$want}" >>"$dest/fetch.log" 2>&1); then
-    [ "$pkg" = jpeg-xl ] && [ -n "${SSIMULACRA2_JXL_VERSION:-}" ] ||
-      { echo "apt-get source $pkg failed (see $dest/fetch.log)" >&2; exit 1; }
+    if [ "$pkg" != jpeg-xl ] || [ -z "${SSIMULACRA2_JXL_VERSION:-}" ]; then
+      echo "apt-get source $pkg failed (see $dest/fetch.log)" >&2
+      exit 1
+    fi
     pool_source "$pkg" "$SSIMULACRA2_JXL_VERSION" "$dir"
   fi
   local dsc
@@ -84,8 +86,10 @@ pool_source() {
   [ -f "$dir/$orig" ] || curl -fsS -o "$dir/$orig" "$base/$orig"
   local want
   want=$(index_sha256 "$pkg" "$orig")
-  [ -n "$want" ] && [ "$(sha256sum <"$dir/$orig" | cut -d' ' -f1)" = "$want" ] ||
-    { echo "$orig does not match trixie's index" >&2; exit 1; }
+  if [ -z "$want" ] || [ "$(sha256sum <"$dir/$orig" | cut -d' ' -f1)" != "$want" ]; then
+    echo "$orig does not match trixie's index" >&2
+    exit 1
+  fi
   local f sum
   while read -r sum _ f; do
     [ "$f" = "$orig" ] && continue
@@ -150,7 +154,8 @@ build() {
   local log=$dest/build.log
   # Highway's scalar target only (HWY_SCALAR, one lane), and no contraction: the portable
   # definition, the same on every x86-64 (and other) machine.
-  local flags="-DHWY_COMPILE_ONLY_SCALAR -ffp-contract=off"
+  local flags="-DHWY_COMPILE_ONLY_SCALAR -ffp-contract=off" brotli=ON
+  [ -d "$src/third_party/brotli/c" ] && brotli=OFF
   (cmake -S "$dest/highway" -B "$dest/build-hwy" -DCMAKE_BUILD_TYPE=Release \
      -DCMAKE_C_FLAGS="$flags" -DCMAKE_CXX_FLAGS="$flags" -DCMAKE_INSTALL_PREFIX="$dest/prefix" \
      -DCMAKE_INSTALL_LIBDIR=lib -DBUILD_SHARED_LIBS=OFF -DCMAKE_POSITION_INDEPENDENT_CODE=ON \
@@ -169,7 +174,7 @@ build() {
      -DCMAKE_DISABLE_FIND_PACKAGE_GIF=ON -DCMAKE_DISABLE_FIND_PACKAGE_JPEG=ON \
      -DCMAKE_DISABLE_FIND_PACKAGE_PNG=ON -DCMAKE_DISABLE_FIND_PACKAGE_OpenEXR=ON \
      -DCMAKE_DISABLE_FIND_PACKAGE_GTest=ON \
-     -DJPEGXL_FORCE_SYSTEM_BROTLI=$([ -d "$src/third_party/brotli/c" ] && echo OFF || echo ON) \
+     -DJPEGXL_FORCE_SYSTEM_BROTLI=$brotli \
      >>"$log" 2>&1) || { tail -20 "$log" >&2; exit 1; }
   (cd "$bld" && nice -n 19 make -j2 ssimulacra2 >>"$log" 2>&1) || { tail -30 "$log" >&2; exit 1; }
   cp "$src/.ssimulacra2_version" "$bld/.source"
