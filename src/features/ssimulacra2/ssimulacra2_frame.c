@@ -60,24 +60,26 @@ void ssimu2_planes_bind(Ssimu2Planes *p, void *buf, const unsigned w, const unsi
 /* ---- the video's samples ---- */
 
 /* Row y of a plane as unit floats (ssimu2_unit), sample x taken from column
- * min(x >> ss_x, plane width - 1). */
+ * min(x >> ss_x, plane width - 1): each column once, then (ss_x = 1) spread in place from the
+ * end (sample x reads column x / 2 <= x, not yet overwritten), the last column repeated past
+ * the plane (odd widths). */
 static void unit_row(const EvPic *pic, const unsigned plane, const unsigned y, const unsigned w,
                      const unsigned ss_x, const int off, const int scale, float *restrict out)
 {
-    const unsigned last = pic->w[plane] - 1;
+    const unsigned pw = pic->w[plane];
+    const unsigned n = (w + ss_x) >> ss_x < pw ? (w + ss_x) >> ss_x : pw; /* columns used */
     if (pic->bpc > 8) {
         const uint16_t *restrict v = ev_pic_row16(pic, plane, y);
-        for (unsigned x = 0; x < w; x++) {
-            const unsigned cx = x >> ss_x;
-            out[x] = ssimu2_unit((int)v[cx < last ? cx : last], off, scale);
-        }
+        for (unsigned x = 0; x < n; x++)
+            out[x] = ssimu2_unit((int)v[x], off, scale);
     } else {
         const uint8_t *restrict v = ev_pic_row8(pic, plane, y);
-        for (unsigned x = 0; x < w; x++) {
-            const unsigned cx = x >> ss_x;
-            out[x] = ssimu2_unit((int)v[cx < last ? cx : last], off, scale);
-        }
+        for (unsigned x = 0; x < n; x++)
+            out[x] = ssimu2_unit((int)v[x], off, scale);
     }
+    if (ss_x)
+        for (unsigned x = w; x-- > 0;)
+            out[x] = out[x >> 1 < n ? x >> 1 : n - 1];
 }
 
 void ssimu2_rgb_row(const EvPic *pic, const Ssimu2Matrix *m, const unsigned y, float *r, float *g,
