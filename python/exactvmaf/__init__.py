@@ -15,6 +15,7 @@ exactvmaf.Error subclasses carrying the library's own message (see Error).
 from __future__ import annotations
 
 import os
+import time
 from typing import Any, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple, Union
 
 import numpy as np
@@ -205,7 +206,8 @@ def score(ref: Any, dis: Any, models: Union[str, Sequence[str], None] = ("vmaf_v
           gpu_index: Optional[int] = None, stream: Any = None, cpu_mask: int = 0,
           cuda_streams: int = 0, decoder: str = "cpu", scaler: Optional[str] = None,
           pool: Sequence[str] = (), no_prediction: bool = False,
-          check_range: bool = True) -> Result:
+          check_range: bool = True, output: Union[str, os.PathLike, None] = None,
+          output_format: Optional[str] = None, precision: Union[str, int] = "netflix") -> Result:
     """Score a distorted video against its reference.
 
     ref, dis: both paths, or both arrays.
@@ -227,12 +229,16 @@ def score(ref: Any, dis: Any, models: Union[str, Sequence[str], None] = ("vmaf_v
       --feature) or ('psnr', {'enable_mse': True}).
     backend: 'cpu' (default), 'cuda' or 'auto'; threads: 0 = one per core.
     subsample: every Nth frame; pool: extra pooled statistics ('p5', 'low1', ...).
-    check_range: raise InputError for a sample above 2^bitdepth - 1 (numpy input).
+    check_range: raise InputError for a sample above 2^bitdepth - 1 (array input).
+    output: also write the results to this file in Netflix's layouts, as the CLI's -o:
+      output_format 'xml', 'json', 'csv' or 'sub' (default: from the file's extension, else
+      xml), precision 'netflix' (%.6f), 'max' (%.17g) or 0..17 digits; fps is the run's.
 
     Raises InputError (bad shape, size mismatch, samples above the depth, bad options),
     DtypeError, NotFoundError (unknown model or feature, missing file), NoDeviceError, Error.
     The GIL is released while the library reads and scores.
     """
+    start = time.perf_counter()
     s = _Context(models, features, backend, threads, subsample,
                  gpu_index if gpu_index is not None else device_index(ref), cpu_mask,
                  cuda_streams, no_prediction)
@@ -259,9 +265,31 @@ def score(ref: Any, dis: Any, models: Union[str, Sequence[str], None] = ("vmaf_v
             b = _frames(dis, "distorted", bitdepth, check_range)
             _push_all(s, a, b, frame_count, skip_ref, skip_dis, stream)
         s.ctx.flush()
+        if output is not None:
+            _write(s, output, output_format, precision, time.perf_counter() - start)
         return s.result(pool)
     finally:
         s.ctx.close()
+
+
+def _write(s: _Context, path: Any, fmt: Optional[str], precision: Union[str, int],
+           seconds: float) -> None:
+    path = os.fspath(path)
+    if fmt is None:
+        fmt = os.path.splitext(path)[1].lstrip(".").lower()
+        fmt = fmt if fmt in _FORMATS else "xml"
+    if fmt not in _FORMATS:
+        raise InputError(f"unknown output_format {fmt!r} (xml, json, csv, sub)")
+    if precision == "netflix":
+        digits = -1
+    elif precision == "max":
+        digits = -2
+    elif isinstance(precision, int) and 0 <= precision <= 17:
+        digits = precision
+    else:
+        raise InputError(f"precision must be 'netflix', 'max' or 0..17, not {precision!r}")
+    n = s.ctx.frame_count()
+    s.ctx.write_output(path, _FORMATS[fmt], digits, n / seconds if seconds > 0 else 0.0)
 
 
 def _same_geometry(a: Any, b: Any) -> None:

@@ -751,17 +751,23 @@ static PyObject *context_aggregates(ContextObject *self, PyObject *unused)
     return d;
 }
 
-/* write_output(path, format 1..4, precision) */
+/* write_output(path, format 1..4, precision, fps=0) */
 static PyObject *context_write_output(ContextObject *self, PyObject *args)
 {
     const char *path;
     int format, precision;
-    if (!PyArg_ParseTuple(args, "sii", &path, &format, &precision) || context_ready(self))
+    double fps = 0;
+    if (!PyArg_ParseTuple(args, "sii|d", &path, &format, &precision, &fps) || context_ready(self))
         return NULL;
+    if (format < EV_OUTPUT_XML || format > EV_OUTPUT_SUB) {
+        PyErr_Format(ev_py_input_error, "bad output format %d", format);
+        return NULL;
+    }
     EvOutputOptions o;
     ev_default_output_options(&o);
     o.format = (EvOutputFormat)format;
     o.precision = precision;
+    o.fps = fps;
     FILE *f = fopen(path, "w");
     if (!f)
         return PyErr_SetFromErrnoWithFilename(PyExc_OSError, path);

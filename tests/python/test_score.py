@@ -224,3 +224,19 @@ def test_odd_sizes_floor_or_ceil_chroma():
     assert floor == ceil and floor.frame_count == 3
     with pytest.raises(ev.InputError, match="fit no layout"):
         ev.score(crop(REF, 286, 161), crop(DIS, 286, 161))
+
+
+@pytest.mark.parametrize("fmt", ["xml", "json", "csv", "sub"])
+def test_output_layouts_equal_the_cli(tmp_path, fmt):
+    import re
+    import subprocess
+
+    from conftest import cli
+
+    want = tmp_path / f"cli.{fmt}"
+    subprocess.run([cli(), "-r", SAMPLE_REF, "-d", SAMPLE_DIS, "--feature", "psnr", f"--{fmt}",
+                    "-q", "-o", str(want)], check=True)
+    got = tmp_path / f"py.{fmt}"
+    ev.score(REF, DIS, features=["psnr"], output=got)
+    fps = re.compile(r'fps="[0-9.]+"|"fps": [0-9.]+')
+    assert fps.sub("fps", got.read_text()) == fps.sub("fps", want.read_text())
