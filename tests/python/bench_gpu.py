@@ -27,7 +27,7 @@ def frames(path, n):
         ys.append(np.roll(np.tile(y, (4, 4)), i, axis=1)[:H, :W])
         us.append(np.roll(np.tile(u, (4, 4)), i // 2, axis=1)[:H // 2, :W // 2])
         vs.append(np.roll(np.tile(v, (4, 4)), i // 2, axis=1)[:H // 2, :W // 2])
-    return [np.ascontiguousarray(np.stack(p)) for p in (ys, us, vs)]
+    return tuple(np.ascontiguousarray(np.stack(p)) for p in (ys, us, vs))
 
 
 def write_raw(planes, path):
