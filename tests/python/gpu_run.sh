@@ -37,4 +37,5 @@ for t in gpu score; do
   echo "== test_$t"; $py tests/python/run.py test_$t.py -rs 2>&1 | tail -15 | tee -a "$out/tests.txt"
 done
 echo "== bench"; timeout 240 $py tests/python/bench_gpu.py $build ${BENCH_FRAMES:-300} 3 2>&1 | tail -20
+echo "== bench cpu"; timeout 120 $py tests/python/bench_cpu.py $build 100 "$(nproc)" 3 2>&1 | tail -3
 echo "== dask over the GPUs"; timeout 200 $py tests/python/bench_dask_gpus.py 8 300 2>&1 | grep -v "distributed\\." | tail -5
