@@ -67,18 +67,25 @@ for size in $sizes; do
   # frames from bench/synth_frames.py, NVENC without B-frames (decode order = display order),
   # access unit delimiters on, through the rawvideo muxer; annexb_to_mkv.py puts them in
   # Matroska (a minimal ffmpeg has neither source filters nor muxers)
+  rows="null_raw libvmaf_cuda libvmaf_cpu netflix_cpu hwupload null_nvdec nvdec"
+  if [ -n "${NO_ENCODER:-}" ]; then # a GPU without NVENC (H100, H200): raw rows only
+    rows="null_raw libvmaf_cuda libvmaf_cpu netflix_cpu hwupload"
+    [ -s "$clips/ref$tag.yuv" ] || python3 "$(dirname "$0")/synth_frames.py" "$w" "$h" "$frames" 25 24 >"$clips/ref$tag.yuv"
+    [ -s "$clips/dis$tag.yuv" ] || python3 "$(dirname "$0")/synth_frames.py" "$w" "$h" "$frames" 26 64 >"$clips/dis$tag.yuv"
+  fi
   for k in ref:16 dis:34; do
     f=$clips/${k%:*}$tag
-    [ -s "$f.mkv" ] && continue
-    python3 "$(dirname "$0")/synth_frames.py" "$w" "$h" "$frames" |
-      "$ff" -v error -y -f rawvideo -pix_fmt yuv420p -s "$size" -r 24 -i - -c:v hevc_nvenc \
+    [ -s "$f.mkv" ] || [ -n "${NO_ENCODER:-}" ] && continue
+    python3 "$(dirname "$0")/synth_frames.py" "$w" "$h" "$frames" >"$clips/src$tag.yuv" &&
+      "$ff" -v error -y -f rawvideo -pix_fmt yuv420p -s "$size" -r 24 -i "$clips/src$tag.yuv" -c:v hevc_nvenc \
         -rc constqp -qp "${k#*:}" -bf 0 -aud 1 -f rawvideo "$f.hevc" &&
       python3 "$(dirname "$0")/annexb_to_mkv.py" "$f.hevc" "$f.mkv" hevc "$w" "$h" 24 >/dev/null ||
       { echo "cannot make $f.mkv"; exit 1; }
     rm -f "$f.hevc"
   done
+  rm -f "$clips/src$tag.yuv"
   for k in "$ref" "$dis"; do
-    [ -s "${k%.*}.yuv" ] || "$ff" -nostdin -v error -y -i "$k" -f rawvideo -pix_fmt yuv420p \
+    [ -s "${k%.*}.yuv" ] || [ -n "${NO_ENCODER:-}" ] || "$ff" -nostdin -v error -y -i "$k" -f rawvideo -pix_fmt yuv420p \
       "${k%.*}.yuv"
   done
   raw=(-f rawvideo -pix_fmt yuv420p -s "$size" -r 24)
@@ -89,7 +96,7 @@ for size in $sizes; do
   nv=(-hwaccel cuda -hwaccel_output_format cuda)
   declare -A best=()
   for r in $(seq "$rounds"); do
-    for row in null_raw libvmaf_cuda libvmaf_cpu netflix_cpu hwupload null_nvdec nvdec; do
+    for row in $rows; do
       log=$out/${tag}_$row.txt json=$out/${tag}_$row.json
       case $row in
         null_raw) t=$(wall "$log" "$ff" -nostdin "${raw[@]}" -i "$dyuv" "${raw[@]}" -i "$ryuv" \
@@ -119,7 +126,7 @@ for size in $sizes; do
       [ "$t" = fail ] && best[$row]=${best[$row]:-fail}
     done
   done
-  for row in null_raw libvmaf_cuda libvmaf_cpu netflix_cpu hwupload null_nvdec nvdec; do
+  for row in $rows; do
     t=${best[$row]:-}
     [ -n "$t" ] || continue
     fps=fail ratio= check=

@@ -3,7 +3,7 @@
 moving square, with per-frame noise drawn from a fixed cycle (seeded, the same bytes every run).
 For bench/ffmpeg_filters.sh on a machine whose minimal ffmpeg has no source filters.
 
-    synth_frames.py WIDTH HEIGHT FRAMES | ffmpeg -f rawvideo -pix_fmt yuv420p -s WxH -i - ...
+    synth_frames.py WIDTH HEIGHT FRAMES [SEED [NOISE]] >frames.yuv   (defaults 25, 24)
 """
 import sys
 
@@ -12,10 +12,12 @@ import numpy as np
 
 def main():
     w, h, n = (int(a) for a in sys.argv[1:4])
-    rng = np.random.default_rng(25)
+    seed = int(sys.argv[4]) if len(sys.argv) > 4 else 25
+    amp = int(sys.argv[5]) if len(sys.argv) > 5 else 24
+    rng = np.random.default_rng(seed)
     y, x = np.mgrid[0:h, 0:w]
     base = ((x * 3 + y * 2) & 255).astype(np.uint8)
-    noise = [rng.integers(0, 24, size=(h, w), dtype=np.uint8) for _ in range(8)]
+    noise = [rng.integers(0, amp, size=(h, w), dtype=np.uint8) for _ in range(8)]
     cy, cx = np.mgrid[0:h // 2, 0:w // 2]
     u = (cx & 255).astype(np.uint8)
     v = ((cy * 2) & 255).astype(np.uint8)

@@ -234,8 +234,9 @@ def test_output_layouts_equal_the_cli(tmp_path, fmt):
     from conftest import cli
 
     want = tmp_path / f"cli.{fmt}"
+    # (the CPU, as score()'s default: on a GPU machine the CLI's auto would list its backends)
     subprocess.run([cli(), "-r", SAMPLE_REF, "-d", SAMPLE_DIS, "--feature", "psnr", f"--{fmt}",
-                    "-q", "-o", str(want)], check=True)
+                    "--backend", "cpu", "-q", "-o", str(want)], check=True)
     got = tmp_path / f"py.{fmt}"
     ev.score(REF, DIS, features=["psnr"], output=got)
     fps = re.compile(r'fps="[0-9.]+"|"fps": [0-9.]+')
