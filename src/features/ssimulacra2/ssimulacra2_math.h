@@ -14,6 +14,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "base/bitcast.h"
 #include "base/hd.h"
 
 enum { SSIMU2_SCALES = 6, SSIMU2_MIN_SIZE = 8, SSIMU2_RADIUS = 5 };
@@ -59,20 +60,6 @@ EV_HD void ssimu2_rgb(const Ssimu2Matrix *m, const float y, const float cb, cons
 
 /* ---- libjxl: sRGB to linear (lib/jxl/cms: TF_SRGB's DisplayFromEncoded) ---- */
 
-EV_HD uint32_t ssimu2_bits(const float f)
-{
-    uint32_t u;
-    memcpy(&u, &f, sizeof(u));
-    return u;
-}
-
-EV_HD float ssimu2_float(const uint32_t u)
-{
-    float f;
-    memcpy(&f, &u, sizeof(f));
-    return f;
-}
-
 /* A degree-4 rational polynomial in x, each step p * x + c (product, then sum), then p / q. */
 EV_HD float ssimu2_srgb_poly(const float x)
 {
@@ -92,10 +79,10 @@ EV_HD float ssimu2_srgb_poly(const float x)
  * the float 1 / 12.92) up to 0.04045, the rational polynomial above it. */
 EV_HD float ssimu2_linear_from_srgb(const float v)
 {
-    const uint32_t sign = ssimu2_bits(v) & 0x80000000u;
-    const float x = ssimu2_float(ssimu2_bits(v) & 0x7fffffffu);
+    const uint32_t sign = ev_bits32(v) & 0x80000000u;
+    const float x = ev_float_of(ev_bits32(v) & 0x7fffffffu);
     const float mag = x > 0x1.4b5dccp-5f ? ssimu2_srgb_poly(x) : x * 0x1.3d0722p-4f;
-    return ssimu2_float((ssimu2_bits(mag) & 0x7fffffffu) | sign);
+    return ev_float_of((ev_bits32(mag) & 0x7fffffffu) | sign);
 }
 
 /* ---- libjxl: linear sRGB to XYB (lib/jxl/enc_xyb.cc, intensity target 255) ---- */
@@ -114,9 +101,9 @@ EV_HD float ssimu2_cbrt_add(const float x, const float add)
 {
     const float k1_3 = 0x1.555556p-2f, k4_3 = 0x1.555556p+0f;
     const float x_3 = k1_3 * x;
-    const uint32_t bits = ssimu2_bits(x);
+    const uint32_t bits = ev_bits32(x);
     const uint32_t guess = 0x54800000u - (bits >> 23) * 0x002AAAAAu; /* exponent times -1/3 */
-    float r = ssimu2_float(guess & (0u - (uint32_t)(bits != 0)));    /* 0 for 0 */
+    float r = ev_float_of(guess & (0u - (uint32_t)(bits != 0)));     /* 0 for 0 */
     for (int i = 0; i < 3; i++) {
         const float r2 = r * r;
         r = k4_3 * r - x_3 * (r2 * r2);
@@ -130,8 +117,8 @@ EV_HD float ssimu2_cbrt_add(const float x, const float add)
 /* +0 for any value with the sign bit set (-0 too), as Highway's ZeroIfNegative. */
 EV_HD float ssimu2_zero_if_negative(const float v)
 {
-    const uint32_t u = ssimu2_bits(v);
-    return ssimu2_float(u & ~(0u - (u >> 31)));
+    const uint32_t u = ev_bits32(v);
+    return ev_float_of(u & ~(0u - (u >> 31)));
 }
 
 /* Linear R, G, B to SSIMULACRA2's positive XYB: X 14 x + 0.42, Y y + 0.01, B (b - y) + 0.55. */
