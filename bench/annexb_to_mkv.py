@@ -31,19 +31,22 @@ def uint(eid, value):
 
 
 def access_units(data, codec):
-    """The stream cut before each access unit delimiter."""
-    cuts, i = [], 0
+    """The stream cut before each access unit delimiter. What comes before the first delimiter
+    (x265 writes its parameter sets there) belongs to the first access unit."""
+    cuts, i, found = [0], 0, False
     while True:
         i = data.find(b"\x00\x00\x01", i)
         if i < 0 or i + 3 >= len(data):
             break
         h = data[i + 3]
         aud = (h >> 1) & 0x3F == 35 if codec == "hevc" else h & 0x1F == 9
-        if aud:
-            cuts.append(i - 1 if i > 0 and data[i - 1] == 0 else i)
+        at = i - 1 if i > 0 and data[i - 1] == 0 else i
+        found = found or aud
+        if aud and at > cuts[-1]:
+            cuts.append(at)
         i += 3
     cuts.append(len(data))
-    return [data[a:b] for a, b in zip(cuts, cuts[1:])]
+    return [data[a:b] for a, b in zip(cuts, cuts[1:])] if len(cuts) > 2 or found else []
 
 
 def main():

@@ -1,45 +1,72 @@
 #!/bin/bash
-# The H200 run of issue 25, as one device call (the device tool copies the tree; carry .device):
-#   .device/head.tar          git archive HEAD (the tree built there)
+# The H200 runs of issues 25 and 26, one device call per set of stages (the device tool copies
+# the working tree; carry .device):
 #   .device/debs/*.deb        libjansson4, libjansson-dev, pkg-config, pkgconf, pkgconf-bin,
-#                             libpkgconf3 (apt-get download; unpacked with dpkg -x)
-#   .device/ffmpeg            scripts/build_ffmpeg.sh --exactvmaf PREFIX --set encoded
-#                             --extra "--enable-nvenc --enable-encoder=hevc_nvenc" OUT (a CUDA build's
-#                             install; its ffmpeg-7.1/ffmpeg)
+#                             libpkgconf3 (apt-get download; unpacked into / with dpkg -x)
+#   .device/x265/*.deb        x265, libx265-199, libnuma1 (Debian 12; unpacked into /tmp/x265):
+#                             the clips' encoder on a GPU without NVENC
+#   .device/ffmpeg            scripts/build_ffmpeg.sh --exactvmaf PREFIX --set encoded OUT
+#                             (a CUDA build's install; its ffmpeg-7.1/ffmpeg)
 #   .device/ffmpeg-netflix    EV_ANY_LIBVMAF=1 PKG_CONFIG_PATH=<Netflix libvmaf.a + .pc>
 #                             scripts/build_ffmpeg.sh --cuda off --set test OUT
-#   BUDGET=570 bash bench/device_ffmpeg_run.sh   (from the tree's root on the device)
-# It builds exactvmaf with CUDA (sm_90), runs gpu_device_pictures, bench/ffmpeg_filters.sh,
-# ctest -L gpu (a subset, time-guarded) and the Python GPU tests; logs into $OUT/logs.tgz.
+#   .device/corpus.tgz        ../shared/corpus (tar czf; the device has no ../shared)
+#   BUDGET=570 bash bench/device_ffmpeg_run.sh STAGE...   (from the tree's root on the device)
+# Stages: ffmpeg (bench/ffmpeg_filters.sh, clips made with x265), corpus
+# (bench/ffmpeg_corpus_logs.sh), pictures (gpu_device_pictures), ctest (ctest -L gpu, a
+# time-guarded subset), python (tests/python/gpu_run.sh). The build comes first, always.
+# Logs into $OUT/logs.tgz; summaries on stdout.
 set -u
 t_start=$(date +%s)
-left() { echo $(( ${BUDGET:-560} - ($(date +%s) - t_start) )); }
+left() { echo $((${BUDGET:-560} - ($(date +%s) - t_start))); }
 root=$(pwd)
-L=/tmp/logs; rm -rf $L; mkdir -p $L
-for d in .device/debs/*.deb; do dpkg -x $d /; done; ldconfig
+stages=${*:-ffmpeg corpus}
+L=/tmp/logs
+rm -rf $L && mkdir -p $L
+for d in .device/debs/*.deb; do dpkg -x "$d" /; done
+ldconfig
 export LD_LIBRARY_PATH=/usr/local/nvidia/lib64${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
 nvidia-smi -L; nproc; grep -m1 'model name' /proc/cpuinfo
-rm -rf /tmp/head && mkdir -p /tmp/head && tar xf .device/head.tar -C /tmp/head && cd /tmp/head
 echo "== build ($(left) s left)"
-JANSSON_DEBS=$root/.device/debs LOG_DIR=$L/gpu BUILD_DIR=/tmp/head/build-gpu scripts/gpu_check.sh build
-cmake --install build-gpu --prefix /tmp/ev >$L/install.txt 2>&1 || echo "install failed"
-# (jansson unpacked by gpu_check.sh)
-j=$(find /tmp/ev-jansson -name "libjansson.so*" 2>/dev/null | head -1); [ -n "$j" ] && export LD_LIBRARY_PATH=$(dirname "$j"):$LD_LIBRARY_PATH
-echo "== device pictures ($(left) s left)"
-timeout 150 build-gpu/tests/gpu_device_pictures >$L/device_pictures.txt 2>&1; echo "rc $?"
-grep -E 'DIFFERENT|failed|passed' $L/device_pictures.txt | tail -8
-echo "== ffmpeg filters ($(left) s left)"
-chmod +x $root/.device/ffmpeg $root/.device/ffmpeg-netflix
-timeout $(( $(left) - 150 )) bench/ffmpeg_filters.sh $root/.device/ffmpeg /tmp/ev $L/ffmpeg $root/.device/ffmpeg-netflix >$L/ffmpeg_bench.txt 2>&1
-echo "rc $?"; cat $L/ffmpeg/table.md 2>/dev/null || tail -20 $L/ffmpeg_bench.txt
-echo "== ctest -L gpu ($(left) s left)"
-(cd build-gpu && timeout $(( $(left) > 175 ? 150 : $(left) - 25 )) ctest -L gpu -E 'heatmaps|float_search|psnr_hvs_search|cambi_search|speed_v1|ssim_noise|python' --output-on-failure >$L/ctest_gpu.txt 2>&1); echo "rc $?"
-grep -E 'Test +#|tests passed|tests failed' $L/ctest_gpu.txt | tail -40
-if [ "$(left)" -gt 120 ]; then
-  echo "== python gpu ($(left) s left)"
-  (cd /tmp/head && OUT=$L/python BENCH_FRAMES=100 timeout $(( $(left) - 15 )) tests/python/gpu_run.sh $root/.device/debs >$L/python_gpu.txt 2>&1)
-  echo "rc $?"; grep -E '^==|passed|failed|skipped|rc |fps|copies|equal|differ|Error' $L/python_gpu.txt | head -30
-fi
-rm -f $L/ffmpeg/*.yuv
-tar czf $OUT/logs.tgz -C /tmp logs
+JANSSON_DEBS=$root/.device/debs LOG_DIR=$L/gpu BUILD_DIR=/tmp/build-gpu scripts/gpu_check.sh build
+cmake --install /tmp/build-gpu --prefix /tmp/ev >$L/install.txt 2>&1 || echo "install failed"
+j=$(find /tmp/ev-jansson -name "libjansson.so*" 2>/dev/null | head -1)
+[ -n "$j" ] && export LD_LIBRARY_PATH=$(dirname "$j"):$LD_LIBRARY_PATH
+chmod +x .device/ffmpeg .device/ffmpeg-netflix 2>/dev/null
+for stage in $stages; do
+  echo "== $stage ($(left) s left)"
+  case $stage in
+    ffmpeg)
+      mkdir -p /tmp/x265 && for d in .device/x265/*.deb; do dpkg -x "$d" /tmp/x265; done
+      cat >/tmp/x265/run <<'EOF'
+#!/bin/sh
+LD_LIBRARY_PATH=/tmp/x265/usr/lib/x86_64-linux-gnu exec /tmp/x265/usr/bin/x265 "$@"
+EOF
+      chmod +x /tmp/x265/run
+      X265=/tmp/x265/run timeout $(($(left) - 60)) bench/ffmpeg_filters.sh .device/ffmpeg /tmp/ev \
+        $L/ffmpeg .device/ffmpeg-netflix >$L/ffmpeg_bench.txt 2>&1
+      echo "rc $?"; grep 'bytes$' $L/ffmpeg_bench.txt
+      cat $L/ffmpeg/table.md 2>/dev/null || tail -20 $L/ffmpeg_bench.txt
+      rm -f /tmp/ev-ffclips/*.yuv ;;
+    corpus)
+      mkdir -p /tmp/corpus && tar xzf .device/corpus.tgz -C /tmp/corpus
+      c=$(dirname "$(find /tmp/corpus -name corpus.tsv | head -1)")
+      timeout 200 bench/ffmpeg_corpus_logs.sh .device/ffmpeg /tmp/ev "$c" $L/corpus >$L/corpus.txt 2>&1
+      echo "rc $?"; tail -14 $L/corpus.txt ;;
+    pictures)
+      timeout 150 /tmp/build-gpu/tests/gpu_device_pictures >$L/device_pictures.txt 2>&1
+      echo "rc $?"; grep -E 'DIFFERENT|failed|passed' $L/device_pictures.txt | tail -8 ;;
+    ctest)
+      (cd /tmp/build-gpu && timeout $(($(left) > 175 ? 150 : $(left) - 25)) ctest -L gpu \
+        -E 'heatmaps|float_search|psnr_hvs_search|cambi_search|speed_v1|ssim_noise|python' \
+        --output-on-failure >$L/ctest_gpu.txt 2>&1)
+      echo "rc $?"; grep -E 'Test +#|tests passed|tests failed' $L/ctest_gpu.txt | tail -40 ;;
+    python)
+      OUT=$L/python BENCH_FRAMES=${BENCH_FRAMES:-600} timeout $(($(left) - 15)) \
+        tests/python/gpu_run.sh "$root/.device/debs" >$L/python_gpu.txt 2>&1
+      echo "rc $?"
+      grep -E '^==|passed|failed|skipped|rc |fps|copies|equal|differ|Error' $L/python_gpu.txt | head -30 ;;
+    *) echo "unknown stage $stage" ;;
+  esac
+done
+tar czf "$OUT/logs.tgz" -C /tmp logs
 echo "done ($(left) s left)"

@@ -10,9 +10,10 @@
 #     FFMPEG_NETFLIX   the same ffmpeg built against Netflix's libvmaf (optional row)
 #   SIZES (default "1920x1080 3840x2160"), FRAMES (600), ROUNDS (2), THREADS (16)
 #
-# Per size: two 8-bit HEVC clips made with NVENC from bench/synth_frames.py's frames (the
-# reference at QP 16, the distorted at QP 34; bench/annexb_to_mkv.py wraps them in Matroska), decoded once
-# to raw files (in the page cache), then each row
+# Per size: two 8-bit HEVC clips made from bench/synth_frames.py's frames (the reference at QP
+# 16, the distorted at QP 34, no B-frames, access unit delimiters; bench/annexb_to_mkv.py wraps
+# them in Matroska) by NVENC, or by the x265 CLI where the GPU has no NVENC (X265=path to x265:
+# the H100 and H200 have none), decoded once to raw files (in the page cache), then each row
 # ROUNDS times, the rows alternating, best wall time (whole processes, start-up included):
 #   null raw       ffmpeg reading both raw inputs to null: its own bound for the raw rows
 #   libvmaf cuda   the libvmaf filter (vmaf_v0.6.1), exactvmaf on the GPU, n_threads unset
@@ -76,11 +77,17 @@ for size in $sizes; do
   for k in ref:16 dis:34; do
     f=$clips/${k%:*}$tag
     [ -s "$f.mkv" ] || [ -n "${NO_ENCODER:-}" ] && continue
-    python3 "$(dirname "$0")/synth_frames.py" "$w" "$h" "$frames" >"$clips/src$tag.yuv" &&
+    [ -s "$clips/src$tag.yuv" ] ||
+      python3 "$(dirname "$0")/synth_frames.py" "$w" "$h" "$frames" 25 "${CLIP_NOISE:-4}" >"$clips/src$tag.yuv"
+    if [ -n "${X265:-}" ]; then
+      "$X265" --input "$clips/src$tag.yuv" --input-res "$size" --fps 24 --frames "$frames" \
+        --preset ultrafast --qp "${k#*:}" --bframes 0 --aud --log-level error --no-progress -o "$f.hevc"
+    else
       "$ff" -v error -y -f rawvideo -pix_fmt yuv420p -s "$size" -r 24 -i "$clips/src$tag.yuv" -c:v hevc_nvenc \
-        -rc constqp -qp "${k#*:}" -bf 0 -aud 1 -f rawvideo "$f.hevc" &&
-      python3 "$(dirname "$0")/annexb_to_mkv.py" "$f.hevc" "$f.mkv" hevc "$w" "$h" 24 >/dev/null ||
+        -rc constqp -qp "${k#*:}" -bf 0 -aud 1 -f rawvideo "$f.hevc"
+    fi && python3 "$(dirname "$0")/annexb_to_mkv.py" "$f.hevc" "$f.mkv" hevc "$w" "$h" 24 >/dev/null ||
       { echo "cannot make $f.mkv"; exit 1; }
+    echo "$f.mkv: $(stat -c %s "$f.mkv") bytes"
     rm -f "$f.hevc"
   done
   rm -f "$clips/src$tag.yuv"
