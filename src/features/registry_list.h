@@ -65,6 +65,7 @@ extern const EvExtractorClass ev_cuda_float_ansnr;
 extern const EvExtractorClass ev_cuda_cambi;
 extern const EvExtractorClass ev_cuda_ciede;
 extern const EvExtractorClass ev_cuda_xpsnr;
+extern const EvExtractorClass ev_cuda_ssimulacra2;
 
 #define EV_TWIN_LIST                                                                               \
     EV_EXTRACTOR(ev_cuda_float_moment)                                                             \
@@ -84,7 +85,8 @@ extern const EvExtractorClass ev_cuda_xpsnr;
     EV_EXTRACTOR(ev_cuda_float_ansnr)                                                              \
     EV_EXTRACTOR(ev_cuda_cambi)                                                                    \
     EV_EXTRACTOR(ev_cuda_ciede)                                                                    \
-    EV_EXTRACTOR(ev_cuda_xpsnr)
+    EV_EXTRACTOR(ev_cuda_xpsnr)                                                                    \
+    EV_EXTRACTOR(ev_cuda_ssimulacra2)
 #else
 #define EV_TWIN_LIST
 #endif

@@ -5,8 +5,10 @@
  * tests/ssimulacra2/golden/<id>.txt (the reference's scores: "#" lines, then one line per frame,
  * "<frame> <%.17g> <%a>").
  *
- *   ssimulacra2_golden [--threads N] [--cpumask M] [ID...]
+ *   ssimulacra2_golden [--threads N] [--cpumask M] [--cuda] [ID...]
  *                                         check (all cases by default); exit 77 without shared/
+ *                                         (or, with --cuda, without a CUDA device: the CUDA twin
+ *                                         then scores, against the same goldens)
  *   ssimulacra2_golden --list             the case ids
  *   ssimulacra2_golden --write-input ID DIR
  *                                         write each frame's R'G'B' (the extractor's conversion)
@@ -260,12 +262,13 @@ static uint64_t bits_of(double d)
 
 /* Score the case and compare; returns the values that differ. */
 static int check_case(const Ssimu2Case *c, const Frames *f, const Golden *g, unsigned threads,
-                      unsigned cpu_mask)
+                      unsigned cpu_mask, int cuda)
 {
     EvSettings s;
     ev_default_settings(&s);
     s.n_threads = threads;
     s.cpu_mask = cpu_mask;
+    s.backend = cuda ? EV_BACKEND_CUDA : EV_BACKEND_CPU;
     EvContext *ctx = NULL;
     char opts[64] = "";
     if (c->matrix)
@@ -331,7 +334,7 @@ static int load_case(const char *id, const Ssimu2Case **c, Frames *f)
 int main(int argc, char **argv)
 {
     unsigned threads = 1, cpu_mask = 0;
-    int first = 1;
+    int first = 1, cuda = 0;
     if (argc > 1 && !strcmp(argv[1], "--list")) {
         for (size_t i = 0; i < SSIMU2_N_CASES; i++)
             printf("%s\n", ssimu2_cases[i].id);
@@ -354,7 +357,12 @@ int main(int argc, char **argv)
         free_frames(&f);
         return err ? 1 : 0;
     }
-    for (; first < argc && !strncmp(argv[first], "--", 2); first += 2) {
+    while (first < argc && !strncmp(argv[first], "--", 2)) {
+        if (!strcmp(argv[first], "--cuda")) {
+            cuda = 1;
+            first++;
+            continue;
+        }
         if (first + 1 >= argc) {
             fprintf(stderr, "%s needs a value\n", argv[first]);
             return 2;
@@ -367,6 +375,11 @@ int main(int argc, char **argv)
             fprintf(stderr, "unknown option %s\n", argv[first]);
             return 2;
         }
+        first += 2;
+    }
+    if (cuda && ev_gpu_count() <= 0) {
+        printf("ssimulacra2_golden: no CUDA device (or a build without CUDA): skipped\n");
+        return 77;
     }
     unsigned failed = 0, n = 0, values = 0;
     for (size_t i = 0; i < SSIMU2_N_CASES; i++) {
@@ -382,7 +395,7 @@ int main(int argc, char **argv)
         int err = load_case(c->id, &cc, &f);
         if (!err)
             err = load_golden(c->id, &g);
-        const int diff = err ? 1 : check_case(c, &f, &g, threads, cpu_mask);
+        const int diff = err ? 1 : check_case(c, &f, &g, threads, cpu_mask, cuda);
         if (err)
             printf("FAILED %s: cannot load (%s)\n", c->id, strerror(-err));
         free_frames(&f);
@@ -390,7 +403,7 @@ int main(int argc, char **argv)
         values += err ? 0 : g.n_frames;
         n++;
     }
-    printf("ssimulacra2_golden: %u cases, %u values, %u failed (threads %u, cpumask %u)\n", n,
-           values, failed, threads, cpu_mask);
+    printf("ssimulacra2_golden: %u cases, %u values, %u failed (threads %u, cpumask %u, %s)\n", n,
+           values, failed, threads, cpu_mask, cuda ? "CUDA twin" : "CPU");
     return failed ? 1 : 0;
 }

@@ -45,3 +45,16 @@ ev_add_test(unit_ssimulacra2_kernels SOURCES ${CMAKE_CURRENT_LIST_DIR}/ssimulacr
 add_test(NAME unit_ssimulacra2_kernels_planted
          COMMAND bash -c "! \"$0\" --plant >/dev/null" $<TARGET_FILE:unit_ssimulacra2_kernels>)
 set_tests_properties(unit_ssimulacra2_kernels_planted PROPERTIES LABELS unit)
+# The CUDA twin's steps on the host (ssimulacra2_steps.h, as ssimulacra2.cu runs them) against
+# the C, bit for bit: what checks the twin without a GPU.
+ev_add_test(unit_ssimulacra2_twin_steps
+            SOURCES ${CMAKE_CURRENT_LIST_DIR}/ssimulacra2_twin_steps_test.c LABELS unit)
+target_link_libraries(unit_ssimulacra2_twin_steps PRIVATE m)
+
+# The CUDA twin against the same goldens (label gpu: skips without a device).
+foreach(threads 1 4)
+  add_test(NAME gpu_ssimulacra2_golden_t${threads}
+           COMMAND ssimulacra2_golden --cuda --threads ${threads})
+  set_tests_properties(gpu_ssimulacra2_golden_t${threads} PROPERTIES LABELS gpu
+                       SKIP_RETURN_CODE 77 TIMEOUT 600)
+endforeach()

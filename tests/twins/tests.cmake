@@ -150,3 +150,23 @@ if(EV_WITH_CUDA)
   ev_add_test(gpu_device_pictures SOURCES ${CMAKE_CURRENT_LIST_DIR}/device_pictures_test.c
               LABELS gpu)
 endif()
+
+# ssimulacra2's twin: its search CPU against CPU (CI); on the GPU its gate rows (every fixture
+# and the corpus) and searches of small frames (8x8 up: every scale count) and of frames up to
+# 1080p. The 10^6-frame search is the small one with --vmaf-search 1000000 (docs/SSIMULACRA2.md).
+set(EV_SSIMU2_SEARCH_FEATURES "ssimulacra2;ssimulacra2:matrix=bt709")
+add_test(NAME twins_ssimulacra2_search_self
+         COMMAND exactvmaf_parity --twin-backend cpu --vmaf-search 4000 --threads 2
+                 --features "${EV_SSIMU2_SEARCH_FEATURES}" --min-size 8x8 --max-size 96x72)
+set_tests_properties(twins_ssimulacra2_search_self PROPERTIES LABELS twins)
+add_test(NAME gpu_ssimulacra2_gate
+         COMMAND exactvmaf_parity --only ssimulacra2 --corpus ${EV_SHARED_DIR}/corpus)
+add_test(NAME gpu_ssimulacra2_search_quick
+         COMMAND exactvmaf_parity --vmaf-search 20000 --features "${EV_SSIMU2_SEARCH_FEATURES}"
+                 --min-size 8x8 --max-size 64x64)
+add_test(NAME gpu_ssimulacra2_search_large_quick
+         COMMAND exactvmaf_parity --vmaf-search 2000 --features "${EV_SSIMU2_SEARCH_FEATURES}"
+                 --min-size 64x64 --max-size 1920x1080)
+set_tests_properties(gpu_ssimulacra2_gate gpu_ssimulacra2_search_quick
+                     gpu_ssimulacra2_search_large_quick PROPERTIES LABELS gpu SKIP_RETURN_CODE 77
+                     TIMEOUT 1800)

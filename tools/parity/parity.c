@@ -180,6 +180,10 @@ static const OptionSet option_sets[] = {
     /* xpsnr: the first-order temporal term (below 32 fps), the second-order one */
     { "xpsnr", "", 0 },
     { "xpsnr", "frame_rate=60", 0 },
+    /* ssimulacra2: auto is BT.601 below 1280x577 (most fixtures), BT.709 above */
+    { "ssimulacra2", "", 0 },
+    { "ssimulacra2", "matrix=bt709", 1 },
+    { "ssimulacra2", "matrix=bt601", 1 },
     { "model", "version=vmaf_float_v0.6.1", 0 },
     { "model", "version=vmaf_float_v0.6.1neg", 1 },
     { "model", "version=vmaf_float_4k_v0.6.1", 1 },

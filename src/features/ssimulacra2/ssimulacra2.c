@@ -8,19 +8,13 @@
 #include "base/extractor.h"
 #include "features/ssimulacra2/ssimulacra2_dsp.h"
 #include "features/ssimulacra2/ssimulacra2_frame.h"
+#include "features/ssimulacra2/ssimulacra2_twin.h"
 
 enum { SSIMU2_AUTO, SSIMU2_709, SSIMU2_601 };
 
 typedef struct Ssimu2Opts {
     int matrix;
 } Ssimu2Opts;
-
-typedef struct Ssimu2State {
-    unsigned w, h;
-    Ssimu2Matrix m;
-    Ssimu2Dsp dsp;
-    char name[64]; /* "ssimulacra2", with the option's suffix when it is not the default */
-} Ssimu2State;
 
 extern const EvExtractorClass ev_fex_ssimulacra2;
 
@@ -58,6 +52,7 @@ static int ssimu2_init(void *state, const void *opts, const EvPicInfo *info, con
     s->m = choice == SSIMU2_709 || (choice == SSIMU2_AUTO && hd) ? bt709 : bt601;
     s->w = info->width;
     s->h = info->height;
+    s->log = log;
     ssimu2_dsp_init(&s->dsp, info->cpu);
     ev_options_feature_name(s->name, sizeof(s->name), "ssimulacra2", &ev_fex_ssimulacra2, opts);
     return 0;
@@ -82,11 +77,17 @@ static int ssimu2_extract(const void *state, void *scratch, const EvPic *ref, co
     return ev_sink_put(sink, s->name, frame, ssimu2_score(&r));
 }
 
-const EvExtractorClass ev_fex_ssimulacra2 = {
-    EV_CLASS_COMMON("ssimulacra2", Ssimu2State),
-    EV_CLASS_OPTIONS(ssimu2_options, Ssimu2Opts),
-    .choices = ssimu2_choices,
-    .init = ssimu2_init,
-    .scratch_size = ssimu2_scratch_size,
-    .extract = ssimu2_extract,
-};
+#define SSIMU2_CLASS                                                                               \
+    EV_CLASS_COMMON("ssimulacra2", Ssimu2State), EV_CLASS_OPTIONS(ssimu2_options, Ssimu2Opts),     \
+        .choices = ssimu2_choices, .init = ssimu2_init
+
+const EvExtractorClass ev_fex_ssimulacra2 = { SSIMU2_CLASS, .scratch_size = ssimu2_scratch_size,
+                                              .extract = ssimu2_extract };
+
+#ifdef EV_HAVE_CUDA
+/* The CUDA twin: the same init, options and output; the scales, blurs and maps on the device,
+ * each map's sum in the C's raster order (ssimulacra2.cu). */
+const EvExtractorClass ev_cuda_ssimulacra2 = { SSIMU2_CLASS, .flags = EV_FEX_CUDA,
+                                               .launch = ev_ssimu2_launch_cuda,
+                                               .extract = ev_ssimu2_extract_cuda };
+#endif

@@ -263,6 +263,12 @@ static void blur_maps(const Ssimu2Planes *p, const Ssimu2Dsp *dsp, const unsigne
             sum[5] += t[5][x];
         }
     }
+    ssimu2_norms(sum, w, h, c, s);
+}
+
+void ssimu2_norms(const double sum[6], const unsigned w, const unsigned h, const unsigned c,
+                  Ssimu2Scale *s)
+{
     const double one = 1.0 / (double)((size_t)h * w);
     s->ssim[c * 2] = one * sum[0];
     s->ssim[c * 2 + 1] = sqrt(sqrt(one * sum[1]));

@@ -60,6 +60,11 @@ void ssimu2_rgb_row(const EvPic *pic, const Ssimu2Matrix *m, unsigned y, float *
 /* Scores the pair ssimu2_first_scale made (p->lin is downscaled in place) with dsp's kernels. */
 void ssimu2_compute(const Ssimu2Planes *p, const Ssimu2Dsp *dsp, Ssimu2Result *r);
 
+/* Channel c's norms in s from the six sums of its maps over a w x h scale (each a running
+ * double in raster order, from 0: 1 - SSIM', its fourth power, ringing, its fourth power,
+ * blur, its fourth power); the CUDA twin's sums go through it too. */
+void ssimu2_norms(const double sum[6], unsigned w, unsigned h, unsigned c, Ssimu2Scale *s);
+
 /* The tool's Msssim::Score(): the 108 weighted norms (fewer scales shift the weights, as the
  * tool's running index does), then its polynomial and power. */
 double ssimu2_score(const Ssimu2Result *r);
