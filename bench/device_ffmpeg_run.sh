@@ -9,11 +9,14 @@
 #                             (a CUDA build's install; its ffmpeg-7.1/ffmpeg)
 #   .device/ffmpeg-netflix    EV_ANY_LIBVMAF=1 PKG_CONFIG_PATH=<Netflix libvmaf.a + .pc>
 #                             scripts/build_ffmpeg.sh --cuda off --set test OUT
-#   .device/corpus.tgz        ../shared/corpus (tar czf; the device has no ../shared)
+#   .device/shared.tgz        ../shared's corpus and golden (tar czf -C ../shared corpus golden;
+#                             the device has no ../shared): unpacked into /tmp/shared
 #   BUDGET=570 bash bench/device_ffmpeg_run.sh STAGE...   (from the tree's root on the device)
 # Stages: ffmpeg (bench/ffmpeg_filters.sh, clips made with x265), corpus
-# (bench/ffmpeg_corpus_logs.sh), pictures (gpu_device_pictures), ctest (ctest -L gpu, a
-# time-guarded subset), python (tests/python/gpu_run.sh). The build comes first, always.
+# (bench/ffmpeg_corpus_logs.sh), profile (the libvmaf filter's thread: bench/profile),
+# pictures (gpu_device_pictures), ctest (ctest -L gpu, a time-guarded subset), python
+# (tests/python/gpu_run.sh), ssimulacra2 (its twin: gpu tests, gate rows, 10^6-frame search).
+# The build comes first, always.
 # Logs into $OUT/logs.tgz; summaries on stdout.
 set -u
 t_start=$(date +%s)
@@ -26,6 +29,8 @@ for d in .device/debs/*.deb; do dpkg -x "$d" /; done
 ldconfig
 export LD_LIBRARY_PATH=/usr/local/nvidia/lib64${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
 nvidia-smi -L; nproc; grep -m1 'model name' /proc/cpuinfo
+mkdir -p /tmp/shared && tar xzf .device/shared.tgz -C /tmp/shared
+export CORPUS=/tmp/shared/corpus
 echo "== build ($(left) s left)"
 JANSSON_DEBS=$root/.device/debs LOG_DIR=$L/gpu BUILD_DIR=/tmp/build-gpu scripts/gpu_check.sh build
 cmake --install /tmp/build-gpu --prefix /tmp/ev >$L/install.txt 2>&1 || echo "install failed"
@@ -48,9 +53,7 @@ EOF
       cat $L/ffmpeg/table.md 2>/dev/null || tail -20 $L/ffmpeg_bench.txt
       rm -f /tmp/ev-ffclips/*.yuv ;;
     corpus)
-      mkdir -p /tmp/corpus && tar xzf .device/corpus.tgz -C /tmp/corpus
-      c=$(dirname "$(find /tmp/corpus -name corpus.tsv | head -1)")
-      timeout 200 bench/ffmpeg_corpus_logs.sh .device/ffmpeg /tmp/ev "$c" $L/corpus >$L/corpus.txt 2>&1
+      timeout 200 bench/ffmpeg_corpus_logs.sh .device/ffmpeg /tmp/ev $CORPUS $L/corpus >$L/corpus.txt 2>&1
       echo "rc $?"; tail -14 $L/corpus.txt ;;
     pictures)
       timeout 150 /tmp/build-gpu/tests/gpu_device_pictures >$L/device_pictures.txt 2>&1
@@ -65,6 +68,33 @@ EOF
         tests/python/gpu_run.sh "$root/.device/debs" >$L/python_gpu.txt 2>&1
       echo "rc $?"
       grep -E '^==|passed|failed|skipped|rc |fps|copies|equal|differ|Error' $L/python_gpu.txt | head -30 ;;
+    profile)
+      cc -O2 -shared -fPIC bench/profile/compat_timing.c -o /tmp/ct.so -ldl &&
+        cc -O2 bench/profile/copy_rate.c -o /tmp/copy_rate && /tmp/copy_rate
+      for size in 1920x1080 3840x2160; do
+        r=/tmp/prof_ref.yuv d=/tmp/prof_dis.yuv
+        python3 bench/synth_frames.py ${size%x*} ${size#*x} 300 25 24 >$r
+        python3 bench/synth_frames.py ${size%x*} ${size#*x} 300 26 64 >$d
+        raw=(-f rawvideo -pix_fmt yuv420p -s $size -r 24)
+        tc=(python3 bench/profile/thread_cpu.py .device/ffmpeg -nostdin -v error "${raw[@]}" -i $d "${raw[@]}" -i $r)
+        for k in 1 2; do
+          echo "$size null:"; "${tc[@]}" -map 0:v -map 1:v -f null - 2>&1 | tail -2
+          echo "$size libvmaf cuda:"; LD_LIBRARY_PATH=/tmp/ev/lib:$LD_LIBRARY_PATH LD_PRELOAD=/tmp/ct.so \
+            "${tc[@]}" -lavfi "[0:v][1:v]libvmaf" -f null - 2>&1 | tail -3
+        done
+        echo "$size libvmaf cpu 16 threads:"; CUDA_VISIBLE_DEVICES= LD_LIBRARY_PATH=/tmp/ev/lib:$LD_LIBRARY_PATH \
+          LD_PRELOAD=/tmp/ct.so "${tc[@]}" -lavfi "[0:v][1:v]libvmaf=n_threads=16" -f null - 2>&1 | tail -3
+      done
+      rm -f /tmp/prof_*.yuv ;;
+    ssimulacra2)
+      (cd /tmp/build-gpu && timeout 200 ctest -L gpu -R ssimulacra2 --output-on-failure >$L/s2_ctest.txt 2>&1)
+      echo "rc $?"; grep -E 'Test +#|tests passed|tests failed' $L/s2_ctest.txt
+      timeout 120 /tmp/build-gpu/exactvmaf-parity --only ssimulacra2 --corpus $CORPUS --threads 16 >$L/s2_gate.txt 2>&1
+      echo "gate rc $?"; grep -E 'DIFFERENT|REFUSED' $L/s2_gate.txt | head -5; tail -3 $L/s2_gate.txt
+      timeout $(($(left) - 40)) /tmp/build-gpu/exactvmaf-parity --vmaf-search ${S2_FRAMES:-1000000} \
+        --features "ssimulacra2;ssimulacra2:matrix=bt709" --min-size 8x8 --max-size 64x64 \
+        --threads 16 --twin-threads 16 --seed 20261203 --verbose >$L/s2_search.txt 2>&1
+      echo "search rc $?"; tail -3 $L/s2_search.txt ;;
     *) echo "unknown stage $stage" ;;
   esac
 done

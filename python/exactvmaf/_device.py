@@ -130,7 +130,7 @@ class DeviceFrames:
                 raise _c.DtypeError(f"{what}: planes of different sample sizes")
         self.layout = 4 if len(first) == 1 else chroma_layout(y, first[1].shape[-2:], what)
         self.stream = next((p.stream for p in first if p.stream), None)
-        if check and self.bitdepth < 16:
+        if check and item == 2 and self.bitdepth < 16:  # (uint8 cannot exceed 8 bits)
             for i, planes in enumerate(self._frames):
                 for name, p in zip("YUV", planes):
                     top = device_max(p)
