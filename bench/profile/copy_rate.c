@@ -20,7 +20,8 @@ static double now(void)
 
 static void measure(int huge)
 {
-    const size_t bytes = 3840u * 2160 * 3 / 2, n = 16, span = (bytes + (2u << 20) - 1) & ~((2u << 20) - 1);
+    const size_t bytes = 3840u * 2160 * 3 / 2, n = 16,
+                 span = (bytes + (2u << 20) - 1) & ~((2u << 20) - 1);
     unsigned char *src[16], *dst[16];
     for (size_t i = 0; i < n; i++) {
         src[i] = malloc(bytes);
