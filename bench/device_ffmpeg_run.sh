@@ -9,13 +9,16 @@
 #                             (a CUDA build's install; its ffmpeg-7.1/ffmpeg)
 #   .device/ffmpeg-netflix    EV_ANY_LIBVMAF=1 PKG_CONFIG_PATH=<Netflix libvmaf.a + .pc>
 #                             scripts/build_ffmpeg.sh --cuda off --set test OUT
+#   .device/xpsnr-ffmpeg      scripts/xpsnr_reference.sh DEST's build/ffmpeg (xpsnr's reference)
 #   .device/shared.tgz        ../shared's corpus and golden (tar czf -C ../shared corpus golden;
 #                             the device has no ../shared): unpacked into /tmp/shared
 #   BUDGET=570 bash bench/device_ffmpeg_run.sh STAGE...   (from the tree's root on the device)
 # Stages: ffmpeg (bench/ffmpeg_filters.sh, clips made with x265), corpus
 # (bench/ffmpeg_corpus_logs.sh), profile (the libvmaf filter's thread: bench/profile),
 # pictures (gpu_device_pictures), ctest (ctest -L gpu, a time-guarded subset), python
-# (tests/python/gpu_run.sh), ssimulacra2 (its twin: gpu tests, gate rows, 10^6-frame search).
+# (tests/python/gpu_run.sh), ssimulacra2 (its twin: gpu tests, gate rows, 10^6-frame search),
+# metrics (xpsnr's gpu tests and 10^6-frame search; 4K rates of xpsnr and ssimulacra2: the
+# reference, the CPU extractor on 16 threads, the twin; the three metrics in one pass).
 # The build comes first, always.
 # Logs into $OUT/logs.tgz; summaries on stdout.
 set -u
@@ -36,7 +39,7 @@ JANSSON_DEBS=$root/.device/debs LOG_DIR=$L/gpu BUILD_DIR=/tmp/build-gpu scripts/
 cmake --install /tmp/build-gpu --prefix /tmp/ev >$L/install.txt 2>&1 || echo "install failed"
 j=$(find /tmp/ev-jansson -name "libjansson.so*" 2>/dev/null | head -1)
 [ -n "$j" ] && export LD_LIBRARY_PATH=$(dirname "$j"):$LD_LIBRARY_PATH
-chmod +x .device/ffmpeg .device/ffmpeg-netflix 2>/dev/null
+chmod +x .device/ffmpeg .device/ffmpeg-netflix .device/xpsnr-ffmpeg 2>/dev/null
 for stage in $stages; do
   echo "== $stage ($(left) s left)"
   case $stage in
@@ -73,14 +76,17 @@ EOF
         cc -O2 bench/profile/copy_rate.c -o /tmp/copy_rate && /tmp/copy_rate
       for size in 1920x1080 3840x2160; do
         r=/tmp/prof_ref.yuv d=/tmp/prof_dis.yuv
-        python3 bench/synth_frames.py ${size%x*} ${size#*x} 300 25 24 >$r
-        python3 bench/synth_frames.py ${size%x*} ${size#*x} 300 26 64 >$d
+        n=$([ $size = 1920x1080 ] && echo 600 || echo 300)
+        python3 bench/synth_frames.py ${size%x*} ${size#*x} $n 25 24 >$r
+        python3 bench/synth_frames.py ${size%x*} ${size#*x} $n 26 64 >$d
         raw=(-f rawvideo -pix_fmt yuv420p -s $size -r 24)
         tc=(python3 bench/profile/thread_cpu.py .device/ffmpeg -nostdin -v error "${raw[@]}" -i $d "${raw[@]}" -i $r)
+        ev=(env LD_LIBRARY_PATH=/tmp/ev/lib:$LD_LIBRARY_PATH LD_PRELOAD=/tmp/ct.so)
         for k in 1 2; do
-          echo "$size null:"; "${tc[@]}" -map 0:v -map 1:v -f null - 2>&1 | tail -2
-          echo "$size libvmaf cuda:"; LD_LIBRARY_PATH=/tmp/ev/lib:$LD_LIBRARY_PATH LD_PRELOAD=/tmp/ct.so \
-            "${tc[@]}" -lavfi "[0:v][1:v]libvmaf" -f null - 2>&1 | tail -3
+          echo "$size null:"; "${ev[@]}" "${tc[@]}" -map 0:v -map 1:v -f null - 2>&1 | tail -2
+          echo "$size libvmaf cuda:"; "${ev[@]}" "${tc[@]}" -lavfi "[0:v][1:v]libvmaf" -f null - 2>&1 | tail -3
+          echo "$size filter bound (frames discarded, GPU hidden):"; CUDA_VISIBLE_DEVICES= COMPAT_DISCARD=1 \
+            "${ev[@]}" "${tc[@]}" -lavfi "[0:v][1:v]libvmaf" -f null - 2>&1 | grep -v pooled | tail -3
         done
         echo "$size libvmaf cpu 16 threads:"; CUDA_VISIBLE_DEVICES= LD_LIBRARY_PATH=/tmp/ev/lib:$LD_LIBRARY_PATH \
           LD_PRELOAD=/tmp/ct.so "${tc[@]}" -lavfi "[0:v][1:v]libvmaf=n_threads=16" -f null - 2>&1 | tail -3
@@ -95,6 +101,17 @@ EOF
         --features "ssimulacra2;ssimulacra2:matrix=bt709" --min-size 8x8 --max-size 64x64 \
         --threads 16 --twin-threads 16 --seed 20261203 --verbose >$L/s2_search.txt 2>&1
       echo "search rc $?"; tail -3 $L/s2_search.txt ;;
+    metrics)
+      (cd /tmp/build-gpu && timeout 200 ctest -L gpu -R xpsnr --output-on-failure >$L/xpsnr_ctest.txt 2>&1)
+      echo "rc $?"; grep -E 'Test +#|tests passed|tests failed' $L/xpsnr_ctest.txt
+      timeout 240 /tmp/build-gpu/exactvmaf-parity --vmaf-search ${XPSNR_FRAMES:-1000000} \
+        --features "xpsnr;xpsnr:frame_rate=60" --min-size 48x48 --max-size 128x128 \
+        --depths 8,9,10,12,14,16 --threads 16 --twin-threads 16 --seed 20261204 --verbose \
+        >$L/xpsnr_search.txt 2>&1
+      echo "search rc $?"; tail -2 $L/xpsnr_search.txt
+      bench/metrics_4k.sh /tmp/build-gpu/exactvmaf .device/xpsnr-ffmpeg "${S2_TOOL:-}" $L/metrics_4k \
+        >$L/metrics_4k.txt 2>&1
+      echo "rc $?"; tail -24 $L/metrics_4k.txt ;;
     *) echo "unknown stage $stage" ;;
   esac
 done

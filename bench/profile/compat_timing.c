@@ -2,25 +2,68 @@
  * libvmaf's vmaf_picture_alloc and vmaf_read_pictures (the calls of vf_libvmaf.c's do_vmaf),
  * sums the time spent inside them, and at exit prints one line to stderr: frames, seconds
  * inside each call, and the seconds between the first and the last frame spent outside them
- * (ffmpeg's own work on that thread: framesync, copy_picture_data's memcpy, output).
+ * (ffmpeg's own work on that thread: framesync, copy_picture_data's memcpy, output), and the
+ * start-up and close: seconds from the shim's load to vmaf_init, inside vmaf_init, from
+ * vmaf_init's return to the first frame, the flush, inside vmaf_close.
+ * COMPAT_DISCARD=1 makes it the filter's bound for any libvmaf: each pair is given back
+ * (vmaf_picture_unref) at once and nothing is scored, so what remains is ffmpeg's work and the
+ * library's picture allocation (the pooled score then fails: ffmpeg logs it and goes on).
  *   cc -O2 -shared -fPIC compat_timing.c -o compat_timing.so -ldl
  *   LD_PRELOAD=./compat_timing.so ffmpeg ... -lavfi libvmaf ... */
 #define _GNU_SOURCE
 #include <dlfcn.h>
+#include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <time.h>
 
 typedef struct VmafPicture VmafPicture;
 typedef struct VmafContext VmafContext;
+typedef struct { /* libvmaf.h's VmafConfiguration, passed by value */
+    int log_level;
+    unsigned n_threads, n_subsample;
+    uint64_t cpumask, gpumask;
+} VmafConfiguration;
 
-static double in_alloc, in_read, in_flush, first, last;
+static double in_alloc, in_read, in_flush, first, last, loaded, init_at, in_init, in_close;
 static unsigned long frames;
+static int discard;
 
 static double now(void)
 {
     struct timespec t;
     clock_gettime(CLOCK_MONOTONIC, &t);
     return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
+__attribute__((constructor)) static void load(void)
+{
+    loaded = now();
+    const char *d = getenv("COMPAT_DISCARD");
+    discard = d && *d == '1';
+}
+
+int vmaf_init(VmafContext **c, VmafConfiguration cfg)
+{
+    static int (*real)(VmafContext **, VmafConfiguration);
+    if (!real)
+        *(void **)&real = dlsym(RTLD_NEXT, "vmaf_init");
+    const double t0 = now();
+    const int r = real(c, cfg);
+    init_at = now();
+    in_init += init_at - t0;
+    return r;
+}
+
+int vmaf_close(VmafContext *c)
+{
+    static int (*real)(VmafContext *);
+    if (!real)
+        *(void **)&real = dlsym(RTLD_NEXT, "vmaf_close");
+    const double t0 = now();
+    const int r = real(c);
+    in_close += now() - t0;
+    return r;
 }
 
 int vmaf_picture_alloc(VmafPicture *pic, int pix_fmt, unsigned bpc, unsigned w, unsigned h)
@@ -39,8 +82,15 @@ int vmaf_read_pictures(VmafContext *c, VmafPicture *ref, VmafPicture *dis, unsig
     static int (*real)(VmafContext *, VmafPicture *, VmafPicture *, unsigned);
     if (!real)
         *(void **)&real = dlsym(RTLD_NEXT, "vmaf_read_pictures");
+    static int (*unref)(VmafPicture *);
+    if (!unref)
+        *(void **)&unref = dlsym(RTLD_NEXT, "vmaf_picture_unref");
     const double t0 = now();
-    const int r = real(c, ref, dis, index);
+    int r = 0;
+    if (!discard)
+        r = real(c, ref, dis, index);
+    else if (ref)
+        r = unref(ref) | unref(dis);
     const double t1 = now();
     if (ref) {
         if (!frames++)
@@ -58,7 +108,10 @@ __attribute__((destructor)) static void report(void)
     if (frames)
         fprintf(stderr,
                 "compat timing: %lu frames, first to last %.4f s: in vmaf_read_pictures %.4f s, "
-                "in vmaf_picture_alloc %.4f s, outside (ffmpeg) %.4f s; flush %.4f s\n",
+                "in vmaf_picture_alloc %.4f s, outside (ffmpeg) %.4f s; flush %.4f s; load to "
+                "vmaf_init %.4f s, in vmaf_init %.4f s, vmaf_init to the first frame %.4f s, "
+                "in vmaf_close %.4f s%s\n",
                 frames, last - first, in_read, in_alloc, last - first - in_read - in_alloc,
-                in_flush);
+                in_flush, init_at - in_init - loaded, in_init, first - init_at, in_close,
+                discard ? " (frames discarded)" : "");
 }
