@@ -10,6 +10,9 @@
 #   .device/ffmpeg-netflix    EV_ANY_LIBVMAF=1 PKG_CONFIG_PATH=<Netflix libvmaf.a + .pc>
 #                             scripts/build_ffmpeg.sh --cuda off --set test OUT
 #   .device/xpsnr-ffmpeg      scripts/xpsnr_reference.sh DEST's build/ffmpeg (xpsnr's reference)
+#   .device/netflix-vmaf      ../shared/anchors/build-netflix.sh DEST's libvmaf/build/tools/vmaf
+#   .device/s2/               scripts/ssimulacra2_reference.sh DEST's build/tools/ssimulacra2 and
+#                             the libjxl shared libraries it needs (ssimulacra2's reference)
 #   .device/shared.tgz        ../shared's corpus and golden (tar czf -C ../shared corpus golden;
 #                             the device has no ../shared): unpacked into /tmp/shared
 #   BUDGET=570 bash bench/device_ffmpeg_run.sh STAGE...   (from the tree's root on the device)
@@ -39,7 +42,7 @@ JANSSON_DEBS=$root/.device/debs LOG_DIR=$L/gpu BUILD_DIR=/tmp/build-gpu scripts/
 cmake --install /tmp/build-gpu --prefix /tmp/ev >$L/install.txt 2>&1 || echo "install failed"
 j=$(find /tmp/ev-jansson -name "libjansson.so*" 2>/dev/null | head -1)
 [ -n "$j" ] && export LD_LIBRARY_PATH=$(dirname "$j"):$LD_LIBRARY_PATH
-chmod +x .device/ffmpeg .device/ffmpeg-netflix .device/xpsnr-ffmpeg 2>/dev/null
+chmod +x .device/ffmpeg .device/ffmpeg-netflix .device/xpsnr-ffmpeg .device/netflix-vmaf 2>/dev/null
 for stage in $stages; do
   echo "== $stage ($(left) s left)"
   case $stage in
@@ -109,7 +112,12 @@ EOF
         --depths 8,9,10,12,14,16 --threads 16 --twin-threads 16 --seed 20261204 --verbose \
         >$L/xpsnr_search.txt 2>&1
       echo "search rc $?"; tail -2 $L/xpsnr_search.txt
-      bench/metrics_4k.sh /tmp/build-gpu/exactvmaf .device/xpsnr-ffmpeg "${S2_TOOL:-}" $L/metrics_4k \
+      s2tool=
+      if [ -x .device/s2/ssimulacra2 ]; then  # libjxl's tool and its shared libraries
+        printf '#!/bin/sh\nLD_LIBRARY_PATH=%s exec %s "$@"\n' "$root/.device/s2" \
+          "$root/.device/s2/ssimulacra2" >/tmp/s2run && chmod +x /tmp/s2run && s2tool=/tmp/s2run
+      fi
+      NETFLIX_VMAF=$root/.device/netflix-vmaf bench/metrics_4k.sh /tmp/build-gpu/exactvmaf .device/xpsnr-ffmpeg "$s2tool" $L/metrics_4k \
         >$L/metrics_4k.txt 2>&1
       echo "rc $?"; tail -24 $L/metrics_4k.txt ;;
     *) echo "unknown stage $stage" ;;

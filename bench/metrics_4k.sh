@@ -8,7 +8,11 @@
 #   - ssimulacra2's reference (libjxl's tool) when its path is given: one 4K pair of PFMs (the
 #     tool reads R'G'B' images; without PFM_REF/PFM_DIS, a noise pair is written: its time per
 #     frame does not depend on the content), one process, and THREADS processes at once;
-#   - vmaf_v0.6.1 + xpsnr + ssimulacra2 in one pass, CPU and CUDA.
+#   - vmaf_v0.6.1 + xpsnr + ssimulacra2 in one pass, CPU and CUDA, and (NETFLIX_VMAF=Netflix's
+#     vmaf CLI) beside the three references one after the other: Netflix's vmaf_v0.6.1 on
+#     THREADS threads, the xpsnr filter (one process, as it is run on one clip), the ssimulacra2
+#     tool on THREADS frames at once (its rate of THREADS processes); the sequence's fps is
+#     1 / (1/a + 1/b + 1/c) of their rates.
 # The CUDA rows' JSON (--precision max) is compared with the CPU rows' (fps line removed).
 #   metrics_4k.sh EXACTVMAF XPSNR_FFMPEG [SSIMULACRA2_TOOL [PFM_REF PFM_DIS]] OUTDIR
 # FRAMES (60), RUNS (2), THREADS (nproc), WIDTH and HEIGHT (3840x2160).
@@ -18,7 +22,7 @@ shift 3
 pfm_r= pfm_d=
 if [ $# -ge 3 ]; then pfm_r=$1 pfm_d=$2; shift 2; fi
 out=$1
-mkdir -p "$out"
+mkdir -p "$out" && rm -f "$out/errors.txt"
 here=$(cd "$(dirname "$0")" && pwd)
 W=${WIDTH:-3840} H=${HEIGHT:-2160} n=${FRAMES:-60} t=${THREADS:-$(nproc)} runs=${RUNS:-2}
 r=/tmp/metrics_ref.yuv d=/tmp/metrics_dis.yuv
@@ -71,6 +75,7 @@ xref() { "$xff" -nostdin -v error "${ffraw[@]}" -i $r "${ffraw[@]}" -i $d \
   -lavfi "[0:v][1:v]xpsnr=stats_file=/dev/null" -f null -; }
 s2ref() { "$s2" "$pfm_r" "$pfm_d"; }
 cli() { "$ev" "${raw[@]}" --json --precision max -o "$@"; }
+nf() { "$NETFLIX_VMAF" "${raw[@]}" --threads "$t" --model version=vmaf_v0.6.1 -q --json -o /dev/null; }
 
 for ((k = 1; k <= runs; k++)); do
   run_row "xpsnr reference, 1 process" "$n" xref
@@ -83,6 +88,9 @@ for ((k = 1; k <= runs; k++)); do
   fi
   run_row "ssimulacra2 exactvmaf CPU $t threads" "$n" cli "$out/s2_cpu.json" --threads "$t" --feature ssimulacra2 -n
   run_row "ssimulacra2 exactvmaf CUDA" "$n" cli "$out/s2_cuda.json" --backend cuda --feature ssimulacra2 -n
+  if [ -n "${NETFLIX_VMAF:-}" ]; then
+    run_row "vmaf_v0.6.1 Netflix CLI $t threads" "$n" nf
+  fi
   run_row "vmaf_v0.6.1+xpsnr+ssimulacra2 exactvmaf CPU $t threads" "$n" cli "$out/all_cpu.json" \
     --threads "$t" --model version=vmaf_v0.6.1 --feature xpsnr --feature ssimulacra2
   run_row "vmaf_v0.6.1+xpsnr+ssimulacra2 exactvmaf CUDA" "$n" cli "$out/all_cuda.json" --backend cuda \
@@ -99,4 +107,12 @@ done
 echo "| row | frames a run | fps (best of $runs) |"
 echo "|---|---|---|"
 for row in "${!best[@]}"; do echo "| $row | ${frames[$row]} | ${best[$row]} |"; done | sort
+a=${best["vmaf_v0.6.1 Netflix CLI $t threads"]:-} b=${best["xpsnr reference, 1 process"]:-}
+c=${best["ssimulacra2 reference, $t processes"]:-}
+if [ -n "$a" ] && [ -n "$b" ] && [ -n "$c" ]; then
+  awk -v a="$a" -v b="$b" -v c="$c" -v p="${best["vmaf_v0.6.1+xpsnr+ssimulacra2 exactvmaf CPU $t threads"]:-0}" \
+    -v g="${best["vmaf_v0.6.1+xpsnr+ssimulacra2 exactvmaf CUDA"]:-0}" 'BEGIN {
+      seq = 1 / (1 / a + 1 / b + 1 / c)
+      printf "the three references one after the other: %.2f fps; one pass: CPU %.2f (%.2fx), CUDA %.2f (%.2fx)\n", seq, p, p / seq, g, g / seq }'
+fi
 rm -f $r $d /tmp/metrics_ref.pfm /tmp/metrics_dis.pfm
