@@ -77,7 +77,7 @@ EOF
     profile)
       cc -O2 -shared -fPIC bench/profile/compat_timing.c -o /tmp/ct.so -ldl &&
         cc -O2 bench/profile/copy_rate.c -o /tmp/copy_rate && /tmp/copy_rate
-      for size in 1920x1080 3840x2160; do
+      for size in ${PROFILE_SIZES:-1920x1080 3840x2160}; do
         r=/tmp/prof_ref.yuv d=/tmp/prof_dis.yuv
         n=$([ $size = 1920x1080 ] && echo 600 || echo 300)
         python3 bench/synth_frames.py ${size%x*} ${size#*x} $n 25 24 >$r
@@ -91,6 +91,8 @@ EOF
           echo "$size filter bound (frames discarded, GPU hidden):"; CUDA_VISIBLE_DEVICES= COMPAT_DISCARD=1 \
             "${ev[@]}" "${tc[@]}" -lavfi "[0:v][1:v]libvmaf" -f null - 2>&1 | grep -v pooled | tail -3
         done
+        echo "$size libvmaf cuda, each call traced:"; COMPAT_TRACE=1 "${ev[@]}" "${tc[@]}" \
+          -lavfi "[0:v][1:v]libvmaf" -f null - 2>&1 | tail -14
         echo "$size libvmaf cpu 16 threads:"; CUDA_VISIBLE_DEVICES= LD_LIBRARY_PATH=/tmp/ev/lib:$LD_LIBRARY_PATH \
           LD_PRELOAD=/tmp/ct.so "${tc[@]}" -lavfi "[0:v][1:v]libvmaf=n_threads=16" -f null - 2>&1 | tail -3
       done

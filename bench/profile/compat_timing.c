@@ -8,6 +8,8 @@
  * COMPAT_DISCARD=1 makes it the filter's bound for any libvmaf: each pair is given back
  * (vmaf_picture_unref) at once and nothing is scored, so what remains is ffmpeg's work and the
  * library's picture allocation (the pooled score then fails: ffmpeg logs it and goes on).
+ * COMPAT_TRACE=1 also prints one line per vmaf_init, vmaf_close, model load and feature
+ * registration as it returns: seconds since the shim's load, and inside the call.
  *   cc -O2 -shared -fPIC compat_timing.c -o compat_timing.so -ldl
  *   LD_PRELOAD=./compat_timing.so ffmpeg ... -lavfi libvmaf ... */
 #define _GNU_SOURCE
@@ -27,7 +29,14 @@ typedef struct { /* libvmaf.h's VmafConfiguration, passed by value */
 
 static double in_alloc, in_read, in_flush, first, last, loaded, init_at, in_init, in_close;
 static unsigned long frames;
-static int discard;
+static int discard, trace;
+
+static double now(void);
+static void traced(const char *call, double t0, double t1)
+{
+    if (trace)
+        fprintf(stderr, "compat trace: %-32s at %.4f s, inside %.4f s\n", call, t0 - loaded, t1 - t0);
+}
 
 static double now(void)
 {
@@ -41,6 +50,8 @@ __attribute__((constructor)) static void load(void)
     loaded = now();
     const char *d = getenv("COMPAT_DISCARD");
     discard = d && *d == '1';
+    const char *tr = getenv("COMPAT_TRACE");
+    trace = tr && *tr == '1';
 }
 
 int vmaf_init(VmafContext **c, VmafConfiguration cfg)
@@ -52,6 +63,7 @@ int vmaf_init(VmafContext **c, VmafConfiguration cfg)
     const int r = real(c, cfg);
     init_at = now();
     in_init += init_at - t0;
+    traced("vmaf_init", t0, init_at);
     return r;
 }
 
@@ -62,9 +74,27 @@ int vmaf_close(VmafContext *c)
         *(void **)&real = dlsym(RTLD_NEXT, "vmaf_close");
     const double t0 = now();
     const int r = real(c);
-    in_close += now() - t0;
+    const double t1 = now();
+    in_close += t1 - t0;
+    traced("vmaf_close", t0, t1);
     return r;
 }
+
+/* Calls timed for the trace only: (name, the real function's type, its parameters, its args) */
+#define TRACED(name, params, args)                                                             \
+    int name params                                                                            \
+    {                                                                                          \
+        static int(*real) params;                                                              \
+        if (!real)                                                                             \
+            *(void **)&real = dlsym(RTLD_NEXT, #name);                                         \
+        const double t0 = now();                                                               \
+        const int r = real args;                                                               \
+        traced(#name, t0, now());                                                              \
+        return r;                                                                              \
+    }
+TRACED(vmaf_model_load, (void **m, void *cfg, const char *version), (m, cfg, version))
+TRACED(vmaf_use_features_from_model, (VmafContext * c, void *m), (c, m))
+TRACED(vmaf_use_feature, (VmafContext * c, const char *name, void *opts), (c, name, opts))
 
 int vmaf_picture_alloc(VmafPicture *pic, int pix_fmt, unsigned bpc, unsigned w, unsigned h)
 {
@@ -93,12 +123,15 @@ int vmaf_read_pictures(VmafContext *c, VmafPicture *ref, VmafPicture *dis, unsig
         r = unref(ref) | unref(dis);
     const double t1 = now();
     if (ref) {
-        if (!frames++)
+        if (!frames++) {
             first = t0;
+            traced("vmaf_read_pictures (the first)", t0, t1);
+        }
         last = t1;
         in_read += t1 - t0;
     } else {
         in_flush += t1 - t0;
+        traced("vmaf_read_pictures (flush)", t0, t1);
     }
     return r;
 }
