@@ -35,7 +35,8 @@ static double now(void);
 static void traced(const char *call, double t0, double t1)
 {
     if (trace)
-        fprintf(stderr, "compat trace: %-32s at %.4f s, inside %.4f s\n", call, t0 - loaded, t1 - t0);
+        fprintf(stderr, "compat trace: %-32s at %.4f s, inside %.4f s\n", call, t0 - loaded,
+                t1 - t0);
 }
 
 static double now(void)
@@ -81,16 +82,16 @@ int vmaf_close(VmafContext *c)
 }
 
 /* Calls timed for the trace only: (name, the real function's type, its parameters, its args) */
-#define TRACED(name, params, args)                                                             \
-    int name params                                                                            \
-    {                                                                                          \
-        static int(*real) params;                                                              \
-        if (!real)                                                                             \
-            *(void **)&real = dlsym(RTLD_NEXT, #name);                                         \
-        const double t0 = now();                                                               \
-        const int r = real args;                                                               \
-        traced(#name, t0, now());                                                              \
-        return r;                                                                              \
+#define TRACED(name, params, args)                                                                 \
+    int name params                                                                                \
+    {                                                                                              \
+        static int(*real) params;                                                                  \
+        if (!real)                                                                                 \
+            *(void **)&real = dlsym(RTLD_NEXT, #name);                                             \
+        const double t0 = now();                                                                   \
+        const int r = real args;                                                                   \
+        traced(#name, t0, now());                                                                  \
+        return r;                                                                                  \
     }
 TRACED(vmaf_model_load, (void **m, void *cfg, const char *version), (m, cfg, version))
 TRACED(vmaf_use_features_from_model, (VmafContext * c, void *m), (c, m))
