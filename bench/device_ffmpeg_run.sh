@@ -21,7 +21,8 @@
 # pictures (gpu_device_pictures), ctest (ctest -L gpu, a time-guarded subset), python
 # (tests/python/gpu_run.sh), ssimulacra2 (its twin: gpu tests, gate rows, 10^6-frame search),
 # metrics (xpsnr's gpu tests and 10^6-frame search; 4K rates of xpsnr and ssimulacra2: the
-# reference, the CPU extractor on 16 threads, the twin; the three metrics in one pass).
+# reference, the CPU extractor on 16 threads, the twin; the three metrics in one pass), twins4k
+# (xpsnr's and ssimulacra2's twins on 4K frames already on the device).
 # The build comes first, always.
 # Logs into $OUT/logs.tgz; summaries on stdout.
 set -u
@@ -122,6 +123,19 @@ EOF
       NETFLIX_VMAF=$root/.device/netflix-vmaf bench/metrics_4k.sh /tmp/build-gpu/exactvmaf .device/xpsnr-ffmpeg "$s2tool" $L/metrics_4k \
         >$L/metrics_4k.txt 2>&1
       echo "rc $?"; tail -24 $L/metrics_4k.txt ;;
+    twins4k)  # the twins' own rate at 4K: frames already on the device (tests/python/bench_gpu.c)
+      cuda=/usr/local/cuda
+      a=$(find /tmp/build-gpu -name libexactvmaf.a | head -1)
+      gcc -O2 -std=c11 -D_POSIX_C_SOURCE=200809L -Iinclude -I$cuda/include tests/python/bench_gpu.c \
+        -o /tmp/bench_gpu_c "$a" -L$cuda/lib64 -lcudart_static -lstdc++ -ldl -lrt -lpthread -lm \
+        ${j:+-L$(dirname "$j")} -ljansson || echo "bench_gpu.c: build failed"
+      python3 bench/synth_frames.py 3840 2160 60 25 24 >/tmp/t4_r.yuv
+      python3 bench/synth_frames.py 3840 2160 60 26 64 >/tmp/t4_d.yuv
+      for f in ${TWINS:-xpsnr ssimulacra2}; do
+        echo "$f, 60 4K frames on the device, 3 rounds (s to flush, fps, -, backend, s to close, fps):"
+        timeout 120 /tmp/bench_gpu_c /tmp/t4_r.yuv /tmp/t4_d.yuv 3840 2160 60 3 0 $f; echo "rc $?"
+      done
+      rm -f /tmp/t4_*.yuv ;;
     *) echo "unknown stage $stage" ;;
   esac
 done

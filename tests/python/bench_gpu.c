@@ -1,8 +1,10 @@
 /* The C library's rate on device pictures, for the Python package's GPU benchmark
  * (tests/python/bench_gpu.py): N 8-bit 4:2:0 frame pairs of a raw file, uploaded once with one
- * pitch, then scored with vmaf_v0.6.1 by ev_lend_device_pictures on the CUDA backend.
- * usage: bench_gpu REF.yuv DIS.yuv WIDTH HEIGHT FRAMES ROUNDS THREADS
- * prints per round: seconds, fps, the pooled mean's %.17g. Built by bench_gpu.py, not CMake. */
+ * pitch, then scored with vmaf_v0.6.1 (or the one extractor FEATURE, no model) by
+ * ev_lend_device_pictures on the CUDA backend: the twins' rate with no input path around them.
+ * usage: bench_gpu REF.yuv DIS.yuv WIDTH HEIGHT FRAMES ROUNDS THREADS [FEATURE]
+ * prints per round: seconds to ev_flush, fps, the pooled mean's %.17g (0 with FEATURE), the
+ * backend, seconds to ev_close, fps. Built by bench_gpu.py and the device runs, not CMake. */
 #include <cuda_runtime.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -37,8 +39,9 @@ static unsigned char *upload(const char *path, size_t frame, unsigned n)
 
 int main(int argc, char **argv)
 {
-    if (argc != 8)
+    if (argc != 8 && argc != 9)
         return 1;
+    const char *feature = argc == 9 ? argv[8] : NULL;
     const unsigned w = (unsigned)atoi(argv[3]), h = (unsigned)atoi(argv[4]);
     const unsigned n = (unsigned)atoi(argv[5]), rounds = (unsigned)atoi(argv[6]);
     const size_t frame = (size_t)w * h * 3 / 2;
@@ -50,7 +53,8 @@ int main(int argc, char **argv)
         s.n_threads = (unsigned)atoi(argv[7]);
         EvContext *c;
         const double t0 = now();
-        if (ev_open(&c, &s) || ev_use_model(c, "version=vmaf_v0.6.1"))
+        if (ev_open(&c, &s) ||
+            (feature ? ev_use_feature(c, feature, NULL) : ev_use_model(c, "version=vmaf_v0.6.1")))
             return 3;
         for (unsigned i = 0; i < n; i++) {
             const size_t at = i * frame;
@@ -67,7 +71,7 @@ int main(int argc, char **argv)
                 return 4;
         }
         double v = 0;
-        if (ev_flush(c) || ev_get_pooled(c, "vmaf", EV_POOL_MEAN, &v))
+        if (ev_flush(c) || (!feature && ev_get_pooled(c, "vmaf", EV_POOL_MEAN, &v)))
             return 5;
         const double dt = now() - t0;
         const char *backend = ev_backend_name(c);
