@@ -237,6 +237,7 @@ int main(int argc, char **argv)
     checkasm_float_vif();
     checkasm_ssim();
     checkasm_xpsnr();
+    checkasm_cambi();
     end_func();
     if (g.list)
         return 0;

@@ -68,5 +68,6 @@ void checkasm_psnr(void);
 void checkasm_float_vif(void);
 void checkasm_ssim(void);
 void checkasm_xpsnr(void);
+void checkasm_cambi(void);
 
 #endif

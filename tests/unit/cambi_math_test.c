@@ -51,6 +51,48 @@ static void test_samples(void)
     CHECK(cambi_avg4(1, 2, 3, 5) == 2 && cambi_avg2(3, 4) == 3);
 }
 
+/* The C row kernels (cambi_rows_tmpl.h, branch-free for the compiler's vectors) against the
+ * per-sample definitions above: the mode over every triple of 4 values, the 10-bit
+ * conversion of every depth's extremes and a run of values, the band codes at the band's ends. */
+static void test_row_kernels(void)
+{
+    uint16_t a[64], b[64], c[64], out[64];
+    unsigned n = 0;
+    for (unsigned x = 0; x < 4; x++)
+        for (unsigned y = 0; y < 4; y++)
+            for (unsigned z = 0; z < 4; z++, n++) {
+                a[n] = (uint16_t)(x * 300);
+                b[n] = (uint16_t)(y * 300);
+                c[n] = (uint16_t)(z * 300);
+            }
+    cambi_mode_col_c(out, a, b, c, n);
+    int same = 1;
+    for (unsigned k = 0; k < n; k++)
+        same &= out[k] == cambi_mode3(a[k], b[k], c[k]);
+    CHECK(same);
+    for (unsigned bpc = 8; bpc <= 16; bpc++) {
+        uint16_t in[6] = { 0,
+                           1,
+                           (uint16_t)((1u << bpc) - 1),
+                           (uint16_t)((1u << bpc) - 2),
+                           (uint16_t)(1u << (bpc - 1)),
+                           (uint16_t)((1u << (bpc - 1)) + 1) };
+        uint8_t in8[6];
+        for (int k = 0; k < 6; k++)
+            in8[k] = (uint8_t)in[k];
+        cambi_to_10b_row_c(out, bpc == 8 ? (const void *)in8 : (const void *)in, 6, bpc);
+        same = 1;
+        for (int k = 0; k < 6; k++)
+            same &= out[k] == cambi_to_10b(in[k], bpc);
+        CHECK(same);
+    }
+    const uint16_t x[4] = { 99, 100, 199, 200 };
+    const uint8_t m[4] = { 1, 1, 1, 0 };
+    cambi_band_row_c(out, x, m, 4, 100, 100);
+    CHECK(out[0] == CAMBI_NOT_COUNTED && out[1] == 0 && out[2] == 99 &&
+          out[3] == CAMBI_NOT_COUNTED);
+}
+
 static void test_resample(void)
 {
     unsigned idx[8];
@@ -212,6 +254,7 @@ int main(void)
     test_weights_and_window();
     test_mask_threshold();
     test_samples();
+    test_row_kernels();
     test_resample();
     test_recip_and_step();
     test_pooling_counts();

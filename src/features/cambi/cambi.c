@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "features/cambi/cambi_dsp.h"
 #include "features/cambi/cambi_internal.h"
 
 #define DEFAULT_TOPK 0.6
@@ -83,6 +84,9 @@ static int geometry_init(CambiGeometry *g, const unsigned w, const unsigned h, c
         return -ENOMEM;
     cambi_resample_index(g->col_src, in_w, w);
     cambi_resample_index(g->row_src, in_h, h);
+    g->cols_identity = 1;
+    for (unsigned j = 0; j < w; j++)
+        g->cols_identity &= g->col_src[j] == j;
     return 0;
 }
 
@@ -200,6 +204,7 @@ static int cambi_setup(CambiState *s, const void *opts, const EvPicInfo *info, c
     for (unsigned i = 0; i < CAMBI_NUM_SCALES; i++)
         s->heatmap_fd[i] = -1;
     s->log = log;
+    cambi_dsp_init(&s->dsp, info->cpu);
     s->opts = *(const CambiOpts *)opts;
     ev_options_feature_name(s->name, sizeof(s->name), "cambi", cambi_class(), &s->opts);
     s->in_w = info->width;
@@ -292,11 +297,13 @@ static size_t scratch_walk(const CambiState *s, char *base, CambiScratch *sc)
     const size_t hist_rows = s->tables->band_n + CAMBI_MAX_DIFFS + 1;
     const size_t sizes[] = { px * sizeof(uint16_t),    px,
                              px * sizeof(uint16_t),    hist_rows * w * sizeof(uint16_t),
-                             3 * w * sizeof(uint16_t), (w + CAMBI_MASK_FILTER) * sizeof(uint32_t),
+                             3 * w * sizeof(uint16_t), w + CAMBI_MASK_FILTER,
+                             CAMBI_FLAG_ROWS * w,      w,
                              px * sizeof(float),       2 * 65536 * sizeof(uint32_t) };
-    void **parts[] = { (void **)&sc->image,    (void **)&sc->mask,      (void **)&sc->codes,
-                       (void **)&sc->hist,     (void **)&sc->mode_rows, (void **)&sc->col_count,
-                       (void **)&sc->c_values, (void **)&sc->radix };
+    void **parts[] = { (void **)&sc->image, (void **)&sc->mask,      (void **)&sc->codes,
+                       (void **)&sc->hist,  (void **)&sc->mode_rows, (void **)&sc->count,
+                       (void **)&sc->flags, (void **)&sc->zeros,     (void **)&sc->c_values,
+                       (void **)&sc->radix };
     size_t at = 0;
     for (size_t i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
         if (base)

@@ -35,116 +35,128 @@ static int check_range(const CambiState *s, const EvPic *pic, const unsigned fra
     return 0;
 }
 
-static void load_10b(const CambiGeometry *g, const EvPic *pic, uint16_t *image)
+/* Row i of the picture at the scored size, as 10 bits. */
+static void load_row(const CambiState *s, const CambiGeometry *g, const EvPic *pic,
+                     const unsigned i, uint16_t *out)
 {
-    for (unsigned i = 0; i < g->h; i++) {
-        uint16_t *out = image + (size_t)i * g->w;
-        if (pic->bpc == 8) {
-            const uint8_t *in = ev_pic_row8(pic, 0, g->row_src[i]);
-            for (unsigned j = 0; j < g->w; j++)
-                out[j] = cambi_to_10b(in[g->col_src[j]], 8);
-        } else {
-            const uint16_t *in = ev_pic_row16(pic, 0, g->row_src[i]);
-            for (unsigned j = 0; j < g->w; j++)
-                out[j] = cambi_to_10b(in[g->col_src[j]], pic->bpc);
+    const unsigned src_row = g->row_src[i];
+    if (g->cols_identity) {
+        const void *in = pic->bpc == 8 ? (const void *)ev_pic_row8(pic, 0, src_row)
+                                       : (const void *)ev_pic_row16(pic, 0, src_row);
+        s->dsp.to_10b_row(out, in, g->w, pic->bpc);
+    } else if (pic->bpc == 8) {
+        const uint8_t *in = ev_pic_row8(pic, 0, src_row);
+        for (unsigned j = 0; j < g->w; j++)
+            out[j] = cambi_to_10b(in[g->col_src[j]], 8);
+    } else {
+        const uint16_t *in = ev_pic_row16(pic, 0, src_row);
+        for (unsigned j = 0; j < g->w; j++)
+            out[j] = cambi_to_10b(in[g->col_src[j]], pic->bpc);
+    }
+}
+
+/*
+ * The picture at the scored size as 10 bits, anti-dithered (encodes below 10 bits), and its
+ * spatial mask: a pixel is in it when more than `threshold` of the 7x7 zero-derivative flags
+ * around it are set (a pixel is flat when it equals its right and lower neighbours; the frame's
+ * edge counts as equal, and nothing beyond the frame is counted).
+ *
+ * One pass down the rows, each stage a few rows behind the one before, so that the rows it
+ * reads are in cache: at step t row t is loaded; row t - 1 is averaged with row t (still as
+ * loaded: the reference averages in place in raster order, each output reading samples not yet
+ * replaced); the flags of row t - 2 are taken (rows t - 2 and t - 1 are final); the flags of
+ * row t - 2 join the vertical counts, those of row t - 9 leave them, and the mask of row
+ * t - 5 (flags of rows t - 8 .. t - 2) is written.
+ */
+static void preprocess(const CambiState *s, const CambiGeometry *g, const EvPic *pic,
+                       const unsigned threshold, CambiScratch *sc)
+{
+    const CambiDsp *d = &s->dsp;
+    const unsigned w = g->w, h = g->h, r = CAMBI_MASK_FILTER / 2;
+    const int dither = s->enc_bitdepth < 10;
+    uint16_t *x = sc->image;
+    memset(sc->count, 0, w + 2 * r);
+    memset(sc->zeros, 0, w);
+    uint8_t *count = sc->count + r;
+    for (unsigned t = 0; t < h + r + 2; t++) {
+        if (t < h)
+            load_row(s, g, pic, t, x + (size_t)t * w);
+        if (dither && t >= 1 && t - 1 < h) {
+            uint16_t *row = x + (size_t)(t - 1) * w;
+            if (t < h) {
+                d->anti_dither_row(row, row + w, w);
+            } else {
+                for (unsigned j = 0; j + 1 < w; j++)
+                    row[j] = cambi_avg2(row[j], row[j + 1]);
+            }
         }
-    }
-}
-
-/* In place, raster order: each output reads only samples not yet replaced (so each is
- * cambi_anti_dither_at of the loaded image). */
-static void anti_dither(uint16_t *x, const unsigned w, const unsigned h)
-{
-    for (unsigned i = 0; i + 1 < h; i++) {
-        uint16_t *r0 = x + (size_t)i * w, *r1 = r0 + w;
-        for (unsigned j = 0; j + 1 < w; j++)
-            r0[j] = cambi_avg4(r0[j], r0[j + 1], r1[j], r1[j + 1]);
-        r0[w - 1] = cambi_avg2(r0[w - 1], r1[w - 1]);
-    }
-    uint16_t *last = x + (size_t)(h - 1) * w;
-    for (unsigned j = 0; j + 1 < w; j++)
-        last[j] = cambi_avg2(last[j], last[j + 1]);
-}
-
-/* ---- the spatial mask: more than `threshold` flat pixels in the 7x7 around ------------------ */
-
-/* A pixel is flat when it equals its right and lower neighbours (the frame's edge counts as
- * equal); adds delta to the column counts for image row r. */
-static void count_flat_row(const uint16_t *x, const unsigned w, const unsigned h, const unsigned r,
-                           uint32_t *col_count, const int delta)
-{
-    const uint16_t *row = x + (size_t)r * w;
-    const uint16_t *below = r + 1 < h ? row + w : row;
-    for (unsigned j = 0; j + 1 < w; j++)
-        col_count[j] += (uint32_t)(delta * (int)cambi_flat(row[j], row[j + 1], below[j]));
-    col_count[w - 1] += (uint32_t)(delta * (int)cambi_flat(row[w - 1], row[w - 1], below[w - 1]));
-}
-
-/* col_count has r zeros on each side of the w columns (the frame's edge counts nothing). */
-static void spatial_mask(const uint16_t *x, const unsigned w, const unsigned h,
-                         const unsigned threshold, uint32_t *col_count, uint8_t *mask)
-{
-    const int r = CAMBI_MASK_FILTER / 2;
-    memset(col_count, 0, (w + 2 * r) * sizeof(*col_count));
-    uint32_t *cc = col_count + r;
-    for (int i = 0; i < r && i < (int)h; i++)
-        count_flat_row(x, w, h, (unsigned)i, cc, 1);
-    for (int i = 0; i < (int)h; i++) {
-        if (i + r < (int)h)
-            count_flat_row(x, w, h, (unsigned)(i + r), cc, 1);
-        if (i - r - 1 >= 0)
-            count_flat_row(x, w, h, (unsigned)(i - r - 1), cc, -1);
-        uint8_t *m = mask + (size_t)i * w;
-        for (unsigned j = 0; j < w; j++) {
-            const uint32_t *c = col_count + j; /* columns j - r .. j + r */
-            m[j] = c[0] + c[1] + c[2] + c[3] + c[4] + c[5] + c[6] > threshold;
+        if (t >= 2 && t - 2 < h) {
+            const unsigned f = t - 2;
+            const uint16_t *row = x + (size_t)f * w;
+            uint8_t *flags = sc->flags + (size_t)(f % CAMBI_FLAG_ROWS) * w;
+            d->flat_row(flags, row, f + 1 < h ? row + w : row, w);
+            const uint8_t *leave =
+                f >= CAMBI_FLAG_ROWS - 1
+                    ? sc->flags + (size_t)((f + 1) % CAMBI_FLAG_ROWS) * w /* row f - 7 */
+                    : sc->zeros;
+            d->count_row(count, flags, leave, w);
+        } else if (t >= 2) {
+            const unsigned f = t - 2; /* beyond the frame: only the leaving row */
+            if (f >= CAMBI_FLAG_ROWS - 1)
+                d->count_row(count, sc->zeros, sc->flags + (size_t)((f + 1) % CAMBI_FLAG_ROWS) * w,
+                             w);
+        }
+        if (t >= r + 2 && t - r - 2 < h) {
+            const unsigned i = t - r - 2;
+            d->mask_row(sc->mask + (size_t)i * w, sc->count, w, threshold);
         }
     }
 }
 
 /* ---- per scale: decimation, mode filter ------------------------------------------------------ */
 
-/* Keep the even rows and columns (w, h: the new size). In place: output i*w + j never lies
- * after the input it reads. */
-static void decimate16(uint16_t *x, const unsigned old_w, const unsigned w, const unsigned h)
+/* Keep the even rows and columns (w, h: the new size), in place: row i > 0 is written below
+ * the rows it reads; row 0 column by column, each output before the inputs it could cover. */
+static void decimate(const CambiDsp *d, uint16_t *x, uint8_t *mask, const unsigned old_w,
+                     const unsigned w, const unsigned h)
 {
-    for (unsigned i = 0; i < h; i++)
-        for (unsigned j = 0; j < w; j++)
-            x[(size_t)i * w + j] = x[(size_t)2 * i * old_w + 2 * j];
-}
-
-static void decimate8(uint8_t *x, const unsigned old_w, const unsigned w, const unsigned h)
-{
-    for (unsigned i = 0; i < h; i++)
-        for (unsigned j = 0; j < w; j++)
-            x[(size_t)i * w + j] = x[(size_t)2 * i * old_w + 2 * j];
-}
-
-static void mode_row(const uint16_t *in, const unsigned w, uint16_t *out)
-{
-    out[0] = in[0];
-    for (unsigned j = 1; j + 1 < w; j++)
-        out[j] = cambi_mode3(in[j - 1], in[j], in[j + 1]);
-    out[w - 1] = in[w - 1];
+    for (unsigned j = 0; j < w; j++) {
+        x[j] = x[2 * j];
+        mask[j] = mask[2 * j];
+    }
+    for (unsigned i = 1; i < h; i++) {
+        d->decimate16(x + (size_t)i * w, x + (size_t)2 * i * old_w, w);
+        d->decimate8(mask + (size_t)i * w, mask + (size_t)2 * i * old_w, w);
+    }
 }
 
 /* Horizontal 3-mode, then vertical 3-mode of those, for rows 1 .. h-2; the first and last rows
- * stay as they are. In place: row r is replaced after row r + 1's horizontal mode is taken. */
-static void mode_filter(uint16_t *x, const unsigned w, const unsigned h, uint16_t *rows)
+ * stay as they are. In place: row r is replaced after row r + 1's horizontal mode is taken.
+ * Each row's band codes (cambi_band_code) are taken as soon as it is final. */
+static void mode_filter_codes(const CambiDsp *d, const CambiTables *t, uint16_t *x,
+                              const uint8_t *mask, const unsigned w, const unsigned h,
+                              uint16_t *rows, uint16_t *codes)
 {
-    if (h < 3)
+    if (h < 3) {
+        for (unsigned i = 0; i < h; i++)
+            d->band_row(codes + (size_t)i * w, x + (size_t)i * w, mask + (size_t)i * w, w,
+                        t->band_lo, t->band_n);
         return;
-    mode_row(x, w, rows);
-    mode_row(x + w, w, rows + w);
+    }
+    d->mode_row(rows, x, w);
+    d->mode_row(rows + w, x + w, w);
+    d->band_row(codes, x, mask, w, t->band_lo, t->band_n);
     for (unsigned r = 1; r + 1 < h; r++) {
         const uint16_t *above = rows + (size_t)((r - 1) % 3) * w;
         const uint16_t *mid = rows + (size_t)(r % 3) * w;
         uint16_t *next = rows + (size_t)((r + 1) % 3) * w;
-        mode_row(x + (size_t)(r + 1) * w, w, next);
+        d->mode_row(next, x + (size_t)(r + 1) * w, w);
         uint16_t *out = x + (size_t)r * w;
-        for (unsigned j = 0; j < w; j++)
-            out[j] = cambi_mode3(above[j], mid[j], next[j]);
+        d->mode_col(out, above, mid, next, w);
+        d->band_row(codes + (size_t)r * w, out, mask + (size_t)r * w, w, t->band_lo, t->band_n);
     }
+    const size_t last = (size_t)(h - 1) * w;
+    d->band_row(codes + last, x + last, mask + last, w, t->band_lo, t->band_n);
 }
 
 /* ---- contrast values: sliding window histograms --------------------------------------------- */
@@ -156,57 +168,12 @@ typedef struct Window {
     unsigned w, pad;
 } Window;
 
-/* Band codes of a scale (cambi_band_code). */
-static void band_codes(const uint16_t *x, const uint8_t *mask, const size_t n, const CambiTables *t,
-                       uint16_t *codes)
-{
-    for (size_t k = 0; k < n; k++)
-        codes[k] = cambi_band_code(x[k], mask[k], t->band_lo, t->band_n);
-}
-
-static void add_range(uint16_t *row, const unsigned lo, const unsigned hi)
-{
-    for (unsigned k = lo; k < hi; k++)
-        row[k]++;
-}
-
-static void sub_range(uint16_t *row, const unsigned lo, const unsigned hi)
-{
-    for (unsigned k = lo; k < hi; k++)
-        row[k]--;
-}
-
 static int same4(const uint16_t *a, const uint16_t *b)
 {
     uint64_t x, y;
     memcpy(&x, a, sizeof(x));
     memcpy(&y, b, sizeof(y));
     return x == y;
-}
-
-/* Move the window down: the row of codes `out` (or none) leaves it, `in` (or none) enters.
- * A column where the same code leaves and enters (or neither counts) changes nothing. */
-static void slide_rows(const Window *win, const uint16_t *out, const uint16_t *in,
-                       const uint16_t *none)
-{
-    const unsigned w = win->w, pad = win->pad;
-    out = out ? out : none;
-    in = in ? in : none;
-    for (unsigned j = 0; j < w; j++) {
-        if (!(j & 3) && j + 4 <= w && same4(out + j, in + j)) {
-            j += 3;
-            continue;
-        }
-        const unsigned co = out[j], ci = in[j];
-        if (co == ci)
-            continue;
-        const unsigned lo = j > pad ? j - pad : 0;
-        const unsigned hi = j + pad + 1 < w ? j + pad + 1 : w;
-        if (co != NOT_COUNTED)
-            sub_range(win->hist + (size_t)co * w, lo, hi);
-        if (ci != NOT_COUNTED)
-            add_range(win->hist + (size_t)ci * w, lo, hi);
-    }
 }
 
 /* The contrast value of a counted pixel of band code `code` at column col. */
@@ -229,22 +196,22 @@ static float c_value(const Window *win, const CambiTables *t, const unsigned cod
 }
 
 /* c[] of one scale (0 where the pixel is not counted) and the pooling's totals of it. */
-static void c_values(const CambiTables *t, const uint16_t *codes, const unsigned w,
-                     const unsigned h, const unsigned window, uint16_t *hist, uint16_t *none,
-                     float *c, CambiTotals *tot)
+static void c_values(const CambiDsp *d, const CambiTables *t, const uint16_t *codes,
+                     const unsigned w, const unsigned h, const unsigned window, uint16_t *hist,
+                     uint16_t *none, float *c, CambiTotals *tot)
 {
     const Window win = { hist, w, window >> 1 };
     memset(hist, 0, (size_t)(t->band_n + CAMBI_MAX_DIFFS + 1) * w * sizeof(*hist));
     for (unsigned k = 0; k < w; k++)
         none[k] = NOT_COUNTED;
     for (unsigned r = 0; r < win.pad && r < h; r++)
-        slide_rows(&win, NULL, codes + (size_t)r * w, none);
+        d->slide_row(hist, w, win.pad, none, codes + (size_t)r * w);
     cambi_totals_reset(tot);
     for (unsigned i = 0; i < h; i++) {
         const int out = (int)i - (int)win.pad - 1;
         const unsigned in = i + win.pad;
-        slide_rows(&win, out >= 0 ? codes + (size_t)out * w : NULL,
-                   in < h ? codes + (size_t)in * w : NULL, none);
+        d->slide_row(hist, w, win.pad, out >= 0 ? codes + (size_t)out * w : none,
+                     in < h ? codes + (size_t)in * w : none);
         const uint16_t *cr = codes + (size_t)i * w;
         float *row = c + (size_t)i * w;
         memset(row, 0, w * sizeof(*row));
@@ -295,10 +262,7 @@ int cambi_picture_score(const CambiState *s, const CambiGeometry *g, const unsig
     if (check_range(s, pic, frame))
         return -EINVAL;
     unsigned w = g->w, h = g->h;
-    load_10b(g, pic, sc->image);
-    if (s->enc_bitdepth < 10)
-        anti_dither(sc->image, w, h);
-    spatial_mask(sc->image, w, h, mask_threshold, sc->col_count, sc->mask);
+    preprocess(s, g, pic, mask_threshold, sc);
 
     double scores[CAMBI_NUM_SCALES];
     for (unsigned scale = 0; scale < CAMBI_NUM_SCALES; scale++) {
@@ -306,14 +270,12 @@ int cambi_picture_score(const CambiState *s, const CambiGeometry *g, const unsig
             const unsigned old_w = w;
             w = (w + 1) >> 1;
             h = (h + 1) >> 1;
-            decimate16(sc->image, old_w, w, h);
-            decimate8(sc->mask, old_w, w, h);
+            decimate(&s->dsp, sc->image, sc->mask, old_w, w, h);
         }
-        mode_filter(sc->image, w, h, sc->mode_rows);
-        band_codes(sc->image, sc->mask, (size_t)w * h, s->tables, sc->codes);
+        mode_filter_codes(&s->dsp, s->tables, sc->image, sc->mask, w, h, sc->mode_rows, sc->codes);
         CambiTotals tot;
-        c_values(s->tables, sc->codes, w, h, g->window, sc->hist, sc->mode_rows, sc->c_values,
-                 &tot);
+        c_values(&s->dsp, s->tables, sc->codes, w, h, g->window, sc->hist, sc->mode_rows,
+                 sc->c_values, &tot);
         if (heatmap_fd) {
             const int err = cambi_write_heatmap(heatmap_fd[scale], s->tables, sc->c_values, w, h,
                                                 g->window, frame, sc->mode_rows);

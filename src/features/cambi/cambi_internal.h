@@ -7,6 +7,7 @@
 #include <stdint.h>
 
 #include "base/extractor.h"
+#include "features/cambi/cambi_kernels.h"
 #include "features/cambi/cambi_math.h"
 #include "features/cambi/cambi_twin.h"
 
@@ -37,6 +38,7 @@ typedef struct CambiGeometry {
     unsigned w, h;               /* the size it is resampled to (encode or source size) */
     unsigned window;             /* the adjusted window, odd */
     unsigned *col_src, *row_src; /* nearest-neighbour source column/row of each output one */
+    int cols_identity;           /* col_src[j] = j: rows are taken whole */
 } CambiGeometry;
 
 typedef struct CambiState {
@@ -52,7 +54,11 @@ typedef struct CambiState {
     CambiTables *tables;
     int heatmap_fd[CAMBI_NUM_SCALES]; /* -1 when no heatmaps are written */
     const EvLog *log;                 /* the context's, for per-frame refusals */
+    CambiDsp dsp;                     /* the row kernels of the CPU's level */
 } CambiState;
+
+/* The flags of the mask's window (7 rows) and of the row leaving it. */
+#define CAMBI_FLAG_ROWS (CAMBI_MASK_FILTER + 1)
 
 /* Per-worker buffers, carved from the scratch block (cambi_scratch_layout). */
 typedef struct CambiScratch {
@@ -61,7 +67,9 @@ typedef struct CambiScratch {
     uint16_t *codes;     /* alloc_w x alloc_h: band code of each counted pixel */
     uint16_t *hist;      /* band_n x alloc_w window counts */
     uint16_t *mode_rows; /* 3 x alloc_w */
-    uint32_t *col_count; /* alloc_w + 6: the mask's vertical flat-pixel counts, padded */
+    uint8_t *count;      /* alloc_w + 6: the mask's vertical counts of flags, 3 zeros each side */
+    uint8_t *flags;      /* CAMBI_FLAG_ROWS x alloc_w: the last rows' zero-derivative flags */
+    uint8_t *zeros;      /* alloc_w zeros: no row of flags */
     float *c_values;     /* alloc_w x alloc_h */
     uint32_t *radix;     /* 2 x 65536 counts of the pooling's selection */
 } CambiScratch;
