@@ -59,6 +59,49 @@ static int read_pair(EvContext *ctx, const CliSettings *s, EvVideo *ref, EvVideo
     return ev_submit_pictures(ctx) ? -1 : 1;
 }
 
+/* The two frames of a pair read in place (ev_video_read_mapped), unmapped once scored. */
+typedef struct MappedPair {
+    EvVideoFrameMap *map[2];
+} MappedPair;
+
+static void unmap_pair(void *user)
+{
+    MappedPair *p = user;
+    ev_video_unmap(p->map[0]);
+    ev_video_unmap(p->map[1]);
+    free(p);
+}
+
+/* read_pair for two regular files: each frame's pages are lent to the workers where they lie in
+ * the page cache, with no copy (a frame that could not be mapped is sent, and so copied). */
+static int read_pair_mapped(EvContext *ctx, const CliSettings *s, EvVideo *ref, EvVideo *dis,
+                            const unsigned n)
+{
+    MappedPair *p = calloc(1, sizeof(*p));
+    if (!p)
+        return fprintf(stderr, "%s: out of memory\n", app), -1;
+    EvPicture a, b;
+    const int ra = ev_video_read_mapped(ref, &a, &p->map[0]);
+    const int rb = ra <= 0 ? 0 : ev_video_read_mapped(dis, &b, &p->map[1]);
+    if (ra < 0 || rb < 0) {
+        unmap_pair(p);
+        fprintf(stderr, "%s: %s\n", app, ev_video_error(ra < 0 ? ref : dis));
+        return -1;
+    }
+    if (!ra || !rb) {
+        unmap_pair(p);
+        if ((ra || rb) && !s->quiet)
+            fprintf(stderr, "%s: warning: %s ends after %u frames; scoring %u frames\n", app,
+                    ra ? s->dis_path : s->ref_path, n, n);
+        return 0;
+    }
+    if (p->map[0] && p->map[1])
+        return ev_lend_pictures(ctx, &a, &b, unmap_pair, p) ? -1 : 1;
+    const int err = ev_send_pictures(ctx, &a, &b);
+    unmap_pair(p);
+    return err ? -1 : 1;
+}
+
 /* Read pairs and push them; stops at the shorter stream (with a warning) or --frame_cnt. */
 static int score_frames(EvContext *ctx, const CliSettings *s, EvVideo *ref, EvVideo *dis,
                         const long long total, double *fps)
@@ -69,12 +112,16 @@ static int score_frames(EvContext *ctx, const CliSettings *s, EvVideo *ref, EvVi
     EvVideoFormat fmt;
     ev_video_format(ref, &fmt);
     unsigned n = 0;
-    /* with more than one thread, the reference and the distorted are read in parallel */
+    /* two regular files are read in place; else, with more than one thread, the reference and
+     * the distorted are read in parallel */
+    const int mapped = ev_video_mappable(ref) && ev_video_mappable(dis);
     SideReader reader;
-    SideReader *side = s->threads != 1 && !side_reader_start(&reader, dis) ? &reader : NULL;
+    SideReader *side =
+        !mapped && s->threads != 1 && !side_reader_start(&reader, dis) ? &reader : NULL;
     int r = 1;
     while (!s->frame_cnt || n < s->frame_cnt) {
-        r = read_pair(ctx, s, ref, dis, side, &fmt, n);
+        r = mapped ? read_pair_mapped(ctx, s, ref, dis, n)
+                   : read_pair(ctx, s, ref, dis, side, &fmt, n);
         if (r <= 0)
             break;
         n++;

@@ -125,6 +125,25 @@ EV_API int ev_video_read(EvVideo *v, EvPicture *pic);
  */
 EV_API int ev_video_read_into(EvVideo *v, const EvPicture *dst);
 
+/** One frame's pages of a file, mapped by ev_video_read_mapped(). */
+typedef struct EvVideoFrameMap EvVideoFrameMap;
+
+/**
+ * Read the next frame in place: for a regular raw or y4m file (ev_video_mappable()), *pic's
+ * planes are the file's own bytes, mapped read-only and prefaulted, with no copy; they stay
+ * valid until ev_video_unmap(*map), which any thread may call, in any order, also after later
+ * reads and after ev_video_close(). A frame that cannot be mapped (9..16-bit samples at an odd
+ * offset in the file, or mmap refused) is read as ev_video_read() reads it, with *map NULL.
+ * Other videos (pipes, encoded input) read as ev_video_read(), with *map NULL. The file must
+ * not be truncated while a frame of it is mapped. @return as ev_video_read() (*map NULL
+ * unless 1 is returned).
+ */
+EV_API int ev_video_read_mapped(EvVideo *v, EvPicture *pic, EvVideoFrameMap **map);
+/** Unmap a frame of ev_video_read_mapped(). NULL-safe. */
+EV_API void ev_video_unmap(EvVideoFrameMap *map);
+/** 1 when ev_video_read_mapped() reads v's frames in place (a regular raw or y4m file). */
+EV_API int ev_video_mappable(const EvVideo *v);
+
 /** Read and discard n frames. @return 0; -ENODATA if the stream ended first; or an error. */
 EV_API int ev_video_skip(EvVideo *v, unsigned n);
 

@@ -22,6 +22,21 @@ int ev_video_read_into(EvVideo *const v, const EvPicture *const dst)
     return ev_io_video_read_into(v, dst);
 }
 
+int ev_video_read_mapped(EvVideo *const v, EvPicture *const pic, EvVideoFrameMap **const map)
+{
+    return ev_io_video_read_mapped(v, pic, map);
+}
+
+void ev_video_unmap(EvVideoFrameMap *const map)
+{
+    ev_io_video_unmap(map);
+}
+
+int ev_video_mappable(const EvVideo *const v)
+{
+    return ev_io_video_mappable(v);
+}
+
 int ev_video_skip(EvVideo *const v, const unsigned n)
 {
     return ev_io_video_skip(v, n);

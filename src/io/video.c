@@ -1,9 +1,11 @@
 /* Video input (io/video_io.h; the public calls in api/video.c): open a raw .yuv or y4m file or standard input, check
  * its size or header, and read frames into one buffer owned by the reader. */
+#define _DEFAULT_SOURCE 1 /* MAP_POPULATE (Linux) */
 #include <errno.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -366,10 +368,13 @@ static void describe(const EvVideo *v, EvPicture *pic)
     }
 }
 
+static void sync_stream(EvVideo *v);
+
 int ev_io_video_read(EvVideo *const v, EvPicture *const pic)
 {
     if (!v || !pic)
         return -EINVAL;
+    sync_stream(v);
     if (v->status)
         return v->status;
     if (v->dec) {
@@ -421,6 +426,7 @@ int ev_io_video_read_into(EvVideo *const v, const EvPicture *const dst)
 {
     if (!v || !dst)
         return -EINVAL;
+    sync_stream(v);
     if (dst->width != v->fmt.width || dst->height != v->fmt.height ||
         dst->bitdepth != v->fmt.bitdepth || dst->layout != v->fmt.layout)
         return ev_video_fail(v, -EINVAL, "read_into: the picture's format is not the video's");
@@ -453,6 +459,118 @@ int ev_io_video_read_into(EvVideo *const v, const EvPicture *const dst)
     if (ret > 0)
         v->next_frame++;
     return ret;
+}
+
+/* ---- frames read in place ------------------------------------------------------------------ */
+
+#ifndef MAP_POPULATE
+#define MAP_POPULATE 0 /* elsewhere the pages fault in as the workers read them */
+#endif
+
+struct EvVideoFrameMap {
+    void *base;
+    size_t len;
+};
+
+int ev_io_video_mappable(const EvVideo *const v)
+{
+    return v && v->regular && !v->dec;
+}
+
+/* Map the frame_bytes at file offset `at` and describe them in *pic. 0, or -1 (nothing done). */
+static int map_frame(EvVideo *v, const unsigned long long at, EvPicture *pic, EvVideoFrameMap **out)
+{
+    const long page = sysconf(_SC_PAGESIZE);
+    if (page <= 0 || (bytes_per_sample(v) == 2 && (at & 1)))
+        return -1;
+    const unsigned long long start = at - at % (unsigned long long)page;
+    const size_t len = (size_t)(at - start) + v->frame_bytes;
+    EvVideoFrameMap *m = malloc(sizeof(*m));
+    if (!m)
+        return -1;
+    m->base = mmap(NULL, len, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fileno(v->f), (off_t)start);
+    if (m->base == MAP_FAILED) {
+        free(m);
+        return -1;
+    }
+    m->len = len;
+    const uint8_t *frame = (const uint8_t *)m->base + (at - start);
+    memset(pic, 0, sizeof(*pic));
+    pic->width = v->fmt.width;
+    pic->height = v->fmt.height;
+    pic->bitdepth = v->fmt.bitdepth;
+    pic->layout = v->fmt.layout;
+    size_t off = 0;
+    for (unsigned p = 0; p < 3; p++) {
+        const size_t row = (size_t)v->file_w[p] * bytes_per_sample(v);
+        pic->data[p] = v->file_w[p] ? (void *)(frame + off) : NULL;
+        pic->stride[p] = (ptrdiff_t)row;
+        off += row * v->file_h[p];
+    }
+    *out = m;
+    return 0;
+}
+
+/* Mapped reading keeps its own file offset and leaves the stream alone (a seek on a stdio
+ * stream refills its buffer: a copy of what the mapping avoids). Before any stream read the
+ * stream is put back at that offset; a raw file's first bytes, read at open, are the file's
+ * first bytes, so they need not be replayed. */
+static void sync_stream(EvVideo *v)
+{
+    if (!v->mapping)
+        return;
+    v->mapping = 0;
+    v->head_pos = v->head_len;
+    if (fseeko(v->f, (off_t)v->map_at, SEEK_SET))
+        v->status =
+            ev_video_fail(v, -EIO, "frame %u: seek failed: %s", v->next_frame, strerror(errno));
+}
+
+/* A frame ev_io_video_read_mapped() does not map: read through the stream, as
+ * ev_io_video_read() reads it (which also gives its end of stream and its refusals). */
+static int read_unmapped(EvVideo *v, EvPicture *pic)
+{
+    sync_stream(v);
+    return ev_io_video_read(v, pic);
+}
+
+int ev_io_video_read_mapped(EvVideo *const v, EvPicture *const pic, EvVideoFrameMap **const map)
+{
+    if (!v || !pic || !map)
+        return -EINVAL;
+    *map = NULL;
+    if (!ev_io_video_mappable(v) || v->status)
+        return ev_io_video_read(v, pic);
+    if (!v->mapping) {
+        const off_t pos = ftello(v->f);
+        if (pos < 0)
+            return ev_io_video_read(v, pic);
+        v->map_at = (unsigned long long)pos - (v->head_len - v->head_pos);
+        v->mapping = 1;
+    }
+    unsigned long long at = v->map_at;
+    if (v->is_y4m) { /* a bare FRAME line is passed over here; any other through the stream */
+        char mark[6];
+        if (pread(fileno(v->f), mark, sizeof(mark), (off_t)at) != (ssize_t)sizeof(mark) ||
+            memcmp(mark, "FRAME\n", sizeof(mark)))
+            return read_unmapped(v, pic);
+        at += sizeof(mark);
+    }
+    struct stat st;
+    if (fstat(fileno(v->f), &st) || (unsigned long long)st.st_size < at + v->frame_bytes ||
+        map_frame(v, at, pic, map))
+        return read_unmapped(v, pic);
+    v->map_at = at + v->frame_bytes;
+    v->next_frame++;
+    return 1;
+}
+
+void ev_io_video_unmap(EvVideoFrameMap *const map)
+{
+    if (!map)
+        return;
+    munmap(map->base, map->len);
+    free(map);
 }
 
 int ev_io_video_skip(EvVideo *const v, const unsigned n)

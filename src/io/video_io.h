@@ -37,8 +37,10 @@ struct EvVideo {
     size_t head_len, head_pos;
     unsigned long long n_frames; /* frames in a regular file, when n_frames_known */
     int n_frames_known;
-    EvVideoTags tags;      /* y4m F and I tags; an encoded input's frame rate */
-    struct EvDecoder *dec; /* encoded input (decode.c): NULL for y4m and raw */
+    EvVideoTags tags;          /* y4m F and I tags; an encoded input's frame rate */
+    struct EvDecoder *dec;     /* encoded input (decode.c): NULL for y4m and raw */
+    int mapping;               /* frames are read in place: map_at is the file offset */
+    unsigned long long map_at; /* of the next frame (or its FRAME line), while mapping */
     char err[4608];
 };
 
@@ -57,6 +59,9 @@ const char *ev_io_video_describe(const EvVideo *v);
 void ev_io_video_format(const EvVideo *v, EvVideoFormat *fmt);
 int ev_io_video_read(EvVideo *v, EvPicture *pic);
 int ev_io_video_read_into(EvVideo *v, const EvPicture *dst);
+int ev_io_video_read_mapped(EvVideo *v, EvPicture *pic, EvVideoFrameMap **map);
+void ev_io_video_unmap(EvVideoFrameMap *map);
+int ev_io_video_mappable(const EvVideo *v);
 int ev_io_video_skip(EvVideo *v, unsigned n);
 int ev_io_video_frame_count(const EvVideo *v, unsigned long long *n);
 void ev_io_video_tags(const EvVideo *v, EvVideoTags *t);

@@ -101,8 +101,8 @@ static void check_rows(const CambiDsp *c, const CambiDsp *d, const char *lvl)
                         check_fill(B->f[0], (size_t)w, 1, 8, pattern);
                     else
                         check_fill(B->a, (size_t)w, 2, bpc, pattern);
-                    BOTH(k->to_10b_row(o->out16, bpc == 8 ? (const void *)B->f[0]
-                                                          : (const void *)B->a,
+                    BOTH(k->to_10b_row(o->out16,
+                                       bpc == 8 ? (const void *)B->f[0] : (const void *)B->a,
                                        (unsigned)w, bpc));
                     bad = differ16(w);
                     break;
@@ -182,8 +182,7 @@ static void check_rows(const CambiDsp *c, const CambiDsp *d, const char *lvl)
 /* slide_row: a window of random codes (some not counted) moved down over rows. */
 static void check_slide(const CambiDsp *c, const CambiDsp *d, const char *lvl)
 {
-    if (!check_func((const void *)d->slide_row, (const void *)c->slide_row, "cambi_slide_row",
-                    lvl))
+    if (!check_func((const void *)d->slide_row, (const void *)c->slide_row, "cambi_slide_row", lvl))
         return;
     for (int w = 1; w; w = check_next_width(w))
         for (int pattern = 0; pattern < CHECK_N_PATTERNS; pattern++) {

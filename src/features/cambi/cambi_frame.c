@@ -55,6 +55,25 @@ static void load_row(const CambiState *s, const CambiGeometry *g, const EvPic *p
     }
 }
 
+/* Row i (even) of the image and of the mask, both final, into row i / 2 of their halved
+ * copies, in place (decimate()'s order): row i / 2 of (w + 1) / 2 columns lies before row i,
+ * within rows the pass no longer reads; row 0 goes column by column. */
+static void halve_row(const CambiDsp *d, uint16_t *x, uint8_t *mask, const unsigned w,
+                      const unsigned i)
+{
+    const unsigned w2 = (w + 1) >> 1;
+    const size_t to = (size_t)(i >> 1) * w2, from = (size_t)i * w;
+    if (i == 0) {
+        for (unsigned j = 0; j < w2; j++) {
+            x[j] = x[2 * j];
+            mask[j] = mask[2 * j];
+        }
+        return;
+    }
+    d->decimate16(x + to, x + from, w2);
+    d->decimate8(mask + to, mask + from, w2);
+}
+
 /*
  * The picture at the scored size as 10 bits, anti-dithered (encodes below 10 bits), and its
  * spatial mask: a pixel is in it when more than `threshold` of the 7x7 zero-derivative flags
@@ -66,10 +85,11 @@ static void load_row(const CambiState *s, const CambiGeometry *g, const EvPic *p
  * loaded: the reference averages in place in raster order, each output reading samples not yet
  * replaced); the flags of row t - 2 are taken (rows t - 2 and t - 1 are final); the flags of
  * row t - 2 join the vertical counts, those of row t - 9 leave them, and the mask of row
- * t - 5 (flags of rows t - 8 .. t - 2) is written.
+ * t - 5 (flags of rows t - 8 .. t - 2) is written. With `halve` (the high-resolution
+ * speed-up, whose first scale is the halved picture) each even row is then halved at once.
  */
 static void preprocess(const CambiState *s, const CambiGeometry *g, const EvPic *pic,
-                       const unsigned threshold, CambiScratch *sc)
+                       const unsigned threshold, CambiScratch *sc, const int halve)
 {
     const CambiDsp *d = &s->dsp;
     const unsigned w = g->w, h = g->h, r = CAMBI_MASK_FILTER / 2;
@@ -109,6 +129,8 @@ static void preprocess(const CambiState *s, const CambiGeometry *g, const EvPic 
         if (t >= r + 2 && t - r - 2 < h) {
             const unsigned i = t - r - 2;
             d->mask_row(sc->mask + (size_t)i * w, sc->count, w, threshold);
+            if (halve && !(i & 1))
+                halve_row(d, x, sc->mask, w, i);
         }
     }
 }
@@ -262,7 +284,7 @@ int cambi_picture_score(const CambiState *s, const CambiGeometry *g, const unsig
     if (check_range(s, pic, frame))
         return -EINVAL;
     unsigned w = g->w, h = g->h;
-    preprocess(s, g, pic, mask_threshold, sc);
+    preprocess(s, g, pic, mask_threshold, sc, s->speedup);
 
     double scores[CAMBI_NUM_SCALES];
     for (unsigned scale = 0; scale < CAMBI_NUM_SCALES; scale++) {
@@ -270,7 +292,8 @@ int cambi_picture_score(const CambiState *s, const CambiGeometry *g, const unsig
             const unsigned old_w = w;
             w = (w + 1) >> 1;
             h = (h + 1) >> 1;
-            decimate(&s->dsp, sc->image, sc->mask, old_w, w, h);
+            if (scale > 0) /* the speed-up's halving was done in preprocess() */
+                decimate(&s->dsp, sc->image, sc->mask, old_w, w, h);
         }
         mode_filter_codes(&s->dsp, s->tables, sc->image, sc->mask, w, h, sc->mode_rows, sc->codes);
         CambiTotals tot;

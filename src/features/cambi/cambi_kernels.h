@@ -58,8 +58,8 @@ typedef struct CambiDsp {
                               const uint16_t *c, unsigned w);                                      \
     void cambi_decimate16_##isa(uint16_t *out, const uint16_t *in, unsigned w);                    \
     void cambi_decimate8_##isa(uint8_t *out, const uint8_t *in, unsigned w);                       \
-    void cambi_band_row_##isa(uint16_t *codes, const uint16_t *x, const uint8_t *mask,             \
-                              unsigned w, unsigned band_lo, unsigned band_n);                  \
+    void cambi_band_row_##isa(uint16_t *codes, const uint16_t *x, const uint8_t *mask, unsigned w, \
+                              unsigned band_lo, unsigned band_n);                                  \
     void cambi_slide_row_##isa(uint16_t *hist, unsigned w, unsigned pad, const uint16_t *leave,    \
                                const uint16_t *enter);
 EV_CAMBI_DECLARE(c)

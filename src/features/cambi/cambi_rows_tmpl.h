@@ -84,8 +84,7 @@ static inline uint16_t mode3_select(const uint16_t a, const uint16_t b, const ui
     return (a == b) | (a == c) ? a : bc;
 }
 
-void CAMBI_FN(cambi_mode_row)(uint16_t *restrict out, const uint16_t *restrict in,
-                              const unsigned w)
+void CAMBI_FN(cambi_mode_row)(uint16_t *restrict out, const uint16_t *restrict in, const unsigned w)
 {
     out[0] = in[0];
     for (unsigned j = 1; j + 1 < w; j++)
@@ -119,8 +118,7 @@ void CAMBI_FN(cambi_decimate16)(uint16_t *restrict out, const uint16_t *restrict
         out[j] = in[2 * j];
 }
 
-void CAMBI_FN(cambi_decimate8)(uint8_t *restrict out, const uint8_t *restrict in,
-                               const unsigned w)
+void CAMBI_FN(cambi_decimate8)(uint8_t *restrict out, const uint8_t *restrict in, const unsigned w)
 {
     unsigned j = 0;
 #ifdef CAMBI_SIMD_LEVEL
