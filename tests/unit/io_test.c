@@ -680,6 +680,135 @@ static void test_read_into(void)
     check_read_into(write_fixture("odd.y4m", file, sizeof(file)), NULL, 1);
 }
 
+/* ev_video_read_mapped against ev_video_read on the same file: the same results and planes,
+ * frame after frame; `mixed` reads every third frame with ev_video_read instead. The maps are
+ * kept until after the reader is closed, and the first frame's planes are checked again then.
+ * Returns how many frames were mapped. */
+static unsigned check_mapped(const char *path, const EvVideoFormat *raw, const unsigned frames,
+                             const int mixed)
+{
+    char err[512];
+    EvVideo *a = NULL, *m = NULL;
+    CHECK(!ev_video_open(&a, path, raw, err, sizeof(err)));
+    CHECK(!ev_video_open(&m, path, raw, err, sizeof(err)));
+    if (!a || !m)
+        return 0;
+    CHECK(ev_video_mappable(m));
+    EvVideoFormat fmt;
+    ev_video_format(a, &fmt);
+    const unsigned bytes = fmt.bitdepth > 8 ? 2 : 1;
+    EvVideoFrameMap *maps[16] = { 0 };
+    EvPicture first;
+    uint8_t *first_copy[3] = { 0 };
+    unsigned n_mapped = 0;
+    for (unsigned i = 0; i <= frames && i < 16; i++) {
+        EvPicture want, got;
+        const int ra = ev_video_read(a, &want);
+        int rm;
+        if (mixed && i % 3 == 1) {
+            rm = ev_video_read(m, &got);
+        } else {
+            rm = ev_video_read_mapped(m, &got, &maps[i]);
+            CHECK(rm > 0 || !maps[i]);
+        }
+        CHECK(rm == ra);
+        n_mapped += maps[i] != NULL;
+        for (unsigned p = 0; ra > 0 && rm > 0 && p < 3; p++) {
+            unsigned w, h;
+            ev_plane_size(fmt.width, fmt.height, fmt.layout, p, &w, &h);
+            if (i == 0 && maps[0] && w) {
+                first_copy[p] = malloc((size_t)w * h * bytes);
+                for (unsigned y = 0; first_copy[p] && y < h; y++)
+                    memcpy(first_copy[p] + (size_t)y * w * bytes,
+                           (const uint8_t *)want.data[p] + y * want.stride[p], (size_t)w * bytes);
+            }
+            for (unsigned y = 0; y < h; y++)
+                CHECK(!memcmp((const uint8_t *)want.data[p] + y * want.stride[p],
+                              (const uint8_t *)got.data[p] + y * got.stride[p], (size_t)w * bytes));
+        }
+        if (i == 0)
+            first = got;
+        if (ra < 0)
+            CHECK(!strcmp(ev_video_error(a), ev_video_error(m)));
+        if (ra <= 0)
+            break;
+    }
+    ev_video_close(&m);
+    for (unsigned p = 0; maps[0] && p < 3; p++) {
+        unsigned w, h;
+        ev_plane_size(fmt.width, fmt.height, fmt.layout, p, &w, &h);
+        for (unsigned y = 0; first_copy[p] && y < h; y++)
+            CHECK(!memcmp((const uint8_t *)first.data[p] + y * first.stride[p],
+                          first_copy[p] + (size_t)y * w * bytes, (size_t)w * bytes));
+    }
+    for (unsigned i = 0; i < 16; i++)
+        ev_video_unmap(maps[i]);
+    for (unsigned p = 0; p < 3; p++)
+        free(first_copy[p]);
+    ev_video_close(&a);
+    return n_mapped;
+}
+
+static void test_read_mapped(void)
+{
+    CHECK(check_mapped(EV_SOURCE_DIR "/testdata/sample_ref.y4m", NULL, 3, 0) == 3);
+    CHECK(check_mapped(EV_SOURCE_DIR "/testdata/sample_ref.y4m", NULL, 3, 1) == 2);
+    /* raw, 3 frames of 4x2 4:2:0 (12 bytes): the first frame's bytes were read at open */
+    uint8_t raw[36];
+    for (unsigned i = 0; i < sizeof(raw); i++)
+        raw[i] = (uint8_t)(i * 13 + 1);
+    const EvVideoFormat raw8 = { 4, 2, 8, EV_PIX_420 };
+    CHECK(check_mapped(write_fixture("map.yuv", raw, sizeof(raw)), &raw8, 3, 0) == 3);
+    /* FRAME lines with parameters are read through the stream, bare ones mapped */
+    static const char head[] = "YUV4MPEG2 W4 H2 F25:1 C420jpeg\n";
+    Bytes y = { 0 };
+    put(&y, head, sizeof(head) - 1);
+    for (unsigned f = 0; f < 3; f++) {
+        put_str(&y, f == 1 ? "FRAME Ixyz\n" : "FRAME\n");
+        put(&y, raw + 12 * f, 12);
+    }
+    CHECK(check_mapped(write_fixture("map_params.y4m", y.p, y.len), NULL, 3, 0) == 2);
+    /* a truncated last frame: the same refusal ("frame 2 is truncated") */
+    CHECK(check_mapped(write_fixture("map_cut.y4m", y.p, y.len - 5), NULL, 3, 0) == 1);
+    free(y.p);
+    /* 10-bit samples at an odd file offset are not mapped (read through the stream) */
+    static const char head10[] = "YUV4MPEG2 W4 H2 C420p10 F250:1\n";
+    Bytes z = { 0 };
+    put(&z, head10, sizeof(head10) - 1);
+    for (unsigned f = 0; f < 2; f++) {
+        put_str(&z, "FRAME\n");
+        put(&z, raw, 24);
+    }
+    CHECK((sizeof(head10) - 1 + 6) % 2 == 1);
+    CHECK(check_mapped(write_fixture("map_odd10.y4m", z.p, z.len), NULL, 2, 0) == 0);
+    free(z.p);
+    /* pipes are not mappable: ev_video_read_mapped reads as ev_video_read */
+    EvVideo *v = NULL;
+    char err[256];
+    int fds[2];
+    if (!pipe(fds)) {
+        const pid_t pid = fork();
+        if (pid == 0) {
+            close(fds[0]);
+            const ssize_t wr = write(fds[1], raw, sizeof(raw));
+            _exit(wr != (ssize_t)sizeof(raw));
+        }
+        close(fds[1]);
+        const int saved = dup(0);
+        dup2(fds[0], 0);
+        close(fds[0]);
+        CHECK(!ev_video_open(&v, "-", &raw8, err, sizeof(err)));
+        dup2(saved, 0);
+        close(saved);
+        CHECK(v && !ev_video_mappable(v));
+        EvPicture pic;
+        EvVideoFrameMap *map = (EvVideoFrameMap *)&pic;
+        CHECK(v && ev_video_read_mapped(v, &pic, &map) == 1 && !map && pic.width == 4);
+        ev_video_close(&v);
+        waitpid(pid, NULL, 0);
+    }
+}
+
 /* ---------------------------------------------------------------------------------------- */
 /* Found by fuzzing (tests/fuzz)                                                              */
 
@@ -803,6 +932,7 @@ static void run_all(void)
     test_arguments();
     test_corpus();
     test_read_into();
+    test_read_mapped();
     test_huge_header();
     test_frame_count_params();
     for (unsigned i = 0; i < n_created; i++)
