@@ -98,8 +98,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                "frame count %llu for %lld bytes of %llu-byte frames", count, file_size, frame);
     EvPicture pic;
     unsigned n = 0;
-    for (; n < FRAMES_READ && n < count; n++)
-        FUZZ_CHECK(ev_video_read(v, &pic) == 1, "frame %u: %s", n, ev_video_error(v));
+    for (; n < FRAMES_READ && n < count; n++) { /* every other frame mapped in place */
+        EvVideoFrameMap *map = NULL;
+        FUZZ_CHECK((n & 1 ? ev_video_read_mapped(v, &pic, &map) : ev_video_read(v, &pic)) == 1,
+                   "frame %u: %s", n, ev_video_error(v));
+        FUZZ_CHECK(!(n & 1) || map, "frame %u of a regular file not mapped", n);
+        ev_video_unmap(map);
+    }
     if (count > n)
         FUZZ_CHECK(!ev_video_skip(v, (unsigned)(count - n)), "skip: %s", ev_video_error(v));
     FUZZ_CHECK(ev_video_read(v, &pic) == 0, "a frame after the last: %s", ev_video_error(v));

@@ -1,9 +1,10 @@
 /* libFuzzer harness: the y4m reader (include/exactvmaf/video.h, src/io/y4m.c) on any bytes.
  * The input is the file. Contract checked: open fails with one message or gives a sane format;
  * every frame read describes planes of that format that can be read in full (ASan checks the
- * bytes); a frame count still known after a clean read is the number of frames read; read and read_into
- * agree; a failure leaves a message. The file is also opened with a raw format given, which a
- * "YUV4MPEG2" stream must ignore. */
+ * bytes); a frame count still known after a clean read is the number of frames read; read,
+ * read_into and read_mapped (every fourth frame, mapped in place) agree; a failure leaves a
+ * message. The file is also opened with a raw format given, which a "YUV4MPEG2" stream must
+ * ignore. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -85,9 +86,13 @@ static void read_all(EvVideo *v, const EvVideoFormat *f, size_t file_size)
     int ret;
     for (;; n++) {
         EvPicture pic;
-        if (use_into && n % 3) {
-            ret = ev_video_read_into(v, &t[n % 3 - 1].pic);
-            pic = t[n % 3 - 1].pic;
+        EvVideoFrameMap *map = NULL;
+        if (n % 4 == 3) {
+            ret = ev_video_read_mapped(v, &pic, &map);
+            FUZZ_CHECK(ret > 0 || !map, "a map without a frame");
+        } else if (use_into && n % 4) {
+            ret = ev_video_read_into(v, &t[n % 4 - 1].pic);
+            pic = t[n % 4 - 1].pic;
         } else {
             ret = ev_video_read(v, &pic);
         }
@@ -97,6 +102,7 @@ static void read_all(EvVideo *v, const EvVideoFormat *f, size_t file_size)
                        pic.bitdepth == f->bitdepth && pic.layout == f->layout,
                    "frame %u's picture is not the video's format", n);
         touch(&pic);
+        ev_video_unmap(map);
     }
     if (ret < 0) {
         FUZZ_CHECK(ev_video_error(v)[0], "read failed (%d) without a message", ret);
