@@ -11,6 +11,7 @@
 #                             scripts/build_ffmpeg.sh --cuda off --set test OUT
 #   .device/xpsnr-ffmpeg      scripts/xpsnr_reference.sh DEST's build/ffmpeg (xpsnr's reference)
 #   .device/netflix-vmaf      ../shared/anchors/build-netflix.sh DEST's libvmaf/build/tools/vmaf
+#                             (the cores stage's peer)
 #   .device/s2/               scripts/ssimulacra2_reference.sh DEST's build/tools/ssimulacra2 and
 #                             the libjxl shared libraries it needs (ssimulacra2's reference)
 #   .device/shared.tgz        ../shared's corpus and golden (tar czf -C ../shared corpus golden;
@@ -22,7 +23,9 @@
 # (tests/python/gpu_run.sh), ssimulacra2 (its twin: gpu tests, gate rows, 10^6-frame search),
 # metrics (xpsnr's gpu tests and 10^6-frame search; 4K rates of xpsnr and ssimulacra2: the
 # reference, the CPU extractor on 16 threads, the twin; the three metrics in one pass), twins4k
-# (xpsnr's and ssimulacra2's twins on 4K frames already on the device).
+# (xpsnr's and ssimulacra2's twins on 4K frames already on the device), cores (issue 23: cambi's
+# gpu tests, bench/vs_netflix.sh against .device/netflix-vmaf: CORE_MODELS, CORE_SIZES,
+# CORE_THREADS, CORE_BITS, CORE_RUNS; --threads 1000000).
 # The build comes first, always.
 # Logs into $OUT/logs.tgz; summaries on stdout.
 set -u
@@ -136,6 +139,22 @@ EOF
         timeout 120 /tmp/bench_gpu_c /tmp/t4_r.yuv /tmp/t4_d.yuv 3840 2160 60 3 0 $f; echo "rc $?"
       done
       rm -f /tmp/t4_*.yuv ;;
+    cores)  # issue 23: bench/vs_netflix.sh against Netflix's CLI (.device/netflix-vmaf)
+      (cd /tmp/build-gpu && timeout 120 ctest -R cambi -L gpu --output-on-failure >$L/cambi_gpu.txt 2>&1)
+      echo "cambi gpu tests: rc $?: $(grep -E 'tests passed|tests failed' $L/cambi_gpu.txt)"
+      chmod +x .device/netflix-vmaf
+      NETFLIX_VMAF=$root/.device/netflix-vmaf EV_SHARED_DIR=/tmp/shared \
+        MODELS="${CORE_MODELS:-vmaf_v0.6.1 vmaf_v1.0.16_3d0h}" SIZES="${CORE_SIZES:-1920x1080 3840x2160}" \
+        THREADS="${CORE_THREADS:-1 2 4 8 12 16}" BITS="${CORE_BITS:-8}" RUNS=${CORE_RUNS:-2} \
+        timeout $(($(left) - 40)) bench/vs_netflix.sh /tmp/build-gpu >$L/cores.txt 2>&1
+      echo "rc $?"; grep '^|' $L/cores.txt
+      c=$(ls /tmp/ev-clips/ref_3840x2160_*_8.yuv 2>/dev/null | head -1)
+      if [ -n "$c" ]; then  # --threads far beyond the cores: one warning, memory bounded
+        a=(-r "$c" -d "${c/ref_/dis_}" --width 3840 --height 2160 --pixel_format 420 --bitdepth 8
+           --threads 1000000 --frame_cnt 8 --backend cpu -o /dev/null)
+        /tmp/build-gpu/exactvmaf "${a[@]}" 2>&1 | tail -2
+        echo "threads 1000000 (wall s, peak KB): $(python3 bench/measure.py /tmp/build-gpu/exactvmaf "${a[@]}" | awk '{print $1, $3}')"
+      fi ;;
     *) echo "unknown stage $stage" ;;
   esac
 done
