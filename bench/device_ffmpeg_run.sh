@@ -25,7 +25,7 @@
 # reference, the CPU extractor on 16 threads, the twin; the three metrics in one pass), twins4k
 # (xpsnr's and ssimulacra2's twins on 4K frames already on the device), cores (issue 23: cambi's
 # gpu tests, bench/vs_netflix.sh against .device/netflix-vmaf: CORE_MODELS, CORE_SIZES,
-# CORE_THREADS, CORE_BITS, CORE_RUNS; --threads 1000000).
+# CORE_THREADS, CORE_BITS, CORE_RUNS, CORE_CPUMASK (both programs; 48: AVX2); --threads 1000000).
 # The build comes first, always.
 # Logs into $OUT/logs.tgz; summaries on stdout.
 set -u
@@ -146,6 +146,7 @@ EOF
       NETFLIX_VMAF=$root/.device/netflix-vmaf EV_SHARED_DIR=/tmp/shared \
         MODELS="${CORE_MODELS:-vmaf_v0.6.1 vmaf_v1.0.16_3d0h}" SIZES="${CORE_SIZES:-1920x1080 3840x2160}" \
         THREADS="${CORE_THREADS:-1 2 4 8 12 16}" BITS="${CORE_BITS:-8}" RUNS=${CORE_RUNS:-2} \
+        EV_ARGS="${CORE_CPUMASK:+--cpumask $CORE_CPUMASK}" NF_ARGS="${CORE_CPUMASK:+--cpumask $CORE_CPUMASK}" \
         timeout $(($(left) - 40)) bench/vs_netflix.sh /tmp/build-gpu >$L/cores.txt 2>&1
       echo "rc $?"; grep '^|' $L/cores.txt
       c=$(ls /tmp/ev-clips/ref_3840x2160_*_8.yuv 2>/dev/null | head -1)

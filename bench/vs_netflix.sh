@@ -13,7 +13,8 @@
 # SIZES ("576x324 1920x1080 3840x2160"), BITS ("8"; e.g. "8 10"), THREADS ("1 2 <cores>"),
 # FRAMES_576 (300), FRAMES_1080 (120), FRAMES_2160 (40), FEATURES ("" = the model only; e.g.
 # "--feature psnr"), BEFORE (another exactvmaf CLI, e.g. an earlier build: a third column,
-# alternating with the two), EV_ARGS (more exactvmaf arguments, e.g. "--cpumask 48").
+# alternating with the two), EV_ARGS (more exactvmaf arguments, e.g. "--cpumask 48"), NF_ARGS
+# (more Netflix arguments: "--cpumask 48" makes both run their AVX2 kernels on an AVX-512 CPU).
 # Needs python3 (time and peak memory of each run).
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
@@ -30,6 +31,7 @@ depths=${BITS:-8}
 threads=$(echo ${THREADS:-1 2 $(nproc)} | tr ' ' '\n' | awk '!seen[$0]++' | tr '\n' ' ')
 features=${FEATURES:-}
 ev_args=${EV_ARGS:-}
+nf_args=${NF_ARGS:-}
 mkdir -p "$clips"
 
 frames_of() {
@@ -73,7 +75,7 @@ for m in $models; do
         tn=1e9; te=1e9; tb=1e9; mn=0; me=0
         for r in $(seq "$runs"); do
           # shellcheck disable=SC2086
-          read -r a ka < <(measure "$nf" "${common[@]}" --threads "$t" $features -o "$clips/nf.json")
+          read -r a ka < <(measure "$nf" "${common[@]}" --threads "$t" $features $nf_args -o "$clips/nf.json")
           # shellcheck disable=SC2086
           read -r e ke < <(measure "$ev" "${common[@]}" --threads "$t" --backend cpu $features $ev_args -o "$clips/ev.json")
           if [ -n "$before" ]; then
