@@ -197,7 +197,8 @@ static void check_slide(const CambiDsp *c, const CambiDsp *d, const char *lvl)
                 for (int r = 0; r < 2; r++) {
                     uint16_t code = (uint16_t)(check_rand() % codes);
                     for (int j = 0; j < w; j++) {
-                        if (check_rand() % (pattern + 2) == 0)
+                        /* runs of 1 .. 7 columns on average, and long ones (pattern 5) */
+                        if (check_rand() % (pattern == 5 ? 64 : pattern + 2) == 0)
                             code = check_rand() % 4 == 0 ? (uint16_t)CAMBI_NOT_COUNTED
                                                          : (uint16_t)(check_rand() % codes);
                         rows[r][j] = code;
@@ -217,11 +218,37 @@ static void check_slide(const CambiDsp *c, const CambiDsp *d, const char *lvl)
         }
 }
 
+/* next_diff: two rows equal but for a few columns (none, one, many), from every start. */
+static void check_next_diff(const CambiDsp *c, const CambiDsp *d, const char *lvl)
+{
+    if (!check_func((const void *)d->next_diff, (const void *)c->next_diff, "cambi_next_diff", lvl))
+        return;
+    for (int w = 1; w; w = check_next_width(w))
+        for (int pattern = 0; pattern < CHECK_N_PATTERNS; pattern++) {
+            check_fill(B->b, (size_t)w, 2, 16, pattern);
+            memcpy(B->c, B->b, (size_t)w * sizeof(uint16_t));
+            const int diffs = pattern == 1 ? 0 : 1 + (int)(check_rand() % 4);
+            for (int k = 0; k < diffs; k++)
+                B->c[check_rand() % (unsigned)w] ^= (uint16_t)(1u << (check_rand() % 16));
+            int bad = 0;
+            for (unsigned j = 0; j <= (unsigned)w && !bad; j++) {
+                const unsigned want = c->next_diff(B->b, B->c, j, (unsigned)w);
+                unsigned got = d->next_diff(B->b, B->c, j, (unsigned)w);
+                if (check_planted())
+                    got ^= 1;
+                bad = want != got;
+            }
+            if (bad && check_fail("w %d pattern %d: next_diff differs", w, pattern))
+                break;
+        }
+}
+
 static void run_level(const void *cv, const void *dv, const char *lvl, void *arg)
 {
     (void)arg;
     check_rows(cv, dv, lvl);
     check_slide(cv, dv, lvl);
+    check_next_diff(cv, dv, lvl);
 }
 
 static void init_table(void *table, const unsigned cpu)

@@ -93,6 +93,49 @@ static void test_row_kernels(void)
           out[3] == CAMBI_NOT_COUNTED);
 }
 
+/* The C slide kernel (runs of columns, each count written once per run) against the
+ * definition: per changed column, the counts within pad of it, of the leaving code down by 1,
+ * of the entering one up by 1. Random rows of short and long runs, some columns not counted. */
+static void test_slide_row(void)
+{
+    enum { W = 300, CODES = 6, STEPS = 40 };
+    static uint16_t want[CODES * W], got[CODES * W];
+    uint16_t leave[W], enter[W];
+    unsigned seed = 12345;
+    int same = 1;
+    for (unsigned pad = 0; pad <= 33; pad += 3) {
+        memset(want, 0, sizeof(want));
+        memset(got, 0, sizeof(got));
+        for (int step = 0; step < STEPS; step++) {
+            uint16_t *rows[2] = { leave, enter };
+            for (int r = 0; r < 2; r++) {
+                uint16_t code = 0;
+                for (unsigned j = 0; j < W; j++) {
+                    seed = seed * 1103515245u + 12345u;
+                    if ((seed >> 16) % (step & 1 ? 40 : 3) == 0)
+                        code = (seed >> 8) % 5 == 0 ? (uint16_t)CAMBI_NOT_COUNTED
+                                                    : (uint16_t)((seed >> 4) % CODES);
+                    rows[r][j] = code;
+                }
+            }
+            for (unsigned j = 0; j < W; j++) {
+                if (leave[j] == enter[j])
+                    continue;
+                const unsigned lo = j > pad ? j - pad : 0, hi = j + pad + 1 < W ? j + pad + 1 : W;
+                for (unsigned k = lo; k < hi; k++) {
+                    if (leave[j] != CAMBI_NOT_COUNTED)
+                        want[leave[j] * W + k]--;
+                    if (enter[j] != CAMBI_NOT_COUNTED)
+                        want[enter[j] * W + k]++;
+                }
+            }
+            cambi_slide_row_c(got, W, pad, leave, enter);
+        }
+        same &= !memcmp(want, got, sizeof(want));
+    }
+    CHECK(same);
+}
+
 static void test_resample(void)
 {
     unsigned idx[8];
@@ -255,6 +298,7 @@ int main(void)
     test_mask_threshold();
     test_samples();
     test_row_kernels();
+    test_slide_row();
     test_resample();
     test_recip_and_step();
     test_pooling_counts();

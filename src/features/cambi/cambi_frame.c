@@ -190,14 +190,6 @@ typedef struct Window {
     unsigned w, pad;
 } Window;
 
-static int same4(const uint16_t *a, const uint16_t *b)
-{
-    uint64_t x, y;
-    memcpy(&x, a, sizeof(x));
-    memcpy(&y, b, sizeof(y));
-    return x == y;
-}
-
 /* The contrast value of a counted pixel of band code `code` at column col. */
 static float c_value(const Window *win, const CambiTables *t, const unsigned code,
                      const unsigned col)
@@ -237,15 +229,10 @@ static void c_values(const CambiDsp *d, const CambiTables *t, const uint16_t *co
         const uint16_t *cr = codes + (size_t)i * w;
         float *row = c + (size_t)i * w;
         memset(row, 0, w * sizeof(*row));
-        for (unsigned j = 0; j < w; j++) {
-            if (!(j & 3) && j + 4 <= w && same4(cr + j, none)) {
-                j += 3;
-                continue;
-            }
-            if (cr[j] != NOT_COUNTED) {
-                row[j] = c_value(&win, t, cr[j], j);
-                cambi_totals_add(tot, row[j]);
-            }
+        for (unsigned j = d->next_diff(cr, none, 0, w); j < w;
+             j = d->next_diff(cr, none, j + 1, w)) {
+            row[j] = c_value(&win, t, cr[j], j);
+            cambi_totals_add(tot, row[j]);
         }
     }
 }

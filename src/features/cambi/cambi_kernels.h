@@ -26,7 +26,8 @@
  *  slide_row        move the contrast window down a row: for each column j where the code
  *                   leaving (leave[j]) and the one entering (enter[j]) differ, the counts
  *                   hist[code * w + k], k within pad of j, of the leaving one (when counted)
- *                   drop by 1 and those of the entering one (when counted) grow by 1 */
+ *                   drop by 1 and those of the entering one (when counted) grow by 1
+ *  next_diff        the first column k >= j (j <= w) where a[k] != b[k], or w */
 typedef struct CambiDsp {
     void (*to_10b_row)(uint16_t *out, const void *in, unsigned w, unsigned bpc);
     void (*anti_dither_row)(uint16_t *r0, const uint16_t *r1, unsigned w);
@@ -42,6 +43,7 @@ typedef struct CambiDsp {
                      unsigned band_lo, unsigned band_n);
     void (*slide_row)(uint16_t *hist, unsigned w, unsigned pad, const uint16_t *leave,
                       const uint16_t *enter);
+    unsigned (*next_diff)(const uint16_t *a, const uint16_t *b, unsigned j, unsigned w);
 } CambiDsp;
 
 #define EV_CAMBI_DECLARE(isa)                                                                      \
@@ -61,7 +63,8 @@ typedef struct CambiDsp {
     void cambi_band_row_##isa(uint16_t *codes, const uint16_t *x, const uint8_t *mask, unsigned w, \
                               unsigned band_lo, unsigned band_n);                                  \
     void cambi_slide_row_##isa(uint16_t *hist, unsigned w, unsigned pad, const uint16_t *leave,    \
-                               const uint16_t *enter);
+                               const uint16_t *enter);                                             \
+    unsigned cambi_next_diff_##isa(const uint16_t *a, const uint16_t *b, unsigned j, unsigned w);
 EV_CAMBI_DECLARE(c)
 EV_CAMBI_DECLARE(avx2)
 EV_CAMBI_DECLARE(avx512)

@@ -10,7 +10,7 @@
 #include "features/cambi/cambi_kernels.h"
 #include "features/cambi/cambi_math.h"
 
-#if CAMBI_SIMD_LEVEL == 512
+#ifdef CAMBI_SIMD_LEVEL
 #include <immintrin.h>
 #endif
 
@@ -140,49 +140,101 @@ void CAMBI_FN(cambi_band_row)(uint16_t *restrict codes, const uint16_t *restrict
         codes[j] = cambi_band_code(x[j], mask[j], band_lo, band_n);
 }
 
-/* hist[lo .. hi) += delta (1 or -1 as uint16_t: the counts wrap as the reference's never do).
- * AVX-512 does a window's range (at most 65 columns) in masked 32-column steps. */
-static inline void add_range(uint16_t *hist, const unsigned lo, const unsigned hi,
-                             const uint16_t delta)
+/* The counts of one code row after a run of columns j0 .. j1 left (delta 0xFFFF, -1 as
+ * uint16_t) or entered (delta 1) the window: column k changes by delta times the number of the
+ * run's columns within pad of it, min(k + pad, j1) - max(k - pad, j0) + 1, for k from j0 - pad
+ * to j1 + pad within the row: the sum of the run's columns' range updates, each element
+ * written once (consecutive overlapping updates of one row wait on each other's stores). The
+ * counts wrap mod 2^16 as the reference's per-column updates would (they never do). */
+static inline void add_run(uint16_t *hist, const unsigned w, const unsigned pad, const unsigned j0,
+                           const unsigned j1, const uint16_t delta)
 {
+    const unsigned lo = j0 > pad ? j0 - pad : 0;
+    const unsigned hi = j1 + pad + 1 < w ? j1 + pad + 1 : w;
 #if CAMBI_SIMD_LEVEL == 512
-    const __m512i d = _mm512_set1_epi16((short)delta);
+    /* 16-bit lanes: columns, pad and the run's ends are below 2^15 (widths to 7680) */
+    const __m512i iota =
+        _mm512_set_epi16(31, 30, 29, 28, 27, 26, 25, 24, 23, 22, 21, 20, 19, 18, 17, 16, 15, 14, 13,
+                         12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0);
+    const __m512i vpad = _mm512_set1_epi16((short)pad), one = _mm512_set1_epi16(1);
+    const __m512i vj0 = _mm512_set1_epi16((short)j0), vj1 = _mm512_set1_epi16((short)j1);
     for (unsigned k = lo; k < hi; k += 32) {
         const unsigned n = hi - k < 32 ? hi - k : 32;
         const __mmask32 m = (__mmask32)(n == 32 ? ~0u : (1u << n) - 1);
+        const __m512i col = _mm512_add_epi16(_mm512_set1_epi16((short)k), iota);
+        const __m512i top = _mm512_min_epi16(_mm512_add_epi16(col, vpad), vj1);
+        const __m512i bot = _mm512_max_epi16(_mm512_sub_epi16(col, vpad), vj0);
+        __m512i cnt = _mm512_add_epi16(_mm512_sub_epi16(top, bot), one);
+        if (delta != 1)
+            cnt = _mm512_sub_epi16(_mm512_setzero_si512(), cnt);
         const __m512i v = _mm512_maskz_loadu_epi16(m, hist + k);
-        _mm512_mask_storeu_epi16(hist + k, m, _mm512_add_epi16(v, d));
+        _mm512_mask_storeu_epi16(hist + k, m, _mm512_add_epi16(v, cnt));
     }
 #else
-    for (unsigned k = lo; k < hi; k++)
-        hist[k] = (uint16_t)(hist[k] + delta);
+    for (unsigned k = lo; k < hi; k++) {
+        const int top = (int)(k + pad < j1 ? k + pad : j1);
+        const int bot = (int)k - (int)pad > (int)j0 ? (int)k - (int)pad : (int)j0;
+        hist[k] = (uint16_t)(hist[k] + (uint16_t)(delta * (unsigned)(top - bot + 1)));
+    }
 #endif
 }
 
-static inline int same4(const uint16_t *a, const uint16_t *b)
+unsigned CAMBI_FN(cambi_next_diff)(const uint16_t *a, const uint16_t *b, unsigned j,
+                                   const unsigned w)
 {
-    uint64_t x, y;
-    memcpy(&x, a, sizeof(x));
-    memcpy(&y, b, sizeof(y));
-    return x == y;
+#if CAMBI_SIMD_LEVEL == 512
+    for (; j < w; j += 32) {
+        const unsigned n = w - j < 32 ? w - j : 32;
+        const __mmask32 m = (__mmask32)(n == 32 ? ~0u : (1u << n) - 1);
+        const __mmask32 d = _mm512_mask_cmpneq_epu16_mask(m, _mm512_maskz_loadu_epi16(m, a + j),
+                                                          _mm512_maskz_loadu_epi16(m, b + j));
+        if (d)
+            return j + (unsigned)__builtin_ctz(d);
+    }
+    return w;
+#elif CAMBI_SIMD_LEVEL == 256
+    for (; j + 16 <= w; j += 16) {
+        const __m256i eq = _mm256_cmpeq_epi16(_mm256_loadu_si256((const __m256i *)(a + j)),
+                                              _mm256_loadu_si256((const __m256i *)(b + j)));
+        const unsigned d = ~(unsigned)_mm256_movemask_epi8(eq);
+        if (d)
+            return j + (unsigned)__builtin_ctz(d) / 2;
+    }
+    for (; j < w && a[j] == b[j]; j++)
+        ;
+    return j;
+#else
+    for (; j < w; j++) {
+        if (!(j & 3) && j + 4 <= w) {
+            uint64_t x, y;
+            memcpy(&x, a + j, sizeof(x));
+            memcpy(&y, b + j, sizeof(y));
+            if (x == y) {
+                j += 3;
+                continue;
+            }
+        }
+        if (a[j] != b[j])
+            return j;
+    }
+    return w;
+#endif
 }
 
+/* Columns where leave and enter differ, as runs of one (leave, enter) pair. */
 void CAMBI_FN(cambi_slide_row)(uint16_t *hist, const unsigned w, const unsigned pad,
                                const uint16_t *leave, const uint16_t *enter)
 {
-    for (unsigned j = 0; j < w; j++) {
-        if (!(j & 3) && j + 4 <= w && same4(leave + j, enter + j)) {
-            j += 3;
-            continue;
-        }
+    for (unsigned j = CAMBI_FN(cambi_next_diff)(leave, enter, 0, w); j < w;
+         j = CAMBI_FN(cambi_next_diff)(leave, enter, j, w)) {
         const unsigned co = leave[j], ci = enter[j];
-        if (co == ci)
-            continue;
-        const unsigned lo = j > pad ? j - pad : 0;
-        const unsigned hi = j + pad + 1 < w ? j + pad + 1 : w;
+        unsigned j1 = j;
+        while (j1 + 1 < w && leave[j1 + 1] == co && enter[j1 + 1] == ci)
+            j1++;
         if (co != CAMBI_NOT_COUNTED)
-            add_range(hist + (size_t)co * w, lo, hi, (uint16_t)0xFFFFu);
+            add_run(hist + (size_t)co * w, w, pad, j, j1, (uint16_t)0xFFFFu);
         if (ci != CAMBI_NOT_COUNTED)
-            add_range(hist + (size_t)ci * w, lo, hi, 1);
+            add_run(hist + (size_t)ci * w, w, pad, j, j1, 1);
+        j = j1 + 1;
     }
 }
