@@ -22,8 +22,8 @@ set_target_properties(exactvmaf PROPERTIES
 # libexactvmaf.so: the whole internal archive, linked into one shared object.
 add_library(exactvmaf_shared SHARED $<TARGET_OBJECTS:exactvmaf>)
 target_link_libraries(exactvmaf_shared PRIVATE Threads::Threads m ev::jansson)
-if(EV_WITH_FFMPEG)
-  target_link_libraries(exactvmaf_shared PRIVATE ev::libav)
+if(EV_WITH_FFMPEG) # libav* is loaded at run time (src/io/libav.c)
+  target_link_libraries(exactvmaf_shared PRIVATE ${CMAKE_DL_LIBS})
 endif()
 target_include_directories(exactvmaf_shared
   PUBLIC $<BUILD_INTERFACE:${PROJECT_SOURCE_DIR}/include>
@@ -74,12 +74,9 @@ else()
   string(APPEND EV_PC_PRIVATE_LIBS " ${JANSSON_LIBRARY}")
   set(EV_CMAKE_JANSSON "${JANSSON_LIBRARY}")
 endif()
-if(EV_WITH_FFMPEG) # the static library's encoded input
-  # as plain -l flags, not Requires.private: `pkg-config --static` would then ask for every
-  # static library libav* was built with, which distributions do not ship
-  list(JOIN LIBAV_LDFLAGS " " ev_libav_flags)
-  string(APPEND EV_PC_PRIVATE_LIBS " ${ev_libav_flags}")
-  string(APPEND EV_CMAKE_JANSSON ";${LIBAV_LINK_LIBRARIES}")
+if(EV_WITH_FFMPEG) # the static library's encoded input: libav* is loaded at run time
+  string(APPEND EV_PC_PRIVATE_LIBS " -ldl")
+  string(APPEND EV_CMAKE_JANSSON ";dl")
 endif()
 set(EV_CMAKE_CUDA_LIBS "")
 if(EV_WITH_CUDA)

@@ -60,7 +60,8 @@ typedef enum EvDecodeOn {
 /** How to open a video (ev_video_default_options() fills the defaults). */
 typedef struct EvVideoOptions {
     /** Raw .yuv of this format when the stream is neither y4m nor a container libavformat
-     *  recognises by its content; NULL: such a stream is an error. */
+     *  recognises by its content (a file named *.yuv is then raw without probing); NULL: such
+     *  a stream is an error. */
     const EvVideoFormat *raw;
     /** Encoded input only: convert every decoded frame to this size, depth and layout (a
      *  decoded frame already in it is passed as it is). NULL: frames as decoded. y4m and raw
@@ -81,7 +82,8 @@ typedef struct EvVideoOptions {
 /** Defaults: no raw format, no conversion, bicubic, automatic threads. */
 EV_API void ev_video_default_options(EvVideoOptions *o);
 
-/** 1 when this build reads encoded video (built with libavformat/libavcodec/libswscale). */
+/** 1 when this build reads encoded video (built with libavformat/libavcodec/libswscale) and
+ *  those libraries load here (the first call loads them). */
 EV_API int ev_video_can_decode(void);
 
 /** The libav* versions encoded input runs on, as loaded: "libavformat 59.27.100, libavcodec
@@ -90,8 +92,9 @@ EV_API const char *ev_video_decoder_libraries(void);
 
 /**
  * Open a video with options (o NULL: the defaults). A stream that starts with "YUV4MPEG2" is
- * y4m; else one libavformat recognises by its content is decoded; else it is raw when o->raw
- * is given, and an error otherwise. @return as ev_video_open().
+ * y4m; else a file named *.yuv is raw when o->raw is given; else one libavformat recognises by
+ * its content is decoded; else it is raw when o->raw is given, and an error otherwise. libav*
+ * is loaded (once per process) only to probe or decode. @return as ev_video_open().
  */
 EV_API int ev_video_open_with(EvVideo **out, const char *path, const EvVideoOptions *o, char *err,
                               size_t err_size);

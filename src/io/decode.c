@@ -66,13 +66,7 @@ void ev_decode_close(EvDecoder **const d)
 
 #else
 
-#include <libavcodec/avcodec.h>
-#include <libavformat/avformat.h>
-#include <libavutil/hwcontext.h>
-#include <libavutil/imgutils.h>
-#include <libavutil/opt.h>
-#include <libavutil/pixdesc.h>
-#include <libswscale/swscale.h>
+#include "io/libav.h" /* libav*'s headers; its calls through ev_libav */
 
 #define PROBE_BYTES (1 << 20) /* what libavformat itself reads at most to recognise a file */
 #define STDIN_IO_BYTES (1 << 16)
@@ -155,13 +149,15 @@ static int fail_av(EvVideo *v, const int averr, const char *what)
 
 int ev_decode_available(void)
 {
-    return 1;
+    return !ev_libav_load();
 }
 
 static char libraries[160];
 
 static void describe_libraries(void)
 {
+    if (ev_libav_load())
+        return; /* "": not installed here */
     const unsigned v[4] = { avformat_version(), avcodec_version(), swscale_version(),
                             avutil_version() };
     snprintf(libraries, sizeof(libraries),
@@ -233,6 +229,8 @@ static int pix_fmt_of(const EvVideoFormat *f)
 
 int ev_decode_probe_file(const char *const path)
 {
+    if (ev_libav_load())
+        return 0;
     FILE *f = fopen(path, "rb");
     if (!f)
         return 0;
@@ -883,6 +881,8 @@ static int open_once(EvVideo *const v, const char *const path, void *const strea
 int ev_decode_open(EvVideo *const v, const char *const path, void *const stream,
                    const uint8_t *const head, const size_t head_len, const EvVideoOptions *const o)
 {
+    if (ev_libav_load())
+        return ev_video_fail(v, -ENOTSUP, "%s", ev_libav_error());
     static pthread_once_t once = PTHREAD_ONCE_INIT;
     pthread_once(&once, install_log);
     int ret = open_once(v, path, stream, head, head_len, o);

@@ -159,11 +159,25 @@ static int count_y4m_frames(EvVideo *v, const struct stat *st)
     return 0;
 }
 
-/* Not y4m: an encoded file (recognised by its content, whatever raw says), an encoded stream
- * on standard input when no raw format is given, else raw. @return 1 encoded, 0 not. */
+/* path ends in ".yuv" (any case). */
+static int named_yuv(const char *path)
+{
+    const size_t n = strlen(path);
+    if (n < 4)
+        return 0;
+    const char *e = path + n - 4;
+    return e[0] == '.' && (e[1] | 0x20) == 'y' && (e[2] | 0x20) == 'u' && (e[3] | 0x20) == 'v';
+}
+
+/* Not y4m: a ".yuv" file with a raw format given is raw, not probed (probing needs libav*,
+ * whose loading and a megabyte's probe cost more than scoring a short clip); else an encoded
+ * file (recognised by its content, whatever raw says), an encoded stream on standard input when
+ * no raw format is given, else raw. @return 1 encoded, 0 not. */
 static int is_encoded(const EvVideo *v, const char *path, const EvVideoFormat *raw,
                       const struct stat *st)
 {
+    if (raw && named_yuv(path))
+        return 0;
     if (!ev_decode_available())
         return 0;
     if (!strcmp(path, "-")) /* an empty stream: the y4m parser says so */
