@@ -51,7 +51,7 @@ static void load_once(void)
 #define EV_LIBAV_FIND(name)                                                                        \
     *(void **)&l.name = find(lib, #name);                                                          \
     if (!l.name) {                                                                                 \
-        snprintf(load_error, sizeof(load_error), "the libav* libraries (%s) have no %s",        \
+        snprintf(load_error, sizeof(load_error), "the libav* libraries (%s) have no %s",           \
                  sonames[sizeof(sonames) / sizeof(sonames[0]) - 1], #name);                        \
         return;                                                                                    \
     }
