@@ -112,12 +112,13 @@ static int score_frames(EvContext *ctx, const CliSettings *s, EvVideo *ref, EvVi
     EvVideoFormat fmt;
     ev_video_format(ref, &fmt);
     unsigned n = 0;
-    /* two regular files are read in place; else, with more than one thread, the reference and
-     * the distorted are read in parallel */
-    const int mapped = ev_video_mappable(ref) && ev_video_mappable(dis);
+    /* with more than one thread, the reference and the distorted are read in parallel; once the
+     * first pair has chosen the CPU backend, two regular files are read in place (the CUDA
+     * backend uploads from its pinned frame slots, faster than from the page cache's pages) */
+    const int mappable = ev_video_mappable(ref) && ev_video_mappable(dis);
+    int mapped = 0;
     SideReader reader;
-    SideReader *side =
-        !mapped && s->threads != 1 && !side_reader_start(&reader, dis) ? &reader : NULL;
+    SideReader *side = s->threads != 1 && !side_reader_start(&reader, dis) ? &reader : NULL;
     int r = 1;
     while (!s->frame_cnt || n < s->frame_cnt) {
         r = mapped ? read_pair_mapped(ctx, s, ref, dis, n)
@@ -125,6 +126,12 @@ static int score_frames(EvContext *ctx, const CliSettings *s, EvVideo *ref, EvVi
         if (r <= 0)
             break;
         n++;
+        if (n == 1 && mappable && !strcmp(ev_backend_name(ctx), "cpu")) {
+            if (side)
+                side_reader_stop(side);
+            side = NULL;
+            mapped = 1;
+        }
         if (progress && cli_now() - last > 0.5) {
             cli_show_progress(n, total, start, 0);
             last = cli_now();
