@@ -81,7 +81,7 @@ static inline uint16_t mode3_select(const uint16_t a, const uint16_t b, const ui
     const uint16_t ab = a < b ? a : b;
     const uint16_t min = ab < c ? ab : c;
     const uint16_t bc = b == c ? b : min;
-    return (a == b) | (a == c) ? a : bc;
+    return ((a == b) | (a == c)) ? a : bc;
 }
 
 void CAMBI_FN(cambi_mode_row)(uint16_t *restrict out, const uint16_t *restrict in, const unsigned w)
