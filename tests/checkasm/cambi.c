@@ -4,6 +4,7 @@
 
 #include "checkasm/checkasm.h"
 #include "features/cambi/cambi_dsp.h"
+#include "features/cambi/cambi_internal.h"
 #include "features/cambi/cambi_math.h"
 
 enum { MAX_W = 4097, GUARD = 64, MAX_PAD = 32, MAX_CODES = 40 };
@@ -243,9 +244,50 @@ static void check_next_diff(const CambiDsp *c, const CambiDsp *d, const char *lv
         }
 }
 
+/* c_values_row: random tables (every contrast count, thresholds that cut some steps), window
+ * counts with p0 + p inside the reciprocal table, codes with runs not counted. */
+static void check_c_values(const CambiDsp *c, const CambiDsp *d, const char *lvl)
+{
+    if (!check_func((const void *)d->c_values_row, (const void *)c->c_values_row,
+                    "cambi_c_values_row", lvl))
+        return;
+    static CambiTables t;
+    static float out[2][MAX_W + GUARD];
+    cambi_recip_table(t.recip);
+    enum { ROWS = 8 };
+    static uint16_t hist[(ROWS + CAMBI_MAX_DIFFS + 1) * 1024 + CAMBI_HIST_SLACK];
+    for (int w = 1; w && w <= 1024; w = check_next_width(w))
+        for (int pattern = 0; pattern < CHECK_N_PATTERNS; pattern++) {
+            t.num_diffs = 1 << (check_rand() % 6);
+            for (int k = 0; k < t.num_diffs; k++) {
+                t.weight[k] = cambi_contrast_weight(k);
+                t.tvi[k] = (int)(check_rand() % 1100);
+            }
+            t.vlt = pattern == 1 ? 0 : (int)(check_rand() % 400);
+            t.band_lo = check_rand() % 600;
+            t.band_n = ROWS;
+            const size_t n = (size_t)(ROWS + CAMBI_MAX_DIFFS + 1) * (size_t)w;
+            for (size_t k = 0; k < n; k++)
+                hist[k] = (uint16_t)(pattern == 2 ? 2112 : check_rand() % 2113);
+            for (int j = 0; j < w; j++)
+                B->b[j] = check_rand() % 3 == 0 ? (uint16_t)CAMBI_NOT_COUNTED
+                                                : (uint16_t)(check_rand() % ROWS);
+            for (int k = 0; k < 2; k++)
+                memset(out[k], 0x5A, sizeof(out[k]));
+            c->c_values_row(out[0], B->b, hist, (unsigned)w, &t);
+            d->c_values_row(out[1], B->b, hist, (unsigned)w, &t);
+            if (check_planted())
+                out[1][0] = out[1][0] + 1.0f;
+            if (memcmp(out[0], out[1], sizeof(out[0])) &&
+                check_fail("w %d pattern %d diffs %d: values differ", w, pattern, t.num_diffs))
+                break;
+        }
+}
+
 static void run_level(const void *cv, const void *dv, const char *lvl, void *arg)
 {
     (void)arg;
+    check_c_values(cv, dv, lvl);
     check_rows(cv, dv, lvl);
     check_slide(cv, dv, lvl);
     check_next_diff(cv, dv, lvl);

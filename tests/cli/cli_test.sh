@@ -136,4 +136,13 @@ if [ -n "$shared" ] && [ -d "$cli" ]; then
   done
 fi
 
+# cambi refuses a 10-bit luma sample above the depth, naming the first in raster order (found
+# row by row: a row's largest sample first, then its position)
+{ head -c $((576 * 100 * 2 + 74)) /dev/zero; printf '\xdc\x05'; head -c $((576 * 324 * 2 - 576 * 100 * 2 - 76 + 576 * 162 * 2)) /dev/zero; } >"$tmp/over10.yuv"
+"$bin" -r "$tmp/over10.yuv" -d "$tmp/over10.yuv" -w 576 -h 324 -p 420 -b 10 --feature cambi -n \
+  -o "$tmp/over10.json" 2>"$tmp/over10.err"
+rc=$?
+[ $rc -ne 0 ] && grep -q "cambi: frame 0: luma sample 1500 at (37, 100) exceeds the 10-bit maximum 1023" "$tmp/over10.err" &&
+  ok || bad "cambi's refusal of a sample above the depth: rc $rc, $(head -2 "$tmp/over10.err")"
+
 finish cli_behaviour

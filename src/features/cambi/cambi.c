@@ -295,11 +295,13 @@ static size_t scratch_walk(const CambiState *s, char *base, CambiScratch *sc)
 {
     const size_t w = s->alloc_w, px = w * s->alloc_h;
     const size_t hist_rows = s->tables->band_n + CAMBI_MAX_DIFFS + 1;
-    const size_t sizes[] = { px * sizeof(uint16_t),    px,
-                             px * sizeof(uint16_t),    hist_rows * w * sizeof(uint16_t),
-                             3 * w * sizeof(uint16_t), w + CAMBI_MASK_FILTER,
-                             CAMBI_FLAG_ROWS * w,      w,
-                             px * sizeof(float),       2 * 65536 * sizeof(uint32_t) };
+    const size_t sizes[] = {
+        px * sizeof(uint16_t),    px,
+        px * sizeof(uint16_t),    hist_rows * w * sizeof(uint16_t) + CAMBI_HIST_SLACK,
+        3 * w * sizeof(uint16_t), w + CAMBI_MASK_FILTER,
+        CAMBI_FLAG_ROWS * w,      w,
+        px * sizeof(float),       2 * 65536 * sizeof(uint32_t)
+    };
     void **parts[] = { (void **)&sc->image, (void **)&sc->mask,      (void **)&sc->codes,
                        (void **)&sc->hist,  (void **)&sc->mode_rows, (void **)&sc->count,
                        (void **)&sc->flags, (void **)&sc->zeros,     (void **)&sc->c_values,

@@ -7,7 +7,8 @@
         cambi_to_10b_row_##isa, cambi_anti_dither_row_##isa, cambi_flat_row_##isa,                 \
             cambi_count_row_##isa, cambi_mask_row_##isa, cambi_mode_row_##isa,                     \
             cambi_mode_col_##isa, cambi_decimate16_##isa, cambi_decimate8_##isa,                   \
-            cambi_band_row_##isa, cambi_slide_row_##isa, cambi_next_diff_##isa                     \
+            cambi_band_row_##isa, cambi_slide_row_##isa, cambi_next_diff_##isa,                    \
+            cambi_c_values_row_##isa                                                               \
     }
 
 void cambi_dsp_init(CambiDsp *dsp, const unsigned cpu)

@@ -28,6 +28,11 @@ static int check_range(const CambiState *s, const EvPic *pic, const unsigned fra
     const unsigned max = (1u << pic->bpc) - 1;
     for (unsigned i = 0; i < pic->h[0]; i++) {
         const uint16_t *row = ev_pic_row16(pic, 0, i);
+        uint16_t top = 0; /* the row's largest sample first: a loop the compiler vectorises */
+        for (unsigned j = 0; j < pic->w[0]; j++)
+            top = row[j] > top ? row[j] : top;
+        if (top <= max)
+            continue;
         for (unsigned j = 0; j < pic->w[0]; j++)
             if (row[j] > max)
                 return cambi_range_error(s, frame, row[j], j, i, pic->bpc);
@@ -185,55 +190,30 @@ static void mode_filter_codes(const CambiDsp *d, const CambiTables *t, uint16_t 
 
 #define NOT_COUNTED CAMBI_NOT_COUNTED
 
-typedef struct Window {
-    uint16_t *hist; /* hist[code * w + col]: pixels of band code `code` around col */
-    unsigned w, pad;
-} Window;
-
-/* The contrast value of a counted pixel of band code `code` at column col. */
-static float c_value(const Window *win, const CambiTables *t, const unsigned code,
-                     const unsigned col)
-{
-    const int v = (int)(code + t->band_lo);
-    const uint16_t *h = win->hist + col;
-    const size_t w = win->w;
-    const uint32_t p0 = h[(size_t)code * w];
-    float best = 0.0f;
-    for (int d = 0; d < t->num_diffs; d++) {
-        if (!cambi_step_counts(t, d, v))
-            continue;
-        const uint32_t up = h[(size_t)(code + d + 1) * w];
-        const uint32_t down = (int)code - d - 1 >= 0 ? h[(size_t)(code - d - 1) * w] : 0;
-        best = cambi_step_best(best, t, d, p0, up, down);
-    }
-    return best;
-}
-
-/* c[] of one scale (0 where the pixel is not counted) and the pooling's totals of it. */
+/* c[] of one scale (0 where the pixel is not counted) and the pooling's totals of it: the
+ * window's counts (hist[code * w + col]: pixels of band code `code` within pad of col and of
+ * the row) move down a row at a time. */
 static void c_values(const CambiDsp *d, const CambiTables *t, const uint16_t *codes,
                      const unsigned w, const unsigned h, const unsigned window, uint16_t *hist,
                      uint16_t *none, float *c, CambiTotals *tot)
 {
-    const Window win = { hist, w, window >> 1 };
+    const unsigned pad = window >> 1;
     memset(hist, 0, (size_t)(t->band_n + CAMBI_MAX_DIFFS + 1) * w * sizeof(*hist));
     for (unsigned k = 0; k < w; k++)
         none[k] = NOT_COUNTED;
-    for (unsigned r = 0; r < win.pad && r < h; r++)
-        d->slide_row(hist, w, win.pad, none, codes + (size_t)r * w);
+    for (unsigned r = 0; r < pad && r < h; r++)
+        d->slide_row(hist, w, pad, none, codes + (size_t)r * w);
     cambi_totals_reset(tot);
     for (unsigned i = 0; i < h; i++) {
-        const int out = (int)i - (int)win.pad - 1;
-        const unsigned in = i + win.pad;
-        d->slide_row(hist, w, win.pad, out >= 0 ? codes + (size_t)out * w : none,
+        const int out = (int)i - (int)pad - 1;
+        const unsigned in = i + pad;
+        d->slide_row(hist, w, pad, out >= 0 ? codes + (size_t)out * w : none,
                      in < h ? codes + (size_t)in * w : none);
         const uint16_t *cr = codes + (size_t)i * w;
         float *row = c + (size_t)i * w;
-        memset(row, 0, w * sizeof(*row));
-        for (unsigned j = d->next_diff(cr, none, 0, w); j < w;
-             j = d->next_diff(cr, none, j + 1, w)) {
-            row[j] = c_value(&win, t, cr[j], j);
+        d->c_values_row(row, cr, hist, w, t);
+        for (unsigned j = d->next_diff(cr, none, 0, w); j < w; j = d->next_diff(cr, none, j + 1, w))
             cambi_totals_add(tot, row[j]);
-        }
     }
 }
 

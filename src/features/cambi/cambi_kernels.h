@@ -9,6 +9,11 @@
 
 #include <stdint.h>
 
+#include "features/cambi/cambi_math.h"
+
+/* Bytes after the window's counts that a level may read (and ignore) beyond the last one. */
+#define CAMBI_HIST_SLACK 64
+
 /* The row kernels, one table per CPU level (cambi_dsp.c), all from cambi_rows_tmpl.h
  * (cambi_rows.c: the C reference; cambi_avx2.c, cambi_avx512.c). w >= 1 samples a row.
  *  to_10b_row       out = the w samples of in (uint8_t for bpc 8, else uint16_t) as 10 bits
@@ -27,7 +32,9 @@
  *                   leaving (leave[j]) and the one entering (enter[j]) differ, the counts
  *                   hist[code * w + k], k within pad of j, of the leaving one (when counted)
  *                   drop by 1 and those of the entering one (when counted) grow by 1
- *  next_diff        the first column k >= j (j <= w) where a[k] != b[k], or w */
+ *  next_diff        the first column k >= j (j <= w) where a[k] != b[k], or w
+ *  c_values_row     out[j] = the contrast value of pixel j of band code codes[j] from the
+ *                   window's counts hist (0 where codes[j] is CAMBI_NOT_COUNTED) */
 typedef struct CambiDsp {
     void (*to_10b_row)(uint16_t *out, const void *in, unsigned w, unsigned bpc);
     void (*anti_dither_row)(uint16_t *r0, const uint16_t *r1, unsigned w);
@@ -44,6 +51,8 @@ typedef struct CambiDsp {
     void (*slide_row)(uint16_t *hist, unsigned w, unsigned pad, const uint16_t *leave,
                       const uint16_t *enter);
     unsigned (*next_diff)(const uint16_t *a, const uint16_t *b, unsigned j, unsigned w);
+    void (*c_values_row)(float *out, const uint16_t *codes, const uint16_t *hist, unsigned w,
+                         const CambiTables *t);
 } CambiDsp;
 
 #define EV_CAMBI_DECLARE(isa)                                                                      \
@@ -64,7 +73,9 @@ typedef struct CambiDsp {
                               unsigned band_lo, unsigned band_n);                                  \
     void cambi_slide_row_##isa(uint16_t *hist, unsigned w, unsigned pad, const uint16_t *leave,    \
                                const uint16_t *enter);                                             \
-    unsigned cambi_next_diff_##isa(const uint16_t *a, const uint16_t *b, unsigned j, unsigned w);
+    unsigned cambi_next_diff_##isa(const uint16_t *a, const uint16_t *b, unsigned j, unsigned w);  \
+    void cambi_c_values_row_##isa(float *out, const uint16_t *codes, const uint16_t *hist,         \
+                                  unsigned w, const CambiTables *t);
 EV_CAMBI_DECLARE(c)
 EV_CAMBI_DECLARE(avx2)
 EV_CAMBI_DECLARE(avx512)

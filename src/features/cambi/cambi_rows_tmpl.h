@@ -238,3 +238,91 @@ void CAMBI_FN(cambi_slide_row)(uint16_t *hist, const unsigned w, const unsigned 
         j = j1 + 1;
     }
 }
+
+/* The contrast value of a counted pixel of band code `code` at column col (hist: the window's
+ * counts, hist[c * w + col]): the largest step value over the contrast steps that count for it
+ * (cambi_math.h). */
+static inline float c_value_at(const uint16_t *hist, const unsigned w, const CambiTables *t,
+                               const unsigned code, const unsigned col)
+{
+    const int v = (int)(code + t->band_lo);
+    const uint16_t *h = hist + col;
+    const uint32_t p0 = h[(size_t)code * w];
+    float best = 0.0f;
+    for (int d = 0; d < t->num_diffs; d++) {
+        if (!cambi_step_counts(t, d, v))
+            continue;
+        const uint32_t up = h[(size_t)(code + d + 1) * w];
+        const uint32_t down = (int)code - d - 1 >= 0 ? h[(size_t)(code - d - 1) * w] : 0;
+        best = cambi_step_best(best, t, d, p0, up, down);
+    }
+    return best;
+}
+
+#if CAMBI_SIMD_LEVEL == 512
+/* 16 counts hist[idx] (uint16) by 32-bit gathers: each reads hist[idx] and the sample after
+ * it (the hist block has CAMBI_HIST_SLACK bytes after its last count), keeping the low half. */
+static inline __m512i gather_counts(const uint16_t *hist, const __m512i idx, const __mmask16 m)
+{
+    const __m512i v = _mm512_mask_i32gather_epi32(_mm512_setzero_si512(), m, idx, hist, 2);
+    return _mm512_and_si512(v, _mm512_set1_epi32(0xFFFF));
+}
+
+/* 16 pixels at once, each lane the C's operations in its order: the integer product (exact),
+ * its float conversion, the product with the gathered reciprocal, and `val > best`. */
+static void c_values_16(float *out, const uint16_t *codes, const uint16_t *hist, const unsigned w,
+                        const CambiTables *t, const unsigned j, const __mmask16 lanes)
+{
+    const __m512i code = _mm512_cvtepu16_epi32(_mm256_maskz_loadu_epi16(lanes, codes + j));
+    const __mmask16 counted =
+        _mm512_mask_cmpneq_epi32_mask(lanes, code, _mm512_set1_epi32(CAMBI_NOT_COUNTED));
+    if (!counted) {
+        _mm512_mask_storeu_ps(out + j, lanes, _mm512_setzero_ps());
+        return;
+    }
+    const __m512i col =
+        _mm512_add_epi32(_mm512_set1_epi32((int)j),
+                         _mm512_set_epi32(15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0));
+    const __m512i vw = _mm512_set1_epi32((int)w);
+    const __m512i at0 = _mm512_add_epi32(_mm512_mullo_epi32(code, vw), col);
+    const __m512i p0 = gather_counts(hist, at0, counted);
+    const __m512i v = _mm512_add_epi32(code, _mm512_set1_epi32((int)t->band_lo));
+    __m512 best = _mm512_setzero_ps();
+    for (int d = 0; d < t->num_diffs; d++) {
+        /* cambi_step_counts: v <= tvi[d] and v + num_diffs + d + 1 > vlt */
+        __mmask16 m = _mm512_mask_cmple_epi32_mask(counted, v, _mm512_set1_epi32(t->tvi[d]));
+        m = _mm512_mask_cmpgt_epi32_mask(
+            m, _mm512_add_epi32(v, _mm512_set1_epi32(t->num_diffs + d + 1)),
+            _mm512_set1_epi32(t->vlt));
+        if (!m)
+            continue;
+        const __m512i step = _mm512_set1_epi32((d + 1) * (int)w);
+        const __m512i up = gather_counts(hist, _mm512_add_epi32(at0, step), m);
+        const __mmask16 has_down = _mm512_mask_cmpge_epi32_mask(m, code, _mm512_set1_epi32(d + 1));
+        const __m512i down = gather_counts(hist, _mm512_sub_epi32(at0, step), has_down);
+        const __m512i p = _mm512_max_epu32(up, down);
+        const __m512i prod =
+            _mm512_mullo_epi32(_mm512_mullo_epi32(_mm512_set1_epi32(t->weight[d]), p0), p);
+        const __m512 recip =
+            _mm512_mask_i32gather_ps(_mm512_setzero_ps(), m, _mm512_add_epi32(p0, p), t->recip, 4);
+        const __m512 val = _mm512_mul_ps(_mm512_cvtepi32_ps(prod), recip);
+        const __mmask16 better = _mm512_mask_cmp_ps_mask(m, val, best, _CMP_GT_OQ);
+        best = _mm512_mask_blend_ps(better, best, val);
+    }
+    _mm512_mask_storeu_ps(out + j, lanes, best);
+}
+#endif
+
+void CAMBI_FN(cambi_c_values_row)(float *out, const uint16_t *codes, const uint16_t *hist,
+                                  const unsigned w, const CambiTables *t)
+{
+#if CAMBI_SIMD_LEVEL == 512
+    for (unsigned j = 0; j < w; j += 16) {
+        const unsigned n = w - j < 16 ? w - j : 16;
+        c_values_16(out, codes, hist, w, t, j, (__mmask16)(n == 16 ? 0xFFFFu : (1u << n) - 1));
+    }
+#else
+    for (unsigned j = 0; j < w; j++)
+        out[j] = codes[j] == CAMBI_NOT_COUNTED ? 0.0f : c_value_at(hist, w, t, codes[j], j);
+#endif
+}
