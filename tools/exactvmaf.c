@@ -27,6 +27,24 @@ static int open_inputs(const CliSettings *s, EvVideo **ref, EvVideo **dis)
     return cli_check_pair(s, s->ref_path, *ref, s->dis_path, *dis);
 }
 
+/* How reading pair n ended, from what the two reads returned: -1 (one failed: its message
+ * printed), 0 (a stream ended: the shorter one named unless quiet) or 1 (both frames read). */
+static int pair_status(const CliSettings *s, EvVideo *ref, EvVideo *dis, const int ra,
+                       const int rb, const unsigned n)
+{
+    if (ra < 0 || rb < 0) {
+        fprintf(stderr, "%s: %s\n", app, ev_video_error(ra < 0 ? ref : dis));
+        return -1;
+    }
+    if (!ra || !rb) {
+        if ((ra || rb) && !s->quiet)
+            fprintf(stderr, "%s: warning: %s ends after %u frames; scoring %u frames\n", app,
+                    ra ? s->dis_path : s->ref_path, n, n);
+        return 0;
+    }
+    return 1;
+}
+
 static int read_pair(EvContext *ctx, const CliSettings *s, EvVideo *ref, EvVideo *dis,
                      SideReader *side, const EvVideoFormat *fmt, unsigned n)
 {
@@ -44,17 +62,10 @@ static int read_pair(EvContext *ctx, const CliSettings *s, EvVideo *ref, EvVideo
         ra = ev_video_read_into(ref, &a);
         rb = ra < 0 ? 0 : ev_video_read_into(dis, &b);
     }
-    if (ra < 0 || rb < 0) {
+    const int status = pair_status(s, ref, dis, ra, rb, n);
+    if (status <= 0) {
         ev_return_pictures(ctx);
-        fprintf(stderr, "%s: %s\n", app, ev_video_error(ra < 0 ? ref : dis));
-        return -1;
-    }
-    if (!ra || !rb) {
-        ev_return_pictures(ctx);
-        if ((ra || rb) && !s->quiet)
-            fprintf(stderr, "%s: warning: %s ends after %u frames; scoring %u frames\n", app,
-                    ra ? s->dis_path : s->ref_path, n, n);
-        return 0;
+        return status;
     }
     return ev_submit_pictures(ctx) ? -1 : 1;
 }
@@ -82,18 +93,11 @@ static int read_pair_mapped(EvContext *ctx, const CliSettings *s, EvVideo *ref, 
         return fprintf(stderr, "%s: out of memory\n", app), -1;
     EvPicture a, b;
     const int ra = ev_video_read_mapped(ref, &a, &p->map[0]);
-    const int rb = ra <= 0 ? 0 : ev_video_read_mapped(dis, &b, &p->map[1]);
-    if (ra < 0 || rb < 0) {
+    const int rb = ra < 0 ? 0 : ev_video_read_mapped(dis, &b, &p->map[1]);
+    const int status = pair_status(s, ref, dis, ra, rb, n);
+    if (status <= 0) {
         unmap_pair(p);
-        fprintf(stderr, "%s: %s\n", app, ev_video_error(ra < 0 ? ref : dis));
-        return -1;
-    }
-    if (!ra || !rb) {
-        unmap_pair(p);
-        if ((ra || rb) && !s->quiet)
-            fprintf(stderr, "%s: warning: %s ends after %u frames; scoring %u frames\n", app,
-                    ra ? s->dis_path : s->ref_path, n, n);
-        return 0;
+        return status;
     }
     if (p->map[0] && p->map[1])
         return ev_lend_pictures(ctx, &a, &b, unmap_pair, p) ? -1 : 1;

@@ -114,6 +114,17 @@ head -c $(($(head -1 "$dis" | wc -c) + 2 * (6 + 279936))) "$dis" >"$tmp/dis2.y4m
 check "-q: no short-stream warning ($(cat "$tmp/err"))" [ ! -s "$tmp/err" ]
 "$bin" -r "$ref" -d "$tmp/dis2.y4m" -n --feature psnr -o "$tmp/x.json" 2>"$tmp/err"
 check "short-stream warning without -q" grep -q "warning: .*dis2.y4m ends after 2 frames" "$tmp/err"
+# the shorter reference, as raw files too (regular files are read in place on the CPU backend)
+"$bin" -r "$tmp/dis2.y4m" -d "$ref" -n --feature psnr -o "$tmp/x.json" 2>"$tmp/err"
+check "short reference warning ($(cat "$tmp/err"))" grep -q "warning: .*dis2.y4m ends after 2 frames" "$tmp/err"
+tail -c $((2 * 279936)) "$tmp/dis2.y4m" >"$tmp/ref2.yuv"
+cat "$tmp/ref2.yuv" "$tmp/ref2.yuv" >"$tmp/dis4.yuv"
+for t in 1 2; do
+  "$bin" -r "$tmp/ref2.yuv" -d "$tmp/dis4.yuv" -w 576 -h 324 -p 420 -b 8 -n --feature psnr \
+    --threads $t -o "$tmp/x.json" 2>"$tmp/err"
+  check "short raw reference warning, $t threads ($(cat "$tmp/err"))" \
+    grep -q "warning: .*ref2.yuv ends after 2 frames; scoring 2 frames" "$tmp/err"
+done
 
 # 7. Model names that would break a layout are refused; a safe one is kept.
 for n in 'a"b' 'a<b' 'a,b' 'a b' '9lives'; do
