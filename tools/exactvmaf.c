@@ -29,8 +29,8 @@ static int open_inputs(const CliSettings *s, EvVideo **ref, EvVideo **dis)
 
 /* How reading pair n ended, from what the two reads returned: -1 (one failed: its message
  * printed), 0 (a stream ended: the shorter one named unless quiet) or 1 (both frames read). */
-static int pair_status(const CliSettings *s, EvVideo *ref, EvVideo *dis, const int ra,
-                       const int rb, const unsigned n)
+static int pair_status(const CliSettings *s, EvVideo *ref, EvVideo *dis, const int ra, const int rb,
+                       const unsigned n)
 {
     if (ra < 0 || rb < 0) {
         fprintf(stderr, "%s: %s\n", app, ev_video_error(ra < 0 ? ref : dis));
