@@ -1,5 +1,6 @@
-/* Video input (io/video_io.h; the public calls in api/video.c): open a raw .yuv or y4m file or standard input, check
- * its size or header, and read frames into one buffer owned by the reader. */
+/* Video input (io/video_io.h; the public calls in api/video.c): open a raw .yuv or y4m file or
+ * standard input, check its size or header, and read frames into one buffer owned by the
+ * reader, into the caller's picture, or (a regular file) in place, mapped. */
 #define _DEFAULT_SOURCE 1 /* MAP_POPULATE (Linux) */
 #include <errno.h>
 #include <stdarg.h>
