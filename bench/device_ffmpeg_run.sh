@@ -25,7 +25,9 @@
 # reference, the CPU extractor on 16 threads, the twin; the three metrics in one pass), twins4k
 # (xpsnr's and ssimulacra2's twins on 4K frames already on the device), cores (issue 23: cambi's
 # gpu tests, bench/vs_netflix.sh against .device/netflix-vmaf: CORE_MODELS, CORE_SIZES,
-# CORE_THREADS, CORE_BITS, CORE_RUNS, CORE_CPUMASK (both programs; 48: AVX2); --threads 1000000).
+# CORE_THREADS, CORE_BITS, CORE_RUNS, CORE_CPUMASK (both programs; 48: AVX2); --threads 1000000),
+# cores10 (10-bit rows, CORE10_SIZES), ceiling (after cores: the CPU topology and CEIL_K independent one-thread processes of each CLI
+# on the 4K clip, CEIL_MODELS: the host's own bound on frame-level parallelism).
 # The build comes first, always.
 # Logs into $OUT/logs.tgz; summaries on stdout.
 set -u
@@ -156,6 +158,34 @@ EOF
         /tmp/build-gpu/exactvmaf "${a[@]}" 2>&1 | tail -2
         echo "threads 1000000 (wall s, peak KB): $(python3 bench/measure.py /tmp/build-gpu/exactvmaf "${a[@]}" | awk '{print $1, $3}')"
       fi ;;
+    cores10)  # issue 23's 10-bit rows (after cores: its build, the same Netflix)
+      NETFLIX_VMAF=$root/.device/netflix-vmaf EV_SHARED_DIR=/tmp/shared \
+        MODELS="${CORE_MODELS:-vmaf_v0.6.1 vmaf_v1.0.16_3d0h}" SIZES="${CORE10_SIZES:-1920x1080}" \
+        THREADS="${CORE_THREADS:-1 2 4 8 12 16}" BITS=10 RUNS=${CORE_RUNS:-2} \
+        timeout $(($(left) - 40)) bench/vs_netflix.sh /tmp/build-gpu >$L/cores10.txt 2>&1
+      echo "rc $?"; grep '^|' $L/cores10.txt ;;
+    ceiling)  # issue 23: the host's own bound on frame-level parallelism: CPU topology, then
+      # K independent one-thread processes at once (no shared state at all) against one alone
+      lscpu | grep -E 'Model name|Thread|Core|Socket|NUMA node|L2|L3'
+      echo "thread siblings of cpu0: $(cat /sys/devices/system/cpu/cpu0/topology/thread_siblings_list)"
+      for m in ${CEIL_MODELS:-vmaf_v1.0.16_3d0h vmaf_v0.6.1}; do
+        c=$(ls /tmp/ev-clips/ref_3840x2160_*_8.yuv 2>/dev/null | head -1)
+        [ -n "$c" ] || { echo "no 4K clip (run the cores stage first)"; break; }
+        n=$(basename "$c" | cut -d_ -f3)
+        a=(-r "$c" -d "${c/ref_/dis_}" -w 3840 -h 2160 -p 420 -b 8 -q --model path=$root/model/$m.json
+           --threads 1 -o /dev/null)
+        for prog in exactvmaf netflix; do
+          exe=/tmp/build-gpu/exactvmaf; extra=(--backend cpu)
+          [ $prog = netflix ] && { exe=$root/.device/netflix-vmaf; extra=(); }
+          for k in ${CEIL_K:-1 4 8 16}; do
+            t0=$(date +%s.%N)
+            for i in $(seq $k); do "$exe" "${a[@]}" "${extra[@]}" >/dev/null 2>&1 & done; wait
+            t1=$(date +%s.%N)
+            awk -v m=$m -v p=$prog -v k=$k -v n=$n -v a=$t0 -v b=$t1 'BEGIN {
+              printf "| %s | %s | %d processes | %.1f fps together | %.2f fps each |\n", m, p, k, k * n / (b - a), n / (b - a) }'
+          done
+        done
+      done ;;
     *) echo "unknown stage $stage" ;;
   esac
 done
