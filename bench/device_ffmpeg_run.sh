@@ -26,7 +26,8 @@
 # (xpsnr's and ssimulacra2's twins on 4K frames already on the device), cores (issue 23: cambi's
 # gpu tests, bench/vs_netflix.sh against .device/netflix-vmaf: CORE_MODELS, CORE_SIZES,
 # CORE_THREADS, CORE_BITS, CORE_RUNS, CORE_CPUMASK (both programs; 48: AVX2); --threads 1000000),
-# cores10 (10-bit rows, CORE10_SIZES), ceiling (after cores: the CPU topology and CEIL_K independent one-thread processes of each CLI
+# cores10 (10-bit rows, CORE10_SIZES), stages (bench/stages.sh at STAGE_SIZE, STAGE_THREADS,
+# STAGE_LIST; the schedule line of v1 at 16 threads), ceiling (after cores: the CPU topology and CEIL_K independent one-thread processes of each CLI
 # on the 4K clip, CEIL_MODELS: the host's own bound on frame-level parallelism).
 # The build comes first, always.
 # Logs into $OUT/logs.tgz; summaries on stdout.
@@ -164,6 +165,20 @@ EOF
         THREADS="${CORE_THREADS:-1 2 4 8 12 16}" BITS=10 RUNS=${CORE_RUNS:-2} \
         timeout $(($(left) - 40)) bench/vs_netflix.sh /tmp/build-gpu >$L/cores10.txt 2>&1
       echo "rc $?"; grep '^|' $L/cores10.txt ;;
+    stages)  # issue 23: each stage of a model alone at each thread count (bench/stages.sh), and
+      # the engine's schedule line of the whole model (BENCH_DEBUG=1 bench_features)
+      sz=${STAGE_SIZE:-3840x2160}; n=${STAGE_FRAMES:-40}; k=$([ $sz = 3840x2160 ] && echo 2 || echo 1)
+      src=$CORPUS/aitzgorri_1920x1080_yuv420p
+      for x in ref:ref dis:x264crf30; do
+        f=/tmp/ev-clips/${x%%:*}_${sz}_${n}_8.yuv; mkdir -p /tmp/ev-clips
+        [ -s $f ] || /tmp/build-gpu/bench/bench_clip ${src}_${x#*:}.yuv 1920 1080 $k $n $f 8
+      done
+      SIZE=$sz FRAMES=$n THREADS="${STAGE_THREADS:-1 8 16}" RUNS=1 STAGES="${STAGE_LIST:-motion cambi=cambi_high_res_speedup=1080 adm vif speed_chroma model:vmaf_v1.0.16_3d0h model:vmaf_v0.6.1}" \
+        timeout $(($(left) - 60)) bench/stages.sh /tmp/build-gpu 2>&1 | tee $L/stages.txt
+      for t in 16; do
+        BENCH_DEBUG=1 timeout 60 /tmp/build-gpu/bench/bench_features --model path=$root/model/vmaf_v1.0.16_3d0h.json \
+          --size $sz --threads $t --frames 48 2>&1 | grep -E 'schedule|fps' | tail -3
+      done ;;
     ceiling)  # issue 23: the host's own bound on frame-level parallelism: CPU topology, then
       # K independent one-thread processes at once (no shared state at all) against one alone
       lscpu | grep -E 'Model name|Thread|Core|Socket|NUMA node|L2|L3'
