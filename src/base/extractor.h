@@ -122,6 +122,33 @@ typedef struct EvGroupScoring {
                 const double *values, EvSink *sink);
 } EvGroupScoring;
 
+/*
+ * An EV_FEX_SEQUENTIAL class whose per-frame work reads only the frame's reference and the
+ * references of the frames just before it (motion's SAD against the luma of frame n - 1, or
+ * n - 2): the engine may then run that work in the frame's parallel pass, on any worker, and
+ * keep only the writing in frame order (docs/ARCHITECTURE.md):
+ *
+ *  - lookback(state): how many earlier references score() reads, 1..EV_WINDOW_MAX_LOOKBACK.
+ *  - score(): frame's values (n_values doubles) from ref and prev[k], the reference of frame
+ *    - 1 - k (NULL before the stream's start). Reads state only; scratch is the worker's.
+ *  - emit(): the ordered pass, frames 0, 1, 2... one at a time as for any sequential class
+ *    (it may keep state), with the values score() gave for that frame; it writes them as
+ *    extract() would have, so both ways give the same bits.
+ *
+ * The engine keeps a reference readable until the frames that look back at it have run. It
+ * takes this way on the CPU with worker threads; elsewhere it calls extract() as before.
+ */
+enum { EV_WINDOW_MAX_LOOKBACK = 2, EV_WINDOW_MAX_VALUES = 4 };
+
+typedef struct EvWindowScoring {
+    unsigned n_values;
+    unsigned (*lookback)(const void *state);
+    void (*score)(const void *state, void *scratch, const EvPic *ref, const EvPic *const *prev,
+                  unsigned frame, double *values);
+    int (*emit)(const void *state, void *scratch, const EvPic *ref, unsigned frame,
+                const double *values, EvSink *sink);
+} EvWindowScoring;
+
 typedef struct EvExtractorClass {
     const char *name;                /* Netflix's extractor name, e.g. "psnr" */
     unsigned flags;                  /* EV_FEX_* */
@@ -142,6 +169,7 @@ typedef struct EvExtractorClass {
                   unsigned frame); /* may be NULL (CUDA twins) */
     void (*close)(void *state);    /* may be NULL */
     const EvGroupScoring *group;   /* may be NULL: each member of a group scores alone */
+    const EvWindowScoring *window; /* may be NULL: extract() in the ordered pass */
 } EvExtractorClass;
 
 /*

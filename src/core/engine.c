@@ -100,6 +100,7 @@ void ev_engine_close(EvEngine **const pc)
         ev_worker_free(c, &c->workers[i]);
     }
     ev_worker_free(c, &c->caller);
+    ev_engine_give_back_lent(c);
     /* out of the group's jobs before the registrations go: another member's job claim reads
      * them (every dispatched slot left already; this is for the rest) */
     for (unsigned i = 0; i < c->n_slots; i++)
@@ -115,6 +116,7 @@ void ev_engine_close(EvEngine **const pc)
             ev_cuda_host_free(c->slots[i].buf);
         else
             free(c->slots[i].buf);
+        free(c->slots[i].window_values);
         ev_cuda_event_free(c->slots[i].ready);
         ev_cuda_device_free(c->slots[i].dev_buf);
     }

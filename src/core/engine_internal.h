@@ -19,6 +19,9 @@ typedef struct EvRegistration {
     void *state;                  /* cls->state_size bytes, set up by init */
     size_t scratch_size;
     int initialised;
+    /* its EvWindowScoring runs: score() in the parallel pass, emit() in the ordered one
+     * (the CPU with workers; set at the first frame) */
+    int windowed;
 } EvRegistration;
 
 /* One frame in flight: private copies of both pictures. */
@@ -52,6 +55,14 @@ typedef struct EvSlot {
     void *ready; /* the slot's event (made at its first device pair) */
     int wait_ready;
     void *dev_buf;
+    /* windowed registrations (EvRegistration.windowed), set at dispatch: the slots of the
+     * frames 1..lookback before this one (NULL before the stream's start), which its parallel
+     * pass reads; how many later frames' parallel passes are still to read this slot's
+     * reference (the slot stays taken until none is); the values score() gave, per
+     * registration (EV_WINDOW_MAX_VALUES each), for the ordered pass */
+    struct EvSlot *window_prev[EV_WINDOW_MAX_LOOKBACK];
+    unsigned window_holds;
+    double *window_values;
 } EvSlot;
 
 enum { EV_LENT_NONE = 0, EV_LENT_HOST = 1, EV_LENT_DEVICE = 2 };
@@ -64,6 +75,7 @@ typedef struct EvWorker {
     /* where its time went, in seconds (updated and read under the engine's lock): waiting for
      * a frame, in parallel passes, in ordered passes; the caller's wait: for a free slot */
     double t_idle, t_parallel, t_ordered, t_wait;
+    double t_setup; /* allocating and zeroing its scratch, before its first frame */
     unsigned n_frames;
 } EvWorker;
 
@@ -104,6 +116,8 @@ struct EvEngine {
     unsigned *queue; /* ring of slot indices waiting for a worker */
     unsigned q_head, q_len;
     int has_ordered;       /* some registration is EV_FEX_SEQUENTIAL */
+    unsigned lookback;     /* the largest lookback of the windowed registrations, or 0: then
+                              a frame's ordered pass waits for its parallel pass (its values) */
     unsigned ordered_next; /* the frame whose ordered pass runs next */
     int ordered_running;   /* a worker is running ordered passes */
     int stopping;

@@ -139,6 +139,25 @@ static int start_stream(EvEngine *c, const EvPicture *ref)
     return err;
 }
 
+/* With worker threads on the CPU, the sequential registrations whose class has an
+ * EvWindowScoring score in the parallel pass (extractor.h): mark them, and keep the largest
+ * lookback, which the slots' references are held for. */
+static void choose_windowed(EvEngine *c)
+{
+    for (unsigned r = 0; r < c->n_reg; r++) {
+        EvRegistration *reg = &c->reg[r];
+        const EvWindowScoring *win = reg->run->window;
+        if (!win || !(reg->run->flags & EV_FEX_SEQUENTIAL) || win->n_values > EV_WINDOW_MAX_VALUES)
+            continue;
+        const unsigned lookback = win->lookback(reg->state);
+        if (lookback < 1 || lookback > EV_WINDOW_MAX_LOOKBACK)
+            continue;
+        reg->windowed = 1;
+        if (lookback > c->lookback)
+            c->lookback = lookback;
+    }
+}
+
 /* start_stream's second half: extractors, slots, workers. */
 static int start_workers(EvEngine *c)
 {
@@ -160,13 +179,18 @@ static int start_workers(EvEngine *c)
         ev_log(&c->log, EV_LOG_DEBUG, "%s: %zu bytes of scratch per worker", reg->cls->name,
                reg->scratch_size);
     }
+    const unsigned n_workers = c->n_threads < 2 ? 0 : c->n_threads;
+    if (n_workers && !c->use_cuda)
+        choose_windowed(c);
     for (unsigned i = 0; i < c->n_slots; i++) {
         const size_t n = 2 * c->frame_bytes;
         c->slots[i].buf = c->use_cuda ? ev_cuda_host_alloc(n) : malloc(n);
         if (!c->slots[i].buf)
             return -ENOMEM;
+        if (c->lookback && !(c->slots[i].window_values =
+                                 calloc((size_t)c->n_reg * EV_WINDOW_MAX_VALUES, sizeof(double))))
+            return -ENOMEM;
     }
-    const unsigned n_workers = c->n_threads < 2 ? 0 : c->n_threads;
     /* the caller scores frames only when there are no workers: else it needs no scratch */
     err = n_workers ? 0 : alloc_scratch(c, &c->caller);
     for (unsigned i = 0; !err && i < n_workers; i++) {
@@ -223,6 +247,17 @@ static void set_error(EvEngine *c, int err)
     pthread_mutex_unlock(&c->lock);
 }
 
+/* A windowed registration's score() in slot s's parallel pass: its values into the slot, for
+ * the ordered pass's emit(); the earlier references from the slots it holds. */
+static void window_score(const EvRegistration *reg, void *scratch, const EvSlot *s, unsigned r)
+{
+    const EvPic *prev[EV_WINDOW_MAX_LOOKBACK] = { NULL };
+    for (unsigned k = 0; k < EV_WINDOW_MAX_LOOKBACK; k++)
+        prev[k] = s->window_prev[k] ? &s->window_prev[k]->ref : NULL;
+    reg->run->window->score(reg->state, scratch, &s->ref, prev, s->frame,
+                            s->window_values + (size_t)r * EV_WINDOW_MAX_VALUES);
+}
+
 /* Run the extractors of one kind (sequential or parallel) on one slot. With CUDA the slot is
  * uploaded once here and every twin of the set reads that copy; the twins with a launch()
  * queue their work first, then every extractor writes its results (extractor.h). */
@@ -263,12 +298,22 @@ static int run_extractors(EvEngine *c, EvWorker *w, const EvSlot *s, int sequent
     }
     for (unsigned r = 0; r < c->n_reg; r++) {
         const EvRegistration *reg = &c->reg[r];
+        const int window = reg->windowed && !s->frame_group;
+        if (window && !sequential && ev_reg_runs_now(c, reg, s->frame, 1)) {
+            window_score(reg, w->scratch[r], s, r);
+            continue;
+        }
         if (!ev_reg_runs_now(c, reg, s->frame, sequential))
             continue;
         EvCollectorSink sink = ev_sink(&c->collector, s->frame, r);
-        err = s->frame_group
-                  ? ev_group_extract(reg, w->scratch[r], s, &ref, &dis, &sink.base)
-                  : reg->run->extract(reg->state, w->scratch[r], &ref, &dis, s->frame, &sink.base);
+        if (window)
+            err = reg->run->window->emit(reg->state, w->scratch[r], &ref, s->frame,
+                                         s->window_values + (size_t)r * EV_WINDOW_MAX_VALUES,
+                                         &sink.base);
+        else
+            err = s->frame_group ? ev_group_extract(reg, w->scratch[r], s, &ref, &dis, &sink.base)
+                                 : reg->run->extract(reg->state, w->scratch[r], &ref, &dis,
+                                                     s->frame, &sink.base);
         if (err) {
             ev_log(&c->log, EV_LOG_ERROR, "%s: failed at frame %u (%s)", reg->cls->name, s->frame,
                    strerror(-err));
@@ -288,6 +333,12 @@ static void give_back(EvSlot *s)
         release(s->release_user);
 }
 
+void ev_engine_give_back_lent(EvEngine *c)
+{
+    for (unsigned i = 0; i < c->n_slots; i++)
+        give_back(&c->slots[i]);
+}
+
 static double seconds_now(void)
 {
     struct timespec ts;
@@ -299,6 +350,7 @@ static double seconds_now(void)
  * (lock held, and held again on return). */
 static void finish_slot(EvEngine *c, EvSlot *s)
 {
+    s->window_prev[0] = s->window_prev[1] = NULL;
     pthread_mutex_unlock(&c->lock);
     give_back(s);
     ev_group_leave_slot(s);
@@ -308,13 +360,36 @@ static void finish_slot(EvEngine *c, EvSlot *s)
     pthread_cond_broadcast(&c->slot_free);
 }
 
+/* Finish s when both its passes ran and no later frame is still to read its reference (lock
+ * held, and held again on return). */
+static void finish_if_done(EvEngine *c, EvSlot *s)
+{
+    if (!s->ordered_left && !s->parallel_left && !s->window_holds)
+        finish_slot(c, s);
+}
+
+/* s's parallel pass ran: the earlier slots it read are held for one frame fewer (lock held,
+ * and held again on return). */
+static void drop_window_holds(EvEngine *c, EvSlot *s)
+{
+    for (unsigned k = 0; k < EV_WINDOW_MAX_LOOKBACK; k++) {
+        EvSlot *p = s->window_prev[k];
+        s->window_prev[k] = NULL;
+        if (p) {
+            p->window_holds--;
+            finish_if_done(c, p);
+        }
+    }
+}
+
 /* The dispatched slot of the frame whose ordered pass is next, when that pass is still to run;
  * else NULL (lock held). */
 static EvSlot *next_ordered(EvEngine *c)
 {
     for (unsigned i = 0; i < c->n_slots; i++) {
         EvSlot *s = &c->slots[i];
-        if (s->dispatched && s->ordered_left && s->frame == c->ordered_next)
+        if (s->dispatched && s->ordered_left && s->frame == c->ordered_next &&
+            (!c->lookback || !s->parallel_left))
             return s;
     }
     return NULL;
@@ -341,8 +416,7 @@ static void run_ordered(EvEngine *c, EvWorker *w)
         c->ordered_running = 0;
         c->ordered_next++;
         s->ordered_left = 0;
-        if (!s->parallel_left)
-            finish_slot(c, s);
+        finish_if_done(c, s);
     }
 }
 
@@ -365,8 +439,8 @@ static void run_queued(EvEngine *c, EvWorker *w)
     if (err && !c->error)
         c->error = err;
     s->parallel_left = 0;
-    if (!s->ordered_left)
-        finish_slot(c, s);
+    drop_window_holds(c, s);
+    finish_if_done(c, s);
     run_ordered(c, w);
 }
 
@@ -375,7 +449,9 @@ void *ev_worker_main(void *arg)
     EvWorker *w = arg;
     EvEngine *c = w->ctx;
     /* without its scratch, the worker still takes frames, failing them (-ENOMEM): none waits */
+    const double t_setup = seconds_now();
     const int err = w->scratch ? 0 : alloc_scratch(c, w);
+    w->t_setup = seconds_now() - t_setup; /* before it first takes the lock */
     if (err)
         ev_worker_free(c, w);
     pthread_mutex_lock(&c->lock);
@@ -427,6 +503,43 @@ static void release_slot(EvEngine *c, EvSlot *s)
     pthread_mutex_unlock(&c->lock);
 }
 
+/* The slot of frame, dispatched and not finished (lock held), or NULL. */
+static EvSlot *slot_of_frame(EvEngine *c, unsigned frame)
+{
+    for (unsigned i = 0; i < c->n_slots; i++)
+        if (c->slots[i].dispatched && c->slots[i].frame == frame)
+            return &c->slots[i];
+    return NULL;
+}
+
+/* A new frame s with windowed registrations: it reads the references of the lookback frames
+ * before it, still held for it (their window_holds count it), and its own reference is held
+ * for the lookback frames after it (lock held). */
+static void hold_window(EvEngine *c, EvSlot *s)
+{
+    s->window_holds = c->lookback;
+    for (unsigned k = 0; k < EV_WINDOW_MAX_LOOKBACK; k++)
+        s->window_prev[k] =
+            k < c->lookback && s->frame > k ? slot_of_frame(c, s->frame - 1 - k) : NULL;
+}
+
+/* At the flush no frame follows the last ones: drop their holds for the frames that will
+ * never come (lock not held). */
+static void drop_final_holds(EvEngine *c)
+{
+    pthread_mutex_lock(&c->lock);
+    for (unsigned i = 0; i < c->n_slots; i++) {
+        EvSlot *s = &c->slots[i];
+        if (!s->dispatched || !s->window_holds)
+            continue;
+        for (unsigned k = 1; k <= c->lookback; k++)
+            if (s->frame + k >= c->n_frames)
+                s->window_holds--;
+        finish_if_done(c, s);
+    }
+    pthread_mutex_unlock(&c->lock);
+}
+
 /* A filled slot becomes frame n, queued for the workers (with no workers, both passes run
  * now). group: the group whose aligned contexts get this reference as their frame n, or NULL. */
 static int dispatch(EvEngine *c, EvSlot *s, EvGroup *group)
@@ -450,6 +563,7 @@ static int dispatch(EvEngine *c, EvSlot *s, EvGroup *group)
     s->dispatched = 1;
     s->ordered_left = c->has_ordered;
     s->parallel_left = 1;
+    hold_window(c, s);
     c->queue[(c->q_head + c->q_len) % c->n_slots] = (unsigned)(s - c->slots);
     c->q_len++;
     pthread_cond_signal(&c->work_ready);
@@ -1014,6 +1128,7 @@ static void log_schedule(EvEngine *c)
     pthread_mutex_lock(&c->lock);
     for (unsigned i = 0; i < c->n_workers; i++) {
         sum.t_idle += c->workers[i].t_idle;
+        sum.t_setup += c->workers[i].t_setup;
         sum.t_parallel += c->workers[i].t_parallel;
         sum.t_ordered += c->workers[i].t_ordered;
         sum.n_frames += c->workers[i].n_frames;
@@ -1021,10 +1136,10 @@ static void log_schedule(EvEngine *c)
     const EvWorker caller = c->caller;
     pthread_mutex_unlock(&c->lock);
     ev_log(&c->log, EV_LOG_DEBUG,
-           "schedule: %u workers, %u slots: idle %.3f s, parallel %.3f s (%u frames), ordered "
-           "%.3f s; caller: waiting for a slot %.3f s",
-           c->n_workers, c->n_slots, sum.t_idle, sum.t_parallel, sum.n_frames, sum.t_ordered,
-           caller.t_wait);
+           "schedule: %u workers, %u slots: scratch set-up %.3f s, idle %.3f s, parallel %.3f s "
+           "(%u frames), ordered %.3f s; caller: waiting for a slot %.3f s",
+           c->n_workers, c->n_slots, sum.t_setup, sum.t_idle, sum.t_parallel, sum.n_frames,
+           sum.t_ordered, caller.t_wait);
 }
 
 int ev_engine_flush(EvEngine *const c)
@@ -1038,6 +1153,8 @@ int ev_engine_flush(EvEngine *const c)
         release_slot(c, c->borrowed);
         c->borrowed = NULL;
     }
+    if (c->lookback)
+        drop_final_holds(c);
     wait_idle(c);
     log_schedule(c);
     c->flushed = 1;

@@ -33,5 +33,8 @@ int ev_engine_flush(EvEngine *e);
 struct EvWorker;
 void *ev_worker_main(void *arg);
 void ev_worker_free(EvEngine *c, struct EvWorker *w);
+/* At a close without a flush, after the workers stopped: give the pairs still lent back
+ * (the last frames' references, held for frames that never came). */
+void ev_engine_give_back_lent(EvEngine *c);
 
 #endif

@@ -2,7 +2,7 @@
 # tables (tests/golden/golden_io.c), and unit_libm is libm_check.c.
 foreach(name io core psnr_math moment motion_math ansnr_math ssim_math vif_math adm_math adm_rcp
         ssim_exact_sum twin_steps speed_math cambi_math cambi_twin ciede_math psnr_hvs_math multi
-        glibc_log2 speed_twin float_twin_steps over_depth lend)
+        glibc_log2 speed_twin float_twin_steps over_depth lend window)
   ev_add_test(unit_${name} SOURCES ${CMAKE_CURRENT_LIST_DIR}/${name}_test.c LABELS unit)
 endforeach()
 foreach(name output model)

@@ -1,7 +1,9 @@
 /* motion: integer motion of the reference luma, as libvmaf's feature/integer_motion.c (the
  * pipelined v2 algorithm): per-frame SAD score, then motion2/motion3 for every frame at flush.
  * Sequential: keeps copies of the previous one (two with the five-frame window) reference
- * lumas and every frame's SAD score in its state, which extract() therefore mutates.
+ * lumas and every frame's SAD score in its state, which extract() therefore mutates. With
+ * worker threads the SAD runs in the parallel pass instead (motion_window), against the earlier
+ * reference that the engine holds, and only the keeping and the score stay in frame order.
  * The CUDA twin (motion.cu) keeps the previous lumas on the device instead. */
 #include <errno.h>
 #include <stddef.h>
@@ -90,15 +92,16 @@ static size_t motion_scratch_size(const void *state)
     return motion_dsp_tmp_size((int)s->w);
 }
 
-static uint64_t frame_sad(const MotionState *s, const uint8_t *prev, const EvPic *cur, void *tmp)
+/* The SAD of the luma prev (rows prev_stride bytes apart) against cur's. */
+static uint64_t frame_sad(const MotionState *s, const uint8_t *prev, const ptrdiff_t prev_stride,
+                          const EvPic *cur, void *tmp)
 {
-    const size_t bytes = s->bpc > 8 ? 2 : 1;
     uint64_t sad = 0;
     for (unsigned i = 0; i < s->h; i++) {
         const void *rp[5], *rc[5];
         for (int k = 0; k < 5; k++) {
             const int r = motion_mirror((int)i - MOTION_RADIUS + k, (int)s->h);
-            rp[k] = prev + (size_t)r * s->w * bytes;
+            rp[k] = prev + (ptrdiff_t)r * prev_stride;
             rc[k] = (const uint8_t *)cur->data[0] + (ptrdiff_t)r * cur->stride[0];
         }
         sad += s->dsp.sad_row(rp, rc, (int)s->w, s->bpc, tmp);
@@ -134,9 +137,30 @@ static double frame_score(const MotionState *s, const EvPic *ref, unsigned frame
 {
     if (s->opts.force_zero || frame < s->depth)
         return 0.;
-    /* against the previous luma of the window (n-1, or n-2) */
-    return motion_sad_score(frame_sad(s, s->prev[frame % s->depth], ref, tmp), s->w, s->h,
+    /* against the previous luma of the window (n-1, or n-2), kept by motion_emit() */
+    const ptrdiff_t stride = (ptrdiff_t)(s->luma_bytes / s->h);
+    return motion_sad_score(frame_sad(s, s->prev[frame % s->depth], stride, ref, tmp), s->w, s->h,
                             s->opts.fps_weight, s->opts.max_val);
+}
+
+/* The same score in the parallel pass (EvWindowScoring): the luma of frame n - depth read in
+ * place from prev[depth - 1], the reference the engine still holds. */
+static unsigned motion_lookback(const void *state)
+{
+    return ((const MotionState *)state)->depth;
+}
+
+static void motion_window_score(const void *state, void *scratch, const EvPic *ref,
+                                const EvPic *const *prev, const unsigned frame, double *values)
+{
+    const MotionState *s = state;
+    const EvPic *back = prev[s->depth - 1];
+    if (s->opts.force_zero || frame < s->depth || !back) {
+        values[0] = 0.;
+        return;
+    }
+    values[0] = motion_sad_score(frame_sad(s, back->data[0], back->stride[0], ref, scratch), s->w,
+                                 s->h, s->opts.fps_weight, s->opts.max_val);
 }
 
 /* Sequential: frames arrive in order on one thread, so the state may change here: the luma kept
@@ -170,6 +194,12 @@ static void motion_group_score(const void *state, void *scratch, void *group_scr
 
 static const EvGroupScoring motion_group = {
     .n_values = 1, .by_reference = 1, .score = motion_group_score, .emit = motion_emit
+};
+
+/* motion_emit() still keeps the luma: a frame of a many-encodes group (or a run without
+ * workers) scores from the kept copies. */
+static const EvWindowScoring motion_window = {
+    .n_values = 1, .lookback = motion_lookback, .score = motion_window_score, .emit = motion_emit
 };
 
 int ev_motion_put_frame(const MotionState *s, const unsigned frame, const double score,
@@ -248,7 +278,8 @@ const EvExtractorClass ev_fex_motion = { MOTION_CLASS,
                                          .extract = motion_extract,
                                          .flush = motion_flush,
                                          .close = motion_close,
-                                         .group = &motion_group };
+                                         .group = &motion_group,
+                                         .window = &motion_window };
 
 #ifdef EV_HAVE_CUDA
 /* The CUDA twin: the same options and outputs; frames run in parallel on the workers, their
