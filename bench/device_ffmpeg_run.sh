@@ -175,9 +175,11 @@ EOF
       done
       SIZE=$sz FRAMES=$n THREADS="${STAGE_THREADS:-1 8 16}" RUNS=1 STAGES="${STAGE_LIST:-motion cambi=cambi_high_res_speedup=1080 adm vif speed_chroma model:vmaf_v1.0.16_3d0h model:vmaf_v0.6.1}" \
         timeout $(($(left) - 60)) bench/stages.sh /tmp/build-gpu 2>&1 | tee $L/stages.txt
-      for t in 16; do
-        BENCH_DEBUG=1 timeout 60 /tmp/build-gpu/bench/bench_features --model path=$root/model/vmaf_v1.0.16_3d0h.json \
-          --size $sz --threads $t --frames 48 2>&1 | grep -E 'schedule|fps' | tail -3
+      for m in ${STAGE_MODELS:-vmaf_v1.0.16_3d0h}; do
+        for t in ${STAGE_SCHEDULE_THREADS:-16}; do
+          BENCH_DEBUG=1 timeout 60 /tmp/build-gpu/bench/bench_features --model path=$root/model/$m.json \
+            --size $sz --threads $t --frames ${STAGE_SCHEDULE_FRAMES:-48} 2>&1 | grep -E 'schedule|fps' | tail -3
+        done
       done ;;
     ceiling)  # issue 23: the host's own bound on frame-level parallelism: CPU topology, then
       # K independent one-thread processes at once (no shared state at all) against one alone
