@@ -70,12 +70,13 @@ enum { EV_LENT_NONE = 0, EV_LENT_HOST = 1, EV_LENT_DEVICE = 2 };
 typedef struct EvWorker {
     struct EvEngine *ctx;
     pthread_t thread;
-    void **scratch;           /* one block per registration */
+    void **scratch;           /* one block per registration, 64-byte aligned */
+    void **scratch_block;     /* what was allocated for each (freed at the close) */
     struct EvCudaWorker *gpu; /* stream + device frame (CUDA backend), else NULL */
     /* where its time went, in seconds (updated and read under the engine's lock): waiting for
      * a frame, in parallel passes, in ordered passes; the caller's wait: for a free slot */
     double t_idle, t_parallel, t_ordered, t_wait;
-    double t_setup; /* allocating and zeroing its scratch, before its first frame */
+    double t_setup; /* allocating its scratch, before its first frame */
     unsigned n_frames;
 } EvWorker;
 

@@ -54,23 +54,27 @@ void ev_worker_free(EvEngine *c, EvWorker *w)
     if (!w->scratch)
         return;
     for (unsigned r = 0; r < c->n_reg; r++)
-        free(w->scratch[r]);
+        free(w->scratch_block[r]);
     free(w->scratch);
-    w->scratch = NULL;
+    w->scratch = w->scratch_block = NULL;
 }
 
+/* Each registration's scratch: calloc's zeroed block (a large one comes as fresh zero pages,
+ * faulted in when first used: no pass of its own over 100 MB at 4K), 64-byte aligned. */
 static int alloc_scratch(EvEngine *c, EvWorker *w)
 {
-    w->scratch = calloc(c->n_reg ? c->n_reg : 1, sizeof(*w->scratch));
+    const unsigned n = c->n_reg ? c->n_reg : 1;
+    w->scratch = calloc(2 * (size_t)n, sizeof(*w->scratch));
     if (!w->scratch)
         return -ENOMEM;
+    w->scratch_block = w->scratch + n;
     for (unsigned r = 0; r < c->n_reg; r++) {
         if (!c->reg[r].scratch_size)
             continue;
-        w->scratch[r] = aligned_alloc(64, (c->reg[r].scratch_size + 63) & ~(size_t)63);
-        if (!w->scratch[r])
+        uint8_t *block = calloc(1, c->reg[r].scratch_size + 63);
+        if (!(w->scratch_block[r] = block))
             return -ENOMEM;
-        memset(w->scratch[r], 0, c->reg[r].scratch_size);
+        w->scratch[r] = block + (-(uintptr_t)block & 63);
     }
     if (c->use_cuda)
         return ev_cuda_worker_open(&w->gpu, &c->cuda, 2 * c->frame_bytes, &c->log);
