@@ -19,6 +19,7 @@ typedef struct Scoring {
     const char *path;
     EvVideo *video;
     EvContext *ctx;
+    CliLogUser log; /* the logger's view of ctx: the reference and this distorted */
     CliOutput out;
     SideReader reader; /* its reading thread (more than one --threads), when side */
     int side;
@@ -222,9 +223,11 @@ static int open_all(const CliSettings *s, EvVideo **ref, Scoring *sc, unsigned n
         if (cli_open_video(s, sc[i].path, *ref, &sc[i].video) ||
             cli_check_pair(s, s->ref_path, *ref, sc[i].path, sc[i].video))
             return -1;
-    for (unsigned i = 0; i < n_dis; i++)
-        if (cli_open_context(s, &sc[i].ctx))
+    for (unsigned i = 0; i < n_dis; i++) {
+        sc[i].log = (CliLogUser){ s->ref_path, sc[i].path, 0 };
+        if (cli_open_context(s, &sc[i].log, &sc[i].ctx))
             return -1;
+    }
     if (cli_skip_frames(*ref, s->frame_skip_ref, s->ref_path))
         return -1;
     for (unsigned i = 0; i < n_dis; i++)

@@ -24,12 +24,22 @@ void cli_log_line(void *user, EvLogLevel level, const char *line)
 {
     static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
     static char last_warning[512];
+    CliLogUser *u = user;
     pthread_mutex_lock(&lock);
-    const int again = level == EV_LOG_WARNING && !strncmp(line, last_warning, sizeof(last_warning));
+    int again = level == EV_LOG_WARNING && !strncmp(line, last_warning, sizeof(last_warning));
     if (level == EV_LOG_WARNING && !again)
         snprintf(last_warning, sizeof(last_warning), "%s", line);
+    const char *file = NULL;
+    if (level == EV_LOG_ERROR && u) {
+        again = u->said_error && strstr(line, ": failed at frame ");
+        u->said_error = 1;
+        file = strstr(line, "distorted")   ? u->dis_path
+               : strstr(line, "reference") ? u->ref_path
+                                           : NULL;
+    }
     if (!again)
-        fprintf(stderr, "%s: %s%s\n", app, level == EV_LOG_WARNING ? "warning: " : "", line);
+        fprintf(stderr, "%s: %s%s%s%s\n", app, level == EV_LOG_WARNING ? "warning: " : "",
+                file ? file : "", file ? ": " : "", line);
     pthread_mutex_unlock(&lock);
 }
 
@@ -159,13 +169,14 @@ static int use_features(EvContext *ctx, const CliSettings *s)
     return 0;
 }
 
-int cli_open_context(const CliSettings *s, EvContext **ctx)
+int cli_open_context(const CliSettings *s, CliLogUser *log, EvContext **ctx)
 {
     EvSettings es;
     ev_default_settings(&es);
     es.n_threads = s->threads;
     es.n_subsample = s->subsample;
     es.log = cli_log_line;
+    es.log_user = log;
     es.log_level = s->quiet ? EV_LOG_ERROR : EV_LOG_WARNING; /* -q: no warnings */
     es.backend = s->backend;
     es.gpu_index = (int)s->gpu;

@@ -9,7 +9,15 @@
 #include "exactvmaf/exactvmaf.h"
 #include "exactvmaf/video.h"
 
-/* The library's logger: "exactvmaf: [warning: ]line" on stderr. */
+/* What the logger knows of one context: its two files, and whether it said an error yet. */
+typedef struct CliLogUser {
+    const char *ref_path, *dis_path;
+    int said_error;
+} CliLogUser;
+/* The library's logger: "exactvmaf: [warning: ]line" on stderr. user: a CliLogUser or NULL.
+ * An error line that names the distorted or the reference picture is prefixed with that
+ * file's path; the engine's "NAME: failed at frame N (...)" after an extractor's own error
+ * line says nothing more, and is left out: one message per problem. */
 void cli_log_line(void *user, EvLogLevel level, const char *line);
 /* Monotonic seconds. */
 double cli_now(void);
@@ -20,8 +28,9 @@ int cli_open_video(const CliSettings *s, const char *path, const EvVideo *ref, E
 /* The distorted must have the reference's geometry; warns (unless -q) on y4m tag mismatches. */
 int cli_check_pair(const CliSettings *s, const char *ref_path, const EvVideo *ref,
                    const char *dis_path, const EvVideo *dis);
-/* A context with s's settings, its models and features added (Netflix's order). */
-int cli_open_context(const CliSettings *s, EvContext **ctx);
+/* A context with s's settings, its models and features added (Netflix's order); log: its
+ * logger's CliLogUser (the paths it names), which must outlive the context. */
+int cli_open_context(const CliSettings *s, CliLogUser *log, EvContext **ctx);
 /* Skip the first n frames of v (--frame_skip_*). */
 int cli_skip_frames(EvVideo *v, unsigned n, const char *path);
 /* Frames a run of ref against dis will score, when both counts are known; -1 otherwise. */

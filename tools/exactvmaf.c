@@ -170,7 +170,8 @@ static int run(const CliSettings *s)
     }
     if (open_inputs(s, &ref, &dis))
         goto done;
-    if (cli_open_context(s, &ctx))
+    CliLogUser log = { s->ref_path, s->dis_path, 0 };
+    if (cli_open_context(s, &log, &ctx))
         goto done;
     if (cli_skip_frames(ref, s->frame_skip_ref, s->ref_path) ||
         cli_skip_frames(dis, s->frame_skip_dist, s->dis_path))

@@ -142,7 +142,19 @@ fi
 "$bin" -r "$tmp/over10.yuv" -d "$tmp/over10.yuv" -w 576 -h 324 -p 420 -b 10 --feature cambi -n \
   -o "$tmp/over10.json" 2>"$tmp/over10.err"
 rc=$?
-[ $rc -ne 0 ] && grep -q "cambi: frame 0: luma sample 1500 at (37, 100) exceeds the 10-bit maximum 1023" "$tmp/over10.err" &&
-  ok || bad "cambi's refusal of a sample above the depth: rc $rc, $(head -2 "$tmp/over10.err")"
+[ $rc -ne 0 ] && [ "$(cat "$tmp/over10.err")" = "exactvmaf: $tmp/over10.yuv: cambi: frame 0: distorted luma sample 1500 at (37, 100) exceeds the 10-bit maximum 1023" ] &&
+  ok || bad "cambi's refusal of a sample above the depth (one line, naming the file): rc $rc, $(head -3 "$tmp/over10.err")"
+# ... of the reference's with full_ref, and of one distorted among many: the file that has it
+head -c $((576 * 324 * 3)) /dev/zero >"$tmp/zero10.yuv"
+"$bin" -r "$tmp/over10.yuv" -d "$tmp/zero10.yuv" -w 576 -h 324 -p 420 -b 10 --feature cambi=full_ref=true -n \
+  -o "$tmp/over10.json" 2>"$tmp/over10.err"
+rc=$?
+[ $rc -ne 0 ] && [ "$(cat "$tmp/over10.err")" = "exactvmaf: $tmp/over10.yuv: cambi: frame 0: reference luma sample 1500 at (37, 100) exceeds the 10-bit maximum 1023" ] &&
+  ok || bad "cambi full_ref's refusal of the reference's sample: rc $rc, $(head -3 "$tmp/over10.err")"
+"$bin" -r "$tmp/zero10.yuv" -d "$tmp/zero10.yuv" -d "$tmp/over10.yuv" -w 576 -h 324 -p 420 -b 10 --feature cambi -n \
+  -o "$tmp/over10_{}.json" 2>"$tmp/over10.err"
+rc=$?
+[ $rc -ne 0 ] && [ "$(cat "$tmp/over10.err")" = "exactvmaf: $tmp/over10.yuv: cambi: frame 0: distorted luma sample 1500 at (37, 100) exceeds the 10-bit maximum 1023" ] &&
+  ok || bad "cambi's refusal with many encodes names the encode: rc $rc, $(head -3 "$tmp/over10.err")"
 
 finish cli_behaviour

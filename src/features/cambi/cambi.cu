@@ -556,7 +556,7 @@ int picture_score(const CambiState *s, const CambiGeometry *g, const EvPic *pic,
     if (r.range_key) {
         const unsigned long long key = ~r.range_key;
         const unsigned long long at = key >> 16;
-        return cambi_range_error(s, frame, (unsigned)(key & 0xffff), (unsigned)(at % pic->w[0]),
+        return cambi_range_error(s, g, frame, (unsigned)(key & 0xffff), (unsigned)(at % pic->w[0]),
                                  (unsigned)(at / pic->w[0]), pic->bpc);
     }
     Scale sz[NS];

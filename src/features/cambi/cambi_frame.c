@@ -9,19 +9,20 @@
 
 /* ---- preprocessing: 10 bits at the scored size, anti-dithering ---------------------------- */
 
-int cambi_range_error(const CambiState *s, const unsigned frame, const unsigned value,
-                      const unsigned x, const unsigned y, const unsigned bpc)
+int cambi_range_error(const CambiState *s, const CambiGeometry *g, const unsigned frame,
+                      const unsigned value, const unsigned x, const unsigned y, const unsigned bpc)
 {
     ev_log(s->log, EV_LOG_ERROR,
-           "cambi: frame %u: luma sample %u at (%u, %u) exceeds the "
+           "cambi: frame %u: %s luma sample %u at (%u, %u) exceeds the "
            "%u-bit maximum %u",
-           frame, value, x, y, bpc, (1u << bpc) - 1);
+           frame, g == &s->src ? "reference" : "distorted", value, x, y, bpc, (1u << bpc) - 1);
     return -EINVAL;
 }
 
 /* libvmaf refuses a luma sample above the depth's maximum (9..15 bits); the first in raster
  * order is named. */
-static int check_range(const CambiState *s, const EvPic *pic, const unsigned frame)
+static int check_range(const CambiState *s, const CambiGeometry *g, const EvPic *pic,
+                       const unsigned frame)
 {
     if (pic->bpc == 8 || pic->bpc == 16)
         return 0;
@@ -35,7 +36,7 @@ static int check_range(const CambiState *s, const EvPic *pic, const unsigned fra
             continue;
         for (unsigned j = 0; j < pic->w[0]; j++)
             if (row[j] > max)
-                return cambi_range_error(s, frame, row[j], j, i, pic->bpc);
+                return cambi_range_error(s, g, frame, row[j], j, i, pic->bpc);
     }
     return 0;
 }
@@ -248,7 +249,7 @@ int cambi_picture_score(const CambiState *s, const CambiGeometry *g, const unsig
                         const EvPic *pic, CambiScratch *sc, const int *heatmap_fd,
                         const unsigned frame, double *score)
 {
-    if (check_range(s, pic, frame))
+    if (check_range(s, g, pic, frame))
         return -EINVAL;
     unsigned w = g->w, h = g->h;
     preprocess(s, g, pic, mask_threshold, sc, s->speedup);

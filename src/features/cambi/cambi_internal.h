@@ -83,9 +83,10 @@ int cambi_picture_score(const CambiState *s, const CambiGeometry *g, unsigned ma
                         const EvPic *pic, CambiScratch *sc, const int *heatmap_fd, unsigned frame,
                         double *score);
 
-/* Log the reference's refusal of a luma sample above the depth's maximum; -EINVAL. */
-int cambi_range_error(const CambiState *s, unsigned frame, unsigned value, unsigned x, unsigned y,
-                      unsigned bpc);
+/* Log the reference's refusal of a luma sample above the depth's maximum, naming the picture
+ * (g: s->dis, the distorted; s->src, the reference with full_ref); -EINVAL. */
+int cambi_range_error(const CambiState *s, const CambiGeometry *g, unsigned frame, unsigned value,
+                      unsigned x, unsigned y, unsigned bpc);
 /* libvmaf's dump_c_values of one scale's c[] (w x h) into fd at frame's place. */
 int cambi_write_heatmap(int fd, const CambiTables *t, const float *c, unsigned w, unsigned h,
                         unsigned window, unsigned frame, uint16_t *row_buf);
