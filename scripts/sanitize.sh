@@ -3,7 +3,8 @@
 # headers compiled alone included), cli, checkasm, the twins' random searches, the fuzz corpora
 # replayed through their harnesses (fuzz_replay_*, tests/fuzz/tests.cmake) and the golden tests
 # at 2 threads (what is left out, and why, is listed below).
-# Run by CI after scripts/test.sh.
+# Then a ThreadSanitizer build of the engine's threaded unit tests (below). Run by CI after
+# scripts/test.sh.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 flags="-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined"
@@ -26,3 +27,14 @@ cmake --build build-asan -j"$(nproc)" >>build-asan.log 2>&1 || { tail -50 build-
 #                                      same CLI paths (--pool, --plot, --report) are in cli_report
 skip='golden_.*_(t1|avx512|avx2|c)$|^twins_gate_self$|^encoded_input$'
 ctest --test-dir build-asan --output-on-failure -j"$(nproc)" -E "$skip" -LE 'python|ffmpeg|report'
+
+# ThreadSanitizer (CPU only): the engine's scheduling under its threads, through the unit tests
+# that drive it hardest (the windowed references held across frames, lent pairs released once,
+# many-encodes groups, the scheduler's refusals). A race report fails the test (exit 66).
+cmake -S . -B build-tsan -DEXACTVMAF_CUDA=OFF -DEXACTVMAF_FFMPEG=OFF -DEV_BUILD_BENCH=OFF \
+  -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_C_FLAGS="-fsanitize=thread" \
+  -DCMAKE_EXE_LINKER_FLAGS="-fsanitize=thread" >build-tsan.log 2>&1 || { cat build-tsan.log; exit 1; }
+tsan_tests='unit_window|unit_lend|unit_multi|unit_core'
+cmake --build build-tsan -j"$(nproc)" --target unit_window unit_lend unit_multi unit_core \
+  >>build-tsan.log 2>&1 || { tail -50 build-tsan.log; exit 1; }
+TSAN_OPTIONS="halt_on_error=1" ctest --test-dir build-tsan --output-on-failure -R "^($tsan_tests)\$"

@@ -60,11 +60,14 @@ int ev_engine_open(EvEngine **const out, const EvSettings *const s)
     }
     /* the workers start with the first frame, once the backend is known (core/frames.c) */
     c->n_threads = thread_count(s, &c->log);
-    /* with workers: one frame each, one being read and two queued */
+    /* with workers: one frame each, one being read and two queued; room for the references
+     * that windowed registrations hold for later frames (frames.c adds them at the first
+     * frame when some registration is windowed) */
     c->n_slots = c->n_threads > 1 ? c->n_threads + 3 : 1;
+    const unsigned room = c->n_threads > 1 ? c->n_slots + EV_WINDOW_MAX_LOOKBACK : 1;
     c->caller.ctx = c;
-    c->slots = calloc(c->n_slots, sizeof(*c->slots));
-    c->queue = calloc(c->n_slots, sizeof(*c->queue));
+    c->slots = calloc(room, sizeof(*c->slots));
+    c->queue = calloc(room, sizeof(*c->queue));
     c->workers = c->n_threads > 1 ? calloc(c->n_threads, sizeof(*c->workers)) : NULL;
     if (!c->slots || !c->queue || (c->n_threads > 1 && !c->workers)) {
         err = -ENOMEM;

@@ -186,6 +186,9 @@ static int start_workers(EvEngine *c)
     const unsigned n_workers = c->n_threads < 2 ? 0 : c->n_threads;
     if (n_workers && !c->use_cuda)
         choose_windowed(c);
+    /* a held reference keeps its slot: one more per frame held, so that as many frames as
+     * before can be in flight (ev_engine_open made the room; nothing is queued yet) */
+    c->n_slots += c->lookback;
     for (unsigned i = 0; i < c->n_slots; i++) {
         const size_t n = 2 * c->frame_bytes;
         c->slots[i].buf = c->use_cuda ? ev_cuda_host_alloc(n) : malloc(n);
@@ -355,11 +358,13 @@ static double seconds_now(void)
 static void finish_slot(EvEngine *c, EvSlot *s)
 {
     s->window_prev[0] = s->window_prev[1] = NULL;
+    /* finishing: while the lock is let go below, no other thread may finish it again (several
+     * may see it done: its own passes' threads, and those of the frames that held it) */
+    s->dispatched = 0;
     pthread_mutex_unlock(&c->lock);
     give_back(s);
     ev_group_leave_slot(s);
     pthread_mutex_lock(&c->lock);
-    s->dispatched = 0;
     s->busy = 0;
     pthread_cond_broadcast(&c->slot_free);
 }
@@ -368,7 +373,7 @@ static void finish_slot(EvEngine *c, EvSlot *s)
  * held, and held again on return). */
 static void finish_if_done(EvEngine *c, EvSlot *s)
 {
-    if (!s->ordered_left && !s->parallel_left && !s->window_holds)
+    if (s->dispatched && !s->ordered_left && !s->parallel_left && !s->window_holds)
         finish_slot(c, s);
 }
 
