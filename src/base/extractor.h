@@ -135,8 +135,10 @@ typedef struct EvGroupScoring {
  *    (it may keep state), with the values score() gave for that frame; it writes them as
  *    extract() would have, so both ways give the same bits.
  *
- * The engine keeps a reference readable until the frames that look back at it have run. It
- * takes this way on the CPU with worker threads; elsewhere it calls extract() as before.
+ * The engine keeps a reference readable until the frames that look back at it have scored,
+ * and runs a frame's score() first on the worker that takes it (then its ordered pass may run
+ * beside its parallel pass). It takes this way on the CPU with worker threads, outside
+ * many-encodes groups; elsewhere it calls extract() as before.
  */
 enum { EV_WINDOW_MAX_LOOKBACK = 2, EV_WINDOW_MAX_VALUES = 4 };
 

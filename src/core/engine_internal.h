@@ -62,6 +62,7 @@ typedef struct EvSlot {
      * registration (EV_WINDOW_MAX_VALUES each), for the ordered pass */
     struct EvSlot *window_prev[EV_WINDOW_MAX_LOOKBACK];
     unsigned window_holds;
+    int window_left; /* its window pass (the scores) is still to run: its ordered pass waits */
     double *window_values;
 } EvSlot;
 
@@ -117,8 +118,8 @@ struct EvEngine {
     unsigned *queue; /* ring of slot indices waiting for a worker */
     unsigned q_head, q_len;
     int has_ordered;       /* some registration is EV_FEX_SEQUENTIAL */
-    unsigned lookback;     /* the largest lookback of the windowed registrations, or 0: then
-                              a frame's ordered pass waits for its parallel pass (its values) */
+    unsigned lookback;     /* the largest lookback of the windowed registrations, or 0; else
+                              a frame's ordered pass waits for its window pass (its values) */
     unsigned ordered_next; /* the frame whose ordered pass runs next */
     int ordered_running;   /* a worker is running ordered passes */
     int stopping;

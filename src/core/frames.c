@@ -254,15 +254,21 @@ static void set_error(EvEngine *c, int err)
     pthread_mutex_unlock(&c->lock);
 }
 
-/* A windowed registration's score() in slot s's parallel pass: its values into the slot, for
- * the ordered pass's emit(); the earlier references from the slots it holds. */
-static void window_score(const EvRegistration *reg, void *scratch, const EvSlot *s, unsigned r)
+/* Slot s's window pass (before its parallel pass, on the same worker): each windowed
+ * registration's score() of the frame, its values into the slot for the ordered pass's emit(),
+ * the earlier references read from the slots it holds. A frame of a many-encodes group has
+ * none (its ordered pass scores through the group). */
+static void run_window_pass(const EvEngine *c, const EvWorker *w, const EvSlot *s)
 {
     const EvPic *prev[EV_WINDOW_MAX_LOOKBACK] = { NULL };
     for (unsigned k = 0; k < EV_WINDOW_MAX_LOOKBACK; k++)
         prev[k] = s->window_prev[k] ? &s->window_prev[k]->ref : NULL;
-    reg->run->window->score(reg->state, scratch, &s->ref, prev, s->frame,
-                            s->window_values + (size_t)r * EV_WINDOW_MAX_VALUES);
+    for (unsigned r = 0; r < c->n_reg && w->scratch && !s->frame_group; r++) {
+        const EvRegistration *reg = &c->reg[r];
+        if (reg->windowed && ev_reg_runs_now(c, reg, s->frame, 1))
+            reg->run->window->score(reg->state, w->scratch[r], &s->ref, prev, s->frame,
+                                    s->window_values + (size_t)r * EV_WINDOW_MAX_VALUES);
+    }
 }
 
 /* Run the extractors of one kind (sequential or parallel) on one slot. With CUDA the slot is
@@ -306,10 +312,6 @@ static int run_extractors(EvEngine *c, EvWorker *w, const EvSlot *s, int sequent
     for (unsigned r = 0; r < c->n_reg; r++) {
         const EvRegistration *reg = &c->reg[r];
         const int window = reg->windowed && !s->frame_group;
-        if (window && !sequential && ev_reg_runs_now(c, reg, s->frame, 1)) {
-            window_score(reg, w->scratch[r], s, r);
-            continue;
-        }
         if (!ev_reg_runs_now(c, reg, s->frame, sequential))
             continue;
         EvCollectorSink sink = ev_sink(&c->collector, s->frame, r);
@@ -397,8 +399,7 @@ static EvSlot *next_ordered(EvEngine *c)
 {
     for (unsigned i = 0; i < c->n_slots; i++) {
         EvSlot *s = &c->slots[i];
-        if (s->dispatched && s->ordered_left && s->frame == c->ordered_next &&
-            (!c->lookback || !s->parallel_left))
+        if (s->dispatched && s->ordered_left && s->frame == c->ordered_next && !s->window_left)
             return s;
     }
     return NULL;
@@ -440,6 +441,16 @@ static void run_queued(EvEngine *c, EvWorker *w)
     run_ordered(c, w);
     pthread_mutex_unlock(&c->lock);
     const double t0 = seconds_now();
+    if (s->window_left) {
+        /* first the windowed scores: then the earlier references go, and the frame's ordered
+         * pass may run while its parallel pass does */
+        run_window_pass(c, w, s);
+        pthread_mutex_lock(&c->lock);
+        s->window_left = 0;
+        drop_window_holds(c, s);
+        run_ordered(c, w);
+        pthread_mutex_unlock(&c->lock);
+    }
     const int err = w->scratch ? run_extractors(c, w, s, 0) : -ENOMEM;
     const double t1 = seconds_now();
     pthread_mutex_lock(&c->lock);
@@ -448,7 +459,6 @@ static void run_queued(EvEngine *c, EvWorker *w)
     if (err && !c->error)
         c->error = err;
     s->parallel_left = 0;
-    drop_window_holds(c, s);
     finish_if_done(c, s);
     run_ordered(c, w);
 }
@@ -527,6 +537,7 @@ static EvSlot *slot_of_frame(EvEngine *c, unsigned frame)
 static void hold_window(EvEngine *c, EvSlot *s)
 {
     s->window_holds = c->lookback;
+    s->window_left = c->lookback > 0;
     for (unsigned k = 0; k < EV_WINDOW_MAX_LOOKBACK; k++)
         s->window_prev[k] =
             k < c->lookback && s->frame > k ? slot_of_frame(c, s->frame - 1 - k) : NULL;
