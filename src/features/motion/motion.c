@@ -196,11 +196,25 @@ static const EvGroupScoring motion_group = {
     .n_values = 1, .by_reference = 1, .score = motion_group_score, .emit = motion_emit
 };
 
-/* motion_emit() still keeps the luma: a frame of a many-encodes group (or a run without
- * workers) scores from the kept copies. */
-static const EvWindowScoring motion_window = {
-    .n_values = 1, .lookback = motion_lookback, .score = motion_window_score, .emit = motion_emit
-};
+/* The ordered part of a windowed frame: the score only. No luma is kept: the frames after it
+ * score windowed too, from the engine's references. (Only a frame of a many-encodes group, or
+ * of a run without workers, scores from the kept copies: through motion_emit(), which keeps
+ * them; a group's frames follow none but its own, since a context that left a group never
+ * joins one again.) */
+static int motion_window_emit(const void *state, void *scratch, const EvPic *ref,
+                              const unsigned frame, const double *score, EvSink *sink)
+{
+    MotionState *s = (MotionState *)state;
+    if (frame != s->n_scores)
+        return -EINVAL; /* the engine calls a sequential extractor for 0, 1, 2... */
+    const int err = push_score(s, *score);
+    return err ? err : ev_motion_put_frame(s, frame, *score, sink);
+}
+
+static const EvWindowScoring motion_window = { .n_values = 1,
+                                               .lookback = motion_lookback,
+                                               .score = motion_window_score,
+                                               .emit = motion_window_emit };
 
 int ev_motion_put_frame(const MotionState *s, const unsigned frame, const double score,
                         EvSink *sink)
