@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "check_scores.h"
 #include "exactvmaf/exactvmaf.h"
 
 enum { W = 96, H = 64, MAX_FRAMES = 12 };
@@ -65,28 +66,6 @@ static EvContext *sent_run(unsigned threads, const char *opts, unsigned frames)
     return c;
 }
 
-static void check_same(const EvContext *got, const EvContext *want, const char *what)
-{
-    CHECK(ev_frame_count(got) == ev_frame_count(want));
-    CHECK(ev_feature_count(got) == ev_feature_count(want));
-    for (unsigned i = 0; i < ev_feature_count(want); i++) {
-        const char *name = ev_feature_name(want, i);
-        CHECK(!strcmp(ev_feature_name(got, i), name));
-        for (unsigned f = 0; f < ev_frame_count(want); f++) {
-            double a = 0, b = 0;
-            CHECK(ev_get_score(want, name, f, &b) == 0);
-            CHECK(ev_get_score(got, name, f, &a) == 0);
-            if (memcmp(&a, &b, sizeof(a)))
-                printf("  %s: %s frame %u\n", what, name, f);
-            CHECK_BITS(a, b);
-        }
-        double a = 0, b = 0;
-        CHECK(ev_get_pooled(want, name, EV_POOL_MEAN, &b) == 0);
-        CHECK(ev_get_pooled(got, name, EV_POOL_MEAN, &a) == 0);
-        CHECK_BITS(a, b);
-    }
-}
-
 /* frame's SAD score (its name carries the options' suffix) */
 static double sad_at(const EvContext *c, unsigned frame)
 {
@@ -126,7 +105,7 @@ static void lent_run(unsigned threads, const char *opts, unsigned frames, const 
     }
     if (want) {
         CHECK(ev_flush(c) == 0);
-        check_same(c, want, "lent");
+        check_same_scores(c, want);
     }
     ev_close(&c);
     for (unsigned f = 0; f < frames; f++) {
@@ -147,7 +126,7 @@ int main(void)
                 CHECK(sad_at(want, 2) > 0);
             for (size_t t = 0; t < sizeof(threads) / sizeof(*threads); t++) {
                 EvContext *got = sent_run(threads[t], motion_opts[o], counts[n]);
-                check_same(got, want, motion_opts[o]);
+                check_same_scores(got, want);
                 ev_close(&got);
                 lent_run(threads[t], motion_opts[o], counts[n], want);
                 lent_run(threads[t], motion_opts[o], counts[n], NULL);
