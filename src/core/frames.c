@@ -144,8 +144,8 @@ static int start_stream(EvEngine *c, const EvPicture *ref)
 }
 
 /* With worker threads on the CPU, the sequential registrations whose class has an
- * EvWindowScoring score in the parallel pass (extractor.h): mark them, and keep the largest
- * lookback, which the slots' references are held for. */
+ * EvWindowScoring score in each frame's window pass (extractor.h): mark them, and keep the
+ * largest lookback, which the slots' references are held for. */
 static void choose_windowed(EvEngine *c)
 {
     for (unsigned r = 0; r < c->n_reg; r++) {
@@ -379,7 +379,7 @@ static void finish_if_done(EvEngine *c, EvSlot *s)
         finish_slot(c, s);
 }
 
-/* s's parallel pass ran: the earlier slots it read are held for one frame fewer (lock held,
+/* s's window pass ran: the earlier slots it read are held for one frame fewer (lock held,
  * and held again on return). */
 static void drop_window_holds(EvEngine *c, EvSlot *s)
 {
