@@ -238,6 +238,7 @@ int main(int argc, char **argv)
     checkasm_ssim();
     checkasm_xpsnr();
     checkasm_cambi();
+    checkasm_speed();
     end_func();
     if (g.list)
         return 0;

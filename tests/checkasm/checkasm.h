@@ -69,5 +69,6 @@ void checkasm_float_vif(void);
 void checkasm_ssim(void);
 void checkasm_xpsnr(void);
 void checkasm_cambi(void);
+void checkasm_speed(void);
 
 #endif

@@ -22,6 +22,7 @@ set(EV_HEADERS_NOT_ALONE
   adm_simd_tmpl.h     # AVX2 or AVX-512 by ADM_W, VNNI by ADM_ICL: adm_avx2.c, adm_avx512*.c
   motion_simd_tmpl.h  # AVX2 or AVX-512 by MOTION_W: motion_avx2.c, motion_avx512.c
   psnr_simd_tmpl.h    # AVX2 or AVX-512 BW by PSNR_W: psnr_avx2.c, psnr_avx512.c
+  speed_simd_tmpl.h   # AVX2 or AVX-512 F by SPEED_W: speed_avx2.c, speed_avx512.c
   ssim_simd_tmpl.h    # AVX2 or AVX-512 by SSIM_W: ssim_avx2.c, ssim_avx512.c
   vif_simd_tmpl.h     # AVX2 or AVX-512 by VIF_W, VNNI by VIF_VNNI: vif_avx2.c, vif_avx512*.c
 )

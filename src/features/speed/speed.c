@@ -11,6 +11,7 @@
 #include "features/common/sample_math.h"
 #include "features/speed/speed.h"
 #include "features/speed/speed_core.h"
+#include "features/speed/speed_dsp.h"
 #include "features/speed/speed_math.h"
 
 static const char *const scale_methods[] = { "nearest", "bilinear", "bicubic", "lanczos4", NULL };
@@ -138,6 +139,7 @@ static int speed_chroma_init(void *state, const void *opts, const EvPicInfo *inf
         speed_plan_init(&s->plan, &s->opts.p, (int)w, (int)h, "speed_chroma", "chroma plane", log);
     if (err)
         return err;
+    speed_dsp_init(&s->plan.dsp, info->cpu);
     static const char *const base[N_CHROMA_NAMES] = { "speed_chroma_u", "speed_chroma_v",
                                                       "speed_chroma_uv" };
     for (int i = 0; i < N_CHROMA_NAMES; i++)
@@ -218,6 +220,7 @@ static int speed_temporal_plan(SpeedTemporalState *s, const void *opts, const Ev
                               "speed_temporal", "luma plane", log);
     if (err)
         return err;
+    speed_dsp_init(&s->plan.dsp, info->cpu);
     if (s->plan.sh > s->plan.h) {
         /* libvmaf's frame buffers hold h rows: a taller prescaled frame overflows them */
         ev_log(log, EV_LOG_ERROR,

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "features/speed/speed_core.h"
+#include "features/speed/speed_dsp.h"
 #include "features/speed/speed_math.h"
 #include "features/vif/float_vif_scale.h"
 
@@ -72,6 +73,7 @@ int speed_plan_init(SpeedPlan *pl, const SpeedParams *p, const int w, const int 
                     const char *plane, const EvLog *log)
 {
     *pl = (SpeedPlan){ .p = *p };
+    speed_dsp_init(&pl->dsp, 0); /* the C kernels until the extractor names its CPU */
     const float ks = (float)p->kernelscale;
     if (!vif_float_kernelscale_valid(ks)) {
         ev_log(log, EV_LOG_ERROR,
@@ -235,15 +237,8 @@ static void covariance(const SpeedPlan *pl, SpeedWork *wk)
     }
     double *acc = wk->acc;
     memset(wk->acc, 0, sizeof(wk->acc));
-    for (int i = 0; i < pl->sub_h; i++)
-        for (int j = 0; j < pl->sub_w; j++) {
-            double v[SPEED_N];
-            for (int o = 0; o < SPEED_N; o++)
-                v[o] = speed_centre(d[(o / SPEED_BLOCK + i) * dw + o % SPEED_BLOCK + j], mean[o]);
-            for (int x = 0, t = 0; x < SPEED_N; x++)
-                for (int y = 0; y <= x; y++, t++)
-                    acc[t] = speed_cov_add(acc[t], v[x], v[y]);
-        }
+    for (int i = 0; i < pl->sub_h; i++) /* the sums, row after row (speed_kernels.h) */
+        pl->dsp.cov_row(acc, d + (size_t)i * dw, dw, mean, pl->sub_w);
     for (int x = 0, t = 0; x < SPEED_N; x++)
         for (int y = 0; y <= x; y++, t++)
             wk->cov[x * SPEED_N + y] = wk->cov[y * SPEED_N + x] = speed_cov_value(acc[t], n);

@@ -8,6 +8,7 @@
 #include <stddef.h>
 
 #include "base/log.h"
+#include "features/speed/speed_kernels.h"
 #include "features/speed/speed_linalg.h"
 #include "features/speed/speed_scale.h"
 
@@ -40,6 +41,7 @@ typedef struct SpeedPlan {
     int sub_w, sub_h;           /* the shifted submatrices of the covariance */
     SpeedFilter antialias, local;
     float base_entropy;
+    SpeedDsp dsp; /* the C kernels after speed_plan_init; speed_dsp_init() for the CPU's */
 } SpeedPlan;
 
 /* Set up for a w x h plane. On an unusable size or option, logs one line naming `who` (the
