@@ -19,6 +19,7 @@
 #include "exactvmaf/cuda.h"
 #include "exactvmaf/exactvmaf.h"
 #include "unit/check.h"
+#include "unit/check_scores.h"
 
 enum { FRAMES = 6 };
 
@@ -125,20 +126,7 @@ static void check_same(const EvContext *got, const EvContext *want, const char *
 {
     const unsigned before = check_failed;
     CHECK(ev_frame_count(got) == FRAMES);
-    CHECK(ev_feature_count(got) == ev_feature_count(want));
-    for (unsigned i = 0; i < ev_feature_count(want); i++) {
-        const char *name = ev_feature_name(want, i);
-        for (unsigned f = 0; f < FRAMES; f++) {
-            double a = 0, b = 0;
-            CHECK(ev_get_score(want, name, f, &b) == 0);
-            CHECK(ev_get_score(got, name, f, &a) == 0);
-            CHECK_BITS(a, b);
-        }
-        double a = 0, b = 0;
-        CHECK(ev_get_pooled(want, name, EV_POOL_MEAN, &b) == 0);
-        CHECK(ev_get_pooled(got, name, EV_POOL_MEAN, &a) == 0);
-        CHECK_BITS(a, b);
-    }
+    check_same_scores(got, want);
     if (check_failed != before)
         printf("  (%s)\n", what);
 }
