@@ -33,7 +33,7 @@ endif()
 # Exactness for device code: no FMA contraction, IEEE division and sqrt, no flush-to-zero.
 function(ev_add_cuda_backend target)
   file(GLOB EV_CUDA_SOURCES CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/src/cuda/*.cu ${PROJECT_SOURCE_DIR}/src/libm/*.cu
-    ${PROJECT_SOURCE_DIR}/src/features/*/*.cu)
+    ${PROJECT_SOURCE_DIR}/src/features/*/*.cu ${PROJECT_SOURCE_DIR}/src/io/*.cu)
   target_sources(${target} PRIVATE ${EV_CUDA_SOURCES})
   target_compile_options(${target} PRIVATE
     $<$<COMPILE_LANGUAGE:CUDA>:-fmad=false -prec-div=true -prec-sqrt=true -ftz=false>)

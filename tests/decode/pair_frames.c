@@ -4,14 +4,20 @@
  * PIPED.y4m (what `ffmpeg -i DIS -vf scale=W:H:flags=SCALER,format=F -f yuv4mpegpipe -` wrote),
  * and checks that every frame of DIS equals PIPED's sample for sample, read both ways: into
  * the reader's own buffer (ev_video_read) and into a caller's padded picture
- * (ev_video_read_into), and that both end together. Exit 0 equal, 1 a difference (the first
- * one printed), 77 when this build reads no encoded video. */
+ * (ev_video_read_into), and that both end together. Then, where DIS decodes to REF's layout
+ * and depth at another size and SCALER is one the scaler's C reference models
+ * (src/io/scale_ref.h: bicubic, bilinear, lanczos, with accurate_rnd or bitexact), each
+ * frame of DIS as decoded, scaled by that reference, must equal PIPED's too: the reference a
+ * GPU twin is checked against is the conversion users get. Exit 0 equal, 1 a difference (the
+ * first one printed), 77 when this build reads no encoded video. */
+#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "exactvmaf/video.h"
+#include "io/scale_ref.h"
 
 static unsigned bytes_of(const EvPicture *p)
 {
@@ -116,6 +122,102 @@ static int pass(char **argv, const char *scaler, int into, unsigned *frames)
     return bad;
 }
 
+/* The reference's spec of SCALER (libswscale flags joined by '+'), and whether libswscale takes
+ * its x86 default 8-bit path with it. @return 0, or -1 for flags the reference does not model. */
+static int reference_spec(const char *scaler, EvScaleKernelSpec *k, int *x86_default)
+{
+    char buf[128];
+    snprintf(buf, sizeof(buf), "%s", scaler && *scaler ? scaler : "bicubic");
+    *k = (EvScaleKernelSpec){ EV_SCALE_BICUBIC, { NAN, NAN }, 0 };
+    int kernels = 0, accurate = 0;
+    for (char *save = NULL, *t = strtok_r(buf, "+", &save); t; t = strtok_r(NULL, "+", &save)) {
+        if (!strcmp(t, "bicubic") || !strcmp(t, "bilinear") || !strcmp(t, "lanczos")) {
+            k->kernel = t[1] == 'i' && t[2] == 'c' ? EV_SCALE_BICUBIC
+                        : t[0] == 'b'              ? EV_SCALE_BILINEAR
+                                                   : EV_SCALE_LANCZOS;
+            kernels++;
+        } else if (!strcmp(t, "accurate_rnd")) {
+            accurate = 1;
+        } else if (!strcmp(t, "bitexact")) {
+            k->bitexact = 1;
+        } else {
+            return -1;
+        }
+    }
+#if defined(__x86_64__) || defined(__i386__)
+    *x86_default = !accurate && !k->bitexact;
+#else
+    *x86_default = 0;
+#endif
+    return kernels == 1 ? 0 : -1;
+}
+
+/* DIS as decoded, scaled by the reference, against PIPED. *checked: frames compared (0 when
+ * the case is not one the reference models). */
+static int reference_pass(char **argv, const char *scaler, unsigned *checked)
+{
+    *checked = 0;
+    EvScaleKernelSpec k;
+    int x86_default;
+    if (reference_spec(scaler, &k, &x86_default))
+        return 0;
+    EvVideo *dis = NULL, *piped = NULL;
+    if (open_piped(&dis, argv[2]) || open_piped(&piped, argv[3])) {
+        ev_video_close(&dis);
+        return 1;
+    }
+    EvVideoFormat in, out;
+    ev_video_format(dis, &in);
+    ev_video_format(piped, &out);
+    int bad = 0;
+    if (in.layout == out.layout && in.bitdepth == out.bitdepth && in.bitdepth <= 14 &&
+        (in.width != out.width || in.height != out.height)) {
+        unsigned cw, ch;
+        ev_plane_size(in.width, in.height, in.layout, 1, &cw, &ch);
+        const int planes = cw ? 3 : 1;
+        const int ss_x = planes == 3 && cw < in.width, ss_y = planes == 3 && ch < in.height;
+        EvScalePlan plan;
+        if (ev_scale_plan_make(&plan, &k, (int)in.width, (int)in.height, (int)out.width,
+                               (int)out.height, ss_x, ss_y, planes, (int)in.bitdepth, 4, 2)) {
+            printf("FAIL: the reference refused %ux%u -> %ux%u\n", in.width, in.height, out.width,
+                   out.height);
+            bad = 1;
+        }
+        plan.x86_default = x86_default && in.bitdepth == 8;
+        EvPicture scaled = {
+            .width = out.width, .height = out.height, .bitdepth = out.bitdepth, .layout = out.layout
+        };
+        void *planes_mem[3] = { NULL, NULL, NULL };
+        for (int p = 0; p < planes && !bad; p++) { /* libswscale's sizes: odd chroma rounded up */
+            const int c = p ? 1 : 0;
+            scaled.stride[p] = (ptrdiff_t)plan.dst_w[c] * (out.bitdepth > 8 ? 2 : 1);
+            planes_mem[p] = calloc(1, (size_t)scaled.stride[p] * plan.dst_h[c] + 1);
+            scaled.data[p] = planes_mem[p];
+        }
+        while (!bad) {
+            EvPicture a, b;
+            const int ra = ev_video_read(dis, &a), rb = ev_video_read(piped, &b);
+            if (ra <= 0 || rb <= 0) {
+                bad = ra < 0 || rb < 0 || ra != rb;
+                if (bad)
+                    printf("FAIL: reference pass: reading ended apart\n");
+                break;
+            }
+            for (int p = 0; p < planes && !bad; p++)
+                bad = ev_scale_plane_ref(&plan, p, a.data[p], a.stride[p], planes_mem[p],
+                                         scaled.stride[p]) != 0;
+            bad = bad || compare(&scaled, &b, *checked);
+            ++*checked;
+        }
+        for (int p = 0; p < 3; p++)
+            free(planes_mem[p]);
+        ev_scale_plan_free(&plan);
+    }
+    ev_video_close(&dis);
+    ev_video_close(&piped);
+    return bad;
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 4) {
@@ -134,6 +236,12 @@ int main(int argc, char **argv)
         printf("FAIL: no frames\n");
         return 1;
     }
-    printf("ok: %s: %u frames equal the piped ones (read and read_into)\n", argv[2], n_read);
+    unsigned n_ref = 0;
+    if (reference_pass(argv, scaler, &n_ref))
+        return 1;
+    printf("ok: %s: %u frames equal the piped ones (read and read_into)", argv[2], n_read);
+    if (n_ref)
+        printf("; so do its %u decoded frames scaled by the C reference", n_ref);
+    printf("\n");
     return 0;
 }

@@ -5,6 +5,7 @@
 # entry (ev_video_open_pair), run by the script.
 add_executable(decode_pair_frames ${CMAKE_CURRENT_LIST_DIR}/pair_frames.c)
 target_link_libraries(decode_pair_frames PRIVATE exactvmaf)
+target_include_directories(decode_pair_frames PRIVATE ${PROJECT_SOURCE_DIR}/src)
 target_compile_definitions(decode_pair_frames PRIVATE _POSIX_C_SOURCE=200809L)
 ev_exact_flags(decode_pair_frames)
 ev_warnings(decode_pair_frames)
@@ -25,3 +26,24 @@ add_test(NAME gpu_nvdec
          COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/nvdec_test.sh $<TARGET_FILE:exactvmaf_cli>
                  $<TARGET_FILE:decode_frame_hashes> ${PROJECT_SOURCE_DIR})
 set_tests_properties(gpu_nvdec PROPERTIES LABELS "gpu;decode" SKIP_RETURN_CODE 77 TIMEOUT 900)
+
+# The scaler's C reference (src/io/scale_ref.c, the spec of a GPU twin) against libswscale,
+# sample for sample, on its C path and its x86 SIMD paths (label decode). Built with libav*:
+# the test links libswscale itself.
+if(EV_WITH_FFMPEG)
+  add_executable(decode_scale_ref ${CMAKE_CURRENT_LIST_DIR}/scale_ref_test.c)
+  target_include_directories(decode_scale_ref PRIVATE ${PROJECT_SOURCE_DIR}/src)
+  target_link_libraries(decode_scale_ref PRIVATE exactvmaf ev::libav)
+  target_compile_definitions(decode_scale_ref PRIVATE _POSIX_C_SOURCE=200809L)
+  ev_exact_flags(decode_scale_ref)
+  ev_warnings(decode_scale_ref)
+  add_test(NAME decode_scale_ref COMMAND decode_scale_ref)
+  set_tests_properties(decode_scale_ref PROPERTIES LABELS "decode" TIMEOUT 600)
+endif()
+
+# The scaler's CUDA twin against the C reference above, sample for sample (label gpu: skips
+# without a device).
+if(EV_WITH_CUDA)
+  ev_add_test(gpu_scale_twin SOURCES ${CMAKE_CURRENT_LIST_DIR}/scale_twin_test.c LABELS "gpu;decode")
+  target_link_libraries(gpu_scale_twin PRIVATE CUDA::cudart_static)
+endif()
