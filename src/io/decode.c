@@ -12,6 +12,7 @@
 
 #include "base/picture.h"
 #include "io/decode.h"
+#include "io/unpack_math.h"
 #include "io/video_io.h"
 
 #if !EV_HAVE_FFMPEG
@@ -429,17 +430,17 @@ static int open_decoder(EvVideo *v, EvDecoder *d, const EvVideoOptions *o)
 }
 
 /* Copy a row of n samples, each shifted right: the MSB-aligned samples of P010/P016 (and the
- * 16-bit planar formats NVDEC gives for 4:4:4) as the software decoder's LSB-aligned ones. */
+ * 16-bit planar formats NVDEC gives for 4:4:4) as the software decoder's LSB-aligned ones
+ * (unpack_math.h, shared with the device unpack). */
 static void copy_row(uint8_t *dst, const uint8_t *src, unsigned n, unsigned bytes, unsigned shift)
 {
     if (bytes == 1 || !shift) {
         memcpy(dst, src, (size_t)n * bytes);
         return;
     }
-    const uint16_t *s = (const uint16_t *)src;
     uint16_t *d = (uint16_t *)dst;
     for (unsigned x = 0; x < n; x++)
-        d[x] = (uint16_t)(s[x] >> shift);
+        d[x] = ev_unpack_sample16((const uint16_t *)src, x, shift);
 }
 
 /* Split a row of interleaved chroma pairs (NV12, P010, P016: U first) into two rows. */
@@ -448,16 +449,15 @@ static void split_row(uint8_t *u, uint8_t *v, const uint8_t *src, unsigned n, un
 {
     if (bytes == 1) {
         for (unsigned x = 0; x < n; x++) {
-            u[x] = src[2 * x];
-            v[x] = src[2 * x + 1];
+            u[x] = ev_unpack_pair8(src, x, 0);
+            v[x] = ev_unpack_pair8(src, x, 1);
         }
         return;
     }
-    const uint16_t *s = (const uint16_t *)src;
     uint16_t *du = (uint16_t *)u, *dv = (uint16_t *)v;
     for (unsigned x = 0; x < n; x++) {
-        du[x] = (uint16_t)(s[2 * x] >> shift);
-        dv[x] = (uint16_t)(s[2 * x + 1] >> shift);
+        du[x] = ev_unpack_pair16((const uint16_t *)src, x, 0, shift);
+        dv[x] = ev_unpack_pair16((const uint16_t *)src, x, 1, shift);
     }
 }
 

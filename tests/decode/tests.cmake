@@ -47,3 +47,9 @@ if(EV_WITH_CUDA)
   ev_add_test(gpu_scale_twin SOURCES ${CMAKE_CURRENT_LIST_DIR}/scale_twin_test.c LABELS "gpu;decode")
   target_link_libraries(gpu_scale_twin PRIVATE CUDA::cudart_static)
 endif()
+
+# The device unpack of NVDEC's layouts against the host's arithmetic (label gpu).
+if(EV_WITH_CUDA)
+  ev_add_test(gpu_unpack_twin SOURCES ${CMAKE_CURRENT_LIST_DIR}/unpack_twin_test.c LABELS "gpu;decode")
+  target_link_libraries(gpu_unpack_twin PRIVATE CUDA::cudart_static)
+endif()
