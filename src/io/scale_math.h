@@ -16,6 +16,7 @@
 #ifndef EV_IO_SCALE_MATH_H
 #define EV_IO_SCALE_MATH_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #ifdef __CUDACC__
@@ -45,27 +46,38 @@ EV_SCALE_FN int16_t ev_scale_h_tap16(const uint16_t *src, int first, const int16
     return (int16_t)(acc < 32767 ? acc : 32767);
 }
 
+/* A vertical window: its first intermediate row, and the distance between rows (samples). */
+typedef struct EvScaleWindow {
+    const int16_t *first;
+    ptrdiff_t pitch;
+} EvScaleWindow;
+
+EV_SCALE_FN int16_t ev_scale_window_at(EvScaleWindow w, int row, int x)
+{
+    return w.first[row * w.pitch + x];
+}
+
 /* The sum of a vertical window as libswscale forms it: 32-bit wrapping, from start. */
-EV_SCALE_FN int32_t ev_scale_v_sum(const int16_t *const *rows, int x, const int16_t *coef, int taps,
+EV_SCALE_FN int32_t ev_scale_v_sum(EvScaleWindow w, int x, const int16_t *coef, int taps,
                                    uint32_t start)
 {
     uint32_t acc = start;
     for (int j = 0; j < taps; j++)
-        acc += (uint32_t)((int32_t)rows[j][x] * coef[j]);
+        acc += (uint32_t)((int32_t)ev_scale_window_at(w, j, x) * coef[j]);
     return (int32_t)acc;
 }
 
 /* One 8-bit output from a window of taps intermediate rows (coef sums to 1 << 12). dither: the
  * row's dither value for this column (64 everywhere when the source is 8-bit). A window of one
  * row takes libswscale's single-row path (no filter). */
-EV_SCALE_FN uint8_t ev_scale_v_out8(const int16_t *const *rows, int x, const int16_t *coef,
-                                    int taps, int dither)
+EV_SCALE_FN uint8_t ev_scale_v_out8(EvScaleWindow w, int x, const int16_t *coef, int taps,
+                                    int dither)
 {
     int32_t v;
     if (taps == 1)
-        v = ((int32_t)rows[0][x] + dither) >> 7;
+        v = ((int32_t)ev_scale_window_at(w, 0, x) + dither) >> 7;
     else
-        v = ev_scale_v_sum(rows, x, coef, taps, (uint32_t)dither << 12) >> 19;
+        v = ev_scale_v_sum(w, x, coef, taps, (uint32_t)dither << 12) >> 19;
     return (uint8_t)(v < 0 ? 0 : v > 255 ? 255 : v);
 }
 
@@ -73,29 +85,30 @@ EV_SCALE_FN uint8_t ev_scale_v_out8(const int16_t *const *rows, int x, const int
  * lanes, each tap's product keeping its high half (pmulhw, rounding down), the sum wrapping
  * (paddw), started from (dither + 8 (taps - 1)) >> 4, then an arithmetic shift by 3 and a
  * clamp (packuswb). Only for windows of two taps or more. */
-EV_SCALE_FN uint8_t ev_scale_v_out8_x86(const int16_t *const *rows, int x, const int16_t *coef,
-                                        int taps, int dither)
+EV_SCALE_FN uint8_t ev_scale_v_out8_x86(EvScaleWindow w, int x, const int16_t *coef, int taps,
+                                        int dither)
 {
     int16_t acc = (int16_t)((dither + 8 * (taps - 1)) >> 4);
     for (int j = 0; j < taps; j++)
         acc =
-            (int16_t)(uint16_t)((uint16_t)acc + (uint16_t)(((int32_t)coef[j] * rows[j][x]) >> 16));
+            (int16_t)(uint16_t)((uint16_t)acc +
+                                (uint16_t)(((int32_t)coef[j] * ev_scale_window_at(w, j, x)) >> 16));
     const int v = acc >> 3;
     return (uint8_t)(v < 0 ? 0 : v > 255 ? 255 : v);
 }
 
 /* One output of 9 to 14 bits, stored in uint16. */
-EV_SCALE_FN uint16_t ev_scale_v_out16(const int16_t *const *rows, int x, const int16_t *coef,
-                                      int taps, int bits)
+EV_SCALE_FN uint16_t ev_scale_v_out16(EvScaleWindow w, int x, const int16_t *coef, int taps,
+                                      int bits)
 {
     const int32_t top = (1 << bits) - 1;
     int32_t v;
     if (taps == 1) {
         const int shift = 15 - bits;
-        v = ((int32_t)rows[0][x] + (1 << (shift - 1))) >> shift;
+        v = ((int32_t)ev_scale_window_at(w, 0, x) + (1 << (shift - 1))) >> shift;
     } else {
         const int shift = 27 - bits;
-        v = ev_scale_v_sum(rows, x, coef, taps, 1u << (shift - 1)) >> shift;
+        v = ev_scale_v_sum(w, x, coef, taps, 1u << (shift - 1)) >> shift;
     }
     return (uint16_t)(v < 0 ? 0 : v > top ? top : v);
 }

@@ -85,12 +85,8 @@ int ev_scale_plane_ref(const EvScalePlan *p, int plane, const void *src, ptrdiff
     const EvScaleFilter *h = &p->across[c], *v = &p->down[c];
     const int out_w = p->dst_w[c], rows_in = p->src_h[c];
     int16_t *mid = malloc((size_t)out_w * rows_in * sizeof(*mid));
-    const int16_t **window = malloc((size_t)v->taps * sizeof(*window));
-    if (!mid || !window) {
-        free(mid);
-        free(window);
+    if (!mid)
         return -1;
-    }
     for (int y = 0; y < rows_in; y++)
         across_row(p, h, (const uint8_t *)src + y * src_stride, mid + (size_t)y * out_w);
     for (int y = 0; y < p->dst_h[c]; y++) {
@@ -99,8 +95,7 @@ int ev_scale_plane_ref(const EvScalePlan *p, int plane, const void *src, ptrdiff
         const int x86 = p->x86_default && p->bits == 8 && v->taps > 1 &&
                         (y << (c ? p->ss_y : 0)) < p->dst_h[0] - 2;
         const int16_t *coef = v->coef + (size_t)y * v->taps;
-        for (int j = 0; j < v->taps; j++)
-            window[j] = mid + (size_t)(v->first[y] + j) * out_w;
+        const EvScaleWindow window = { mid + (size_t)v->first[y] * out_w, out_w };
         uint8_t *row = (uint8_t *)dst + y * dst_stride;
         for (int x = 0; x < out_w; x++) {
             if (x86)
@@ -112,6 +107,5 @@ int ev_scale_plane_ref(const EvScalePlan *p, int plane, const void *src, ptrdiff
         }
     }
     free(mid);
-    free(window);
     return 0;
 }

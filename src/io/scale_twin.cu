@@ -15,8 +15,6 @@ extern "C" {
 }
 #include "io/scale_math.h"
 
-#define EV_SCALE_TWIN_MAX_TAPS 170 /* scale_filter.c refuses wider filters */
-
 typedef struct TwinFilter {
     int out_n, taps;
     int32_t *first; /* device */
@@ -76,12 +74,6 @@ extern "C" int ev_scale_twin_open(EvScaleTwin **out, const EvScalePlan *plan, ch
         t->src_h[c] = plan->src_h[c];
         t->dst_w[c] = plan->dst_w[c];
         t->dst_h[c] = plan->dst_h[c];
-        if (plan->down[c].taps > EV_SCALE_TWIN_MAX_TAPS) {
-            snprintf(why, why_size, "scaler twin: a vertical filter of %d taps",
-                     plan->down[c].taps);
-            r = -EINVAL;
-            break;
-        }
         r = upload_filter(&t->across[c], &plan->across[c], why, why_size);
         if (!r)
             r = upload_filter(&t->down[c], &plan->down[c], why, why_size);
@@ -120,9 +112,7 @@ __global__ void scale_down(const int16_t *mid, int width, int bits, int x86_from
     const int y = blockIdx.y;
     if (x >= width || y >= f.out_n)
         return;
-    const int16_t *window[EV_SCALE_TWIN_MAX_TAPS];
-    for (int j = 0; j < f.taps; j++)
-        window[j] = mid + (size_t)(f.first[y] + j) * width;
+    const EvScaleWindow window = { mid + (size_t)f.first[y] * width, width };
     const int16_t *coef = f.coef + (size_t)y * f.taps;
     uint8_t *row = dst + y * stride;
     const int x86 = x86_rows > 0 && f.taps > 1 && (y << x86_from_row_shift) < x86_rows;
