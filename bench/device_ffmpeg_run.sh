@@ -28,7 +28,8 @@
 # CORE_THREADS, CORE_BITS, CORE_RUNS, CORE_CPUMASK (both programs; 48: AVX2); --threads 1000000),
 # cores10 (10-bit rows, CORE10_SIZES), stages (bench/stages.sh at STAGE_SIZE, STAGE_THREADS,
 # STAGE_LIST; the schedule line of v1 at 16 threads), ceiling (after cores: the CPU topology and CEIL_K independent one-thread processes of each CLI
-# on the 4K clip, CEIL_MODELS: the host's own bound on frame-level parallelism).
+# on the 4K clip, CEIL_MODELS: the host's own bound on frame-level parallelism), scaler (issue
+# 24: gpu_scale_twin and gpu_unpack_twin, the twins of src/io against their C references).
 # The build comes first, always.
 # Logs into $OUT/logs.tgz; summaries on stdout.
 set -u
@@ -68,6 +69,11 @@ EOF
     corpus)
       timeout 200 bench/ffmpeg_corpus_logs.sh .device/ffmpeg /tmp/ev $CORPUS $L/corpus >$L/corpus.txt 2>&1
       echo "rc $?"; tail -14 $L/corpus.txt ;;
+    scaler)  # issue 24: the scaler twin and the device unpack against their C references
+      for t in gpu_scale_twin gpu_unpack_twin; do
+        timeout 120 /tmp/build-gpu/tests/$t >$L/$t.txt 2>&1
+        echo "$t rc $?"; tail -4 $L/$t.txt
+      done ;;
     pictures)
       timeout 150 /tmp/build-gpu/tests/gpu_device_pictures >$L/device_pictures.txt 2>&1
       echo "rc $?"; grep -E 'DIFFERENT|failed|passed' $L/device_pictures.txt | tail -8 ;;
