@@ -9,6 +9,7 @@
 
 #include "cli_args.h"
 #include "cli_bdrate.h"
+#include "cli_guard.h"
 #include "cli_info.h"
 #include "cli_multi.h"
 #include "cli_output.h"
@@ -130,11 +131,12 @@ static int score_frames(EvContext *ctx, const CliSettings *s, EvVideo *ref, EvVi
         if (r <= 0)
             break;
         n++;
-        if (n == 1 && mappable && !strcmp(ev_backend_name(ctx), "cpu")) {
+        if (n == 1 && mappable && !strcmp(ev_backend_name(ctx), "cpu") &&
+            !cli_guard_mapped_inputs(app, s->ref_path, s->dis_path)) {
             if (side)
                 side_reader_stop(side);
             side = NULL;
-            mapped = 1;
+            mapped = 1; /* a truncated file is now one line and exit 1, not SIGBUS */
         }
         if (progress && cli_now() - last > 0.5) {
             cli_show_progress(n, total, start, 0);
@@ -149,6 +151,8 @@ static int score_frames(EvContext *ctx, const CliSettings *s, EvVideo *ref, EvVi
         return fprintf(stderr, "%s: no frames to score\n", app), -1;
     if (ev_flush(ctx))
         return -1;
+    if (mapped) /* every mapped frame is scored and unmapped */
+        cli_guard_release();
     const double dt = cli_now() - start;
     *fps = dt > 0 ? n / dt : 0.0;
     if (progress)

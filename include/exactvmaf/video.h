@@ -138,8 +138,9 @@ typedef struct EvVideoFrameMap EvVideoFrameMap;
  * reads and after ev_video_close(). A frame that cannot be mapped (9..16-bit samples at an odd
  * offset in the file, or mmap refused) is read as ev_video_read() reads it, with *map NULL.
  * Other videos (pipes, encoded input) read as ev_video_read(), with *map NULL. The file must
- * not be truncated while a frame of it is mapped. @return as ev_video_read() (*map NULL
- * unless 1 is returned).
+ * not be truncated while a frame of it is mapped: reading a page past its new end raises
+ * SIGBUS, which the library does not catch (the CLI does: tools/cli_guard.h). @return as
+ * ev_video_read() (*map NULL unless 1 is returned).
  */
 EV_API int ev_video_read_mapped(EvVideo *v, EvPicture *pic, EvVideoFrameMap **map);
 /** Unmap a frame of ev_video_read_mapped(). NULL-safe. */
