@@ -11,7 +11,7 @@ cd "$(dirname "$0")/.."
 seconds="${1:-20}"
 shift || true
 harnesses=("$@")
-((${#harnesses[@]})) || harnesses=(y4m raw model_json options decode)
+((${#harnesses[@]})) || harnesses=(y4m raw model_json options decode scale)
 
 cc="${EV_FUZZ_CC:-clang}"
 command -v "$cc" >/dev/null || { echo "fuzz: $cc not found (scripts/setup.sh installs clang)"; exit 1; }

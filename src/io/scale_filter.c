@@ -40,9 +40,26 @@ static int param_given(double p)
     return !isnan(p);
 }
 
+/* Parameters whose fixed-point arithmetic stays in range: bicubic B and C in [-1, 1] (beyond,
+ * libswscale's 64-bit sums overflow), a lanczos width in (0, 25] (libswscale's own limit). */
+static int params_valid(const EvScaleKernelSpec *k)
+{
+    if (k->kernel == EV_SCALE_BICUBIC) {
+        for (int i = 0; i < 2; i++)
+            if (param_given(k->param[i]) && !(k->param[i] >= -1 && k->param[i] <= 1))
+                return 0;
+        return 1;
+    }
+    if (k->kernel == EV_SCALE_LANCZOS)
+        return !param_given(k->param[0]) || (k->param[0] > 0 && k->param[0] <= 25);
+    return k->kernel == EV_SCALE_BILINEAR;
+}
+
 /* Taps per output before trimming (0: refused). */
 static int raw_taps(const EvScaleKernelSpec *k, int src_n, int out_n, int64_t step)
 {
+    if (!params_valid(k))
+        return 0;
     int factor = 4;
     if (k->kernel == EV_SCALE_BILINEAR)
         factor = 2;
@@ -202,6 +219,8 @@ int ev_scale_filter_make(EvScaleFilter *f, const EvScaleKernelSpec *k, int src_n
     const int64_t unit = (int64_t)1
                          << (54 - (floor_log2(src_n / out_n) < 8 ? floor_log2(src_n / out_n) : 8));
     const int same = abs64(step - 0x10000) < 10 && src_pos == out_pos;
+    if (!params_valid(k))
+        return -2;
     const int taps0 = same ? 1 : raw_taps(k, src_n, out_n, step);
     if (!taps0)
         return -2;

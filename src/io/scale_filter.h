@@ -19,7 +19,8 @@ typedef enum EvScaleKernel {
 } EvScaleKernel;
 
 /* The parameters libswscale takes as param0/param1; NAN where the user gave none
- * (SWS_PARAM_DEFAULT): bicubic B = 0, C = 0.6; lanczos width 3. */
+ * (SWS_PARAM_DEFAULT): bicubic B = 0, C = 0.6; lanczos width 3. Refused: B or C outside
+ * [-1, 1], a width outside (0, 25], a kernel not listed above. */
 typedef struct EvScaleKernelSpec {
     EvScaleKernel kernel;
     double param[2];

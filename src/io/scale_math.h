@@ -25,36 +25,48 @@
 #define EV_SCALE_FN static inline
 #endif
 
-/* One horizontal output: taps source samples (8-bit, or 9-14 bits in uint16) from first,
- * weighted by coef (sum 1 << 14), to a 15-bit intermediate. bits: the source depth. */
-EV_SCALE_FN int16_t ev_scale_h_tap8(const uint8_t *src, int first, const int16_t *coef, int taps)
+/* The source index of tap j from first, kept inside the n samples: the taps past the source's
+ * end that an aligned filter has carry weight 0 (scale_filter.c folds them), so reading the
+ * last sample instead changes no bit, and nothing is read outside the row or plane. */
+EV_SCALE_FN int ev_scale_tap_at(int first, int j, int n)
+{
+    return first + j < n ? first + j : n - 1;
+}
+
+/* One horizontal output: taps source samples (8-bit, or 9-14 bits in uint16) of a row of n
+ * from first, weighted by coef (sum 1 << 14), to a 15-bit intermediate. bits: the source
+ * depth. */
+EV_SCALE_FN int16_t ev_scale_h_tap8(const uint8_t *src, int n, int first, const int16_t *coef,
+                                    int taps)
 {
     int32_t acc = 0;
     for (int j = 0; j < taps; j++)
-        acc += (int32_t)src[first + j] * coef[j];
+        acc += (int32_t)src[ev_scale_tap_at(first, j, n)] * coef[j];
     acc >>= 7;
     return (int16_t)(acc < 32767 ? acc : 32767);
 }
 
-EV_SCALE_FN int16_t ev_scale_h_tap16(const uint16_t *src, int first, const int16_t *coef, int taps,
-                                     int bits)
+EV_SCALE_FN int16_t ev_scale_h_tap16(const uint16_t *src, int n, int first, const int16_t *coef,
+                                     int taps, int bits)
 {
     int32_t acc = 0;
     for (int j = 0; j < taps; j++)
-        acc += (int32_t)src[first + j] * coef[j];
+        acc += (int32_t)src[ev_scale_tap_at(first, j, n)] * coef[j];
     acc >>= bits - 1;
     return (int16_t)(acc < 32767 ? acc : 32767);
 }
 
-/* A vertical window: its first intermediate row, and the distance between rows (samples). */
+/* A vertical window: its first intermediate row, the distance between rows (samples), and
+ * how many rows the source has from there (taps past them weigh 0: ev_scale_tap_at). */
 typedef struct EvScaleWindow {
     const int16_t *first;
     ptrdiff_t pitch;
+    int rows;
 } EvScaleWindow;
 
 EV_SCALE_FN int16_t ev_scale_window_at(EvScaleWindow w, int row, int x)
 {
-    return w.first[row * w.pitch + x];
+    return w.first[ev_scale_tap_at(0, row, w.rows) * w.pitch + x];
 }
 
 /* The sum of a vertical window as libswscale forms it: 32-bit wrapping, from start. */

@@ -67,14 +67,14 @@ void ev_scale_plan_free(EvScalePlan *p)
     }
 }
 
-static void across_row(const EvScalePlan *p, const EvScaleFilter *f, const uint8_t *src,
+static void across_row(const EvScalePlan *p, const EvScaleFilter *f, const uint8_t *src, int n,
                        int16_t *out)
 {
     for (int x = 0; x < f->out_n; x++) {
         const int16_t *coef = f->coef + (size_t)x * f->taps;
-        out[x] = p->bits == 8
-                     ? ev_scale_h_tap8(src, f->first[x], coef, f->taps)
-                     : ev_scale_h_tap16((const uint16_t *)src, f->first[x], coef, f->taps, p->bits);
+        out[x] = p->bits == 8 ? ev_scale_h_tap8(src, n, f->first[x], coef, f->taps)
+                              : ev_scale_h_tap16((const uint16_t *)src, n, f->first[x], coef,
+                                                 f->taps, p->bits);
     }
 }
 
@@ -88,14 +88,16 @@ int ev_scale_plane_ref(const EvScalePlan *p, int plane, const void *src, ptrdiff
     if (!mid)
         return -1;
     for (int y = 0; y < rows_in; y++)
-        across_row(p, h, (const uint8_t *)src + y * src_stride, mid + (size_t)y * out_w);
+        across_row(p, h, (const uint8_t *)src + y * src_stride, p->src_w[c],
+                   mid + (size_t)y * out_w);
     for (int y = 0; y < p->dst_h[c]; y++) {
         /* libswscale's x86 default pass, except where it falls back to C: single-row windows,
          * and output rows whose first luma row is one of the frame's last two */
         const int x86 = p->x86_default && p->bits == 8 && v->taps > 1 &&
                         (y << (c ? p->ss_y : 0)) < p->dst_h[0] - 2;
         const int16_t *coef = v->coef + (size_t)y * v->taps;
-        const EvScaleWindow window = { mid + (size_t)v->first[y] * out_w, out_w };
+        const EvScaleWindow window = { mid + (size_t)v->first[y] * out_w, out_w,
+                                       rows_in - v->first[y] };
         uint8_t *row = (uint8_t *)dst + y * dst_stride;
         for (int x = 0; x < out_w; x++) {
             if (x86)

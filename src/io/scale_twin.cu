@@ -90,8 +90,8 @@ extern "C" int ev_scale_twin_open(EvScaleTwin **out, const EvScalePlan *plan, ch
     return 0;
 }
 
-__global__ void scale_across(const uint8_t *src, ptrdiff_t stride, int rows, int bits, TwinFilter f,
-                             int16_t *mid)
+__global__ void scale_across(const uint8_t *src, ptrdiff_t stride, int src_w, int rows, int bits,
+                             TwinFilter f, int16_t *mid)
 {
     const int x = blockIdx.x * blockDim.x + threadIdx.x;
     const int y = blockIdx.y;
@@ -100,19 +100,20 @@ __global__ void scale_across(const uint8_t *src, ptrdiff_t stride, int rows, int
     const uint8_t *row = src + y * stride;
     const int16_t *coef = f.coef + (size_t)x * f.taps;
     mid[(size_t)y * f.out_n + x] =
-        bits == 8 ? ev_scale_h_tap8(row, f.first[x], coef, f.taps)
-                  : ev_scale_h_tap16((const uint16_t *)row, f.first[x], coef, f.taps, bits);
+        bits == 8 ? ev_scale_h_tap8(row, src_w, f.first[x], coef, f.taps)
+                  : ev_scale_h_tap16((const uint16_t *)row, src_w, f.first[x], coef, f.taps, bits);
 }
 
 /* x86: the row takes libswscale's x86 default 8-bit pass (scale_ref.c's rule). */
-__global__ void scale_down(const int16_t *mid, int width, int bits, int x86_from_row_shift,
-                           int x86_rows, TwinFilter f, uint8_t *dst, ptrdiff_t stride)
+__global__ void scale_down(const int16_t *mid, int width, int rows_in, int bits,
+                           int x86_from_row_shift, int x86_rows, TwinFilter f, uint8_t *dst,
+                           ptrdiff_t stride)
 {
     const int x = blockIdx.x * blockDim.x + threadIdx.x;
     const int y = blockIdx.y;
     if (x >= width || y >= f.out_n)
         return;
-    const EvScaleWindow window = { mid + (size_t)f.first[y] * width, width };
+    const EvScaleWindow window = { mid + (size_t)f.first[y] * width, width, rows_in - f.first[y] };
     const int16_t *coef = f.coef + (size_t)y * f.taps;
     uint8_t *row = dst + y * stride;
     const int x86 = x86_rows > 0 && f.taps > 1 && (y << x86_from_row_shift) < x86_rows;
@@ -132,15 +133,15 @@ extern "C" int ev_scale_twin_plane(EvScaleTwin *t, int plane, const void *src, p
     cudaStream_t s = (cudaStream_t)stream;
     const int block = 128;
     const dim3 across((unsigned)((t->dst_w[c] + block - 1) / block), (unsigned)t->src_h[c]);
-    scale_across<<<across, block, 0, s>>>((const uint8_t *)src, src_stride, t->src_h[c], t->bits,
-                                          t->across[c], t->mid);
+    scale_across<<<across, block, 0, s>>>((const uint8_t *)src, src_stride, t->src_w[c],
+                                          t->src_h[c], t->bits, t->across[c], t->mid);
     int r = failed(cudaGetLastError(), "horizontal pass", why, why_size);
     if (r)
         return r;
     const int x86_rows = t->x86_default && t->bits == 8 ? t->luma_rows_out - 2 : 0;
     const dim3 down((unsigned)((t->dst_w[c] + block - 1) / block), (unsigned)t->dst_h[c]);
-    scale_down<<<down, block, 0, s>>>(t->mid, t->dst_w[c], t->bits, c ? t->ss_y : 0, x86_rows,
-                                      t->down[c], (uint8_t *)dst, dst_stride);
+    scale_down<<<down, block, 0, s>>>(t->mid, t->dst_w[c], t->src_h[c], t->bits, c ? t->ss_y : 0,
+                                      x86_rows, t->down[c], (uint8_t *)dst, dst_stride);
     return failed(cudaGetLastError(), "vertical pass", why, why_size);
 }
 
