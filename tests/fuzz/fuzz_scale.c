@@ -77,7 +77,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         const int c = p ? 1 : 0;
         check_filter(&plan.across[c], plan.src_w[c], align_across);
         check_filter(&plan.down[c], plan.src_h[c], align_down);
-        const size_t in_stride = (size_t)plan.src_w[c] * bytes, out_stride = (size_t)plan.dst_w[c] * bytes;
+        const size_t in_stride = (size_t)plan.src_w[c] * bytes,
+                     out_stride = (size_t)plan.dst_w[c] * bytes;
         uint8_t *in = malloc(in_stride * plan.src_h[c]), *out = malloc(out_stride * plan.dst_h[c]);
         FUZZ_CHECK(in && out, "out of memory");
         for (size_t i = 0; i < (size_t)plan.src_w[c] * plan.src_h[c]; i++) {
@@ -87,8 +88,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             else
                 ((uint16_t *)in)[i] = (uint16_t)v;
         }
-        FUZZ_CHECK(!ev_scale_plane_ref(&plan, p, in, (ptrdiff_t)in_stride, out, (ptrdiff_t)out_stride),
-                   "out of memory");
+        FUZZ_CHECK(
+            !ev_scale_plane_ref(&plan, p, in, (ptrdiff_t)in_stride, out, (ptrdiff_t)out_stride),
+            "out of memory");
         const int same = plan.src_w[c] == plan.dst_w[c] && plan.src_h[c] == plan.dst_h[c];
         for (size_t i = 0; i < (size_t)plan.dst_w[c] * plan.dst_h[c]; i++) {
             const unsigned v = bytes == 1 ? out[i] : ((uint16_t *)out)[i];
