@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "io/scale_ref.h"
+#include "scale_cases.h"
 
 static uint32_t seed = 2024;
 static uint32_t next_random(void)
@@ -91,10 +92,6 @@ static enum AVPixelFormat pixel_format(int ss_x, int ss_y, int planes, int bits)
            : bits == 10 ? AV_PIX_FMT_YUV444P10LE
                         : AV_PIX_FMT_YUV444P12LE;
 }
-
-typedef struct Case {
-    int sw, sh, dw, dh, ss_x, ss_y, planes, bits;
-} Case;
 
 static int library_scale(const Case *c, int flags, const double *param, int cpu, const Frame *in,
                          Frame *out)
@@ -248,21 +245,9 @@ int main(void)
           { EV_SCALE_BICUBIC, { NAN, NAN }, 1 },
           { NAN, NAN } },
     };
-    const Case cases[] = {
-        { 960, 540, 1920, 1080, 1, 1, 3, 8 },   { 1920, 1080, 1280, 720, 1, 1, 3, 8 },
-        { 1280, 720, 3840, 2160, 1, 1, 3, 10 }, { 640, 360, 1920, 1080, 1, 1, 3, 10 },
-        { 575, 323, 1920, 1080, 1, 1, 3, 8 },   { 1920, 1080, 575, 323, 1, 1, 3, 8 },
-        { 1920, 1080, 1920, 817, 1, 1, 3, 8 },  { 1919, 1080, 1920, 1080, 1, 1, 3, 12 },
-        { 17, 9, 64, 48, 1, 1, 3, 8 },          { 64, 48, 13, 11, 1, 1, 3, 10 },
-        { 3840, 2160, 480, 270, 1, 1, 3, 8 },   { 333, 222, 1000, 999, 1, 0, 3, 8 },
-        { 1000, 999, 333, 222, 1, 0, 3, 10 },   { 301, 203, 640, 480, 0, 0, 3, 8 },
-        { 640, 480, 301, 203, 0, 0, 3, 12 },    { 720, 576, 1024, 768, 0, 0, 1, 8 },
-        { 720, 576, 1024, 768, 1, 1, 3, 9 },    { 800, 600, 1920, 1080, 1, 1, 3, 14 },
-        { 160, 90, 3840, 2160, 1, 1, 3, 8 },    { 1024, 768, 720, 576, 0, 0, 1, 10 },
-    };
-    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+    for (size_t i = 0; i < SCALE_FIXED_CASES; i++)
         for (size_t k = 0; k < sizeof(kernels) / sizeof(kernels[0]); k++) {
-            const Case *c = &cases[i];
+            const Case *c = &scale_fixed_cases[i];
             if (k >= 3 && (c->sw * c->sh > 1000000 || c->dw * c->dh > 2100000))
                 continue; /* the parameter variants on the smaller sizes only */
             check_case(c, &kernels[k], 0);
@@ -271,15 +256,7 @@ int main(void)
         }
     /* a sweep of small sizes, 1 to 200 samples each way, up and down at any ratio */
     for (int i = 0; i < 400; i++) {
-        const int layout = (int)(next_random() % 4);
-        const Case c = { 1 + (int)(next_random() % 200),
-                         1 + (int)(next_random() % 200),
-                         1 + (int)(next_random() % 200),
-                         1 + (int)(next_random() % 200),
-                         layout < 2,
-                         layout == 0,
-                         layout == 3 ? 1 : 3,
-                         (int)(next_random() % 3) == 0 ? 10 : 8 };
+        const Case c = scale_random_case(next_random);
         check_case(&c, &kernels[next_random() % (sizeof(kernels) / sizeof(kernels[0]))], 0);
     }
     printf("scale_ref: %ld comparisons with libswscale %u.%u.%u, %ld failed (%ld cases refused: "

@@ -14,6 +14,7 @@
 
 #include "io/scale_ref.h"
 #include "io/scale_twin.h"
+#include "scale_cases.h"
 
 static uint32_t seed = 77;
 static uint32_t next_random(void)
@@ -21,10 +22,6 @@ static uint32_t next_random(void)
     seed = seed * 1664525u + 1013904223u;
     return seed >> 8;
 }
-
-typedef struct Case {
-    int sw, sh, dw, dh, ss_x, ss_y, planes, bits;
-} Case;
 
 static long failures, compared;
 
@@ -114,31 +111,14 @@ int main(void)
         printf("scale_twin: no CUDA device, skipped\n");
         return 77;
     }
-    const Case cases[] = {
-        { 960, 540, 1920, 1080, 1, 1, 3, 8 },   { 1920, 1080, 1280, 720, 1, 1, 3, 8 },
-        { 1280, 720, 3840, 2160, 1, 1, 3, 10 }, { 1920, 1080, 3840, 2160, 1, 1, 3, 10 },
-        { 640, 360, 3840, 2160, 1, 1, 3, 8 },   { 575, 323, 1920, 1080, 1, 1, 3, 8 },
-        { 3840, 2160, 480, 270, 1, 1, 3, 8 },   { 17, 9, 64, 48, 1, 1, 3, 8 },
-        { 64, 48, 13, 11, 1, 1, 3, 10 },        { 1919, 1080, 1920, 1080, 1, 1, 3, 12 },
-        { 333, 222, 1000, 999, 1, 0, 3, 8 },    { 640, 480, 301, 203, 0, 0, 3, 12 },
-        { 720, 576, 1024, 768, 0, 0, 1, 8 },    { 800, 600, 1920, 1080, 1, 1, 3, 14 },
-    };
     const EvScaleKernel kernels[] = { EV_SCALE_BICUBIC, EV_SCALE_BILINEAR, EV_SCALE_LANCZOS };
-    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+    for (size_t i = 0; i < SCALE_FIXED_CASES; i++)
         for (size_t k = 0; k < 3; k++)
             for (int x86 = 0; x86 < 2; x86++)
-                if (check_case(&cases[i], kernels[k], x86))
+                if (check_case(&scale_fixed_cases[i], kernels[k], x86))
                     failures++;
     for (int i = 0; i < 200; i++) { /* random small sizes, as scale_ref_test sweeps them */
-        const int layout = (int)(next_random() % 4);
-        const Case c = { 1 + (int)(next_random() % 200),
-                         1 + (int)(next_random() % 200),
-                         1 + (int)(next_random() % 200),
-                         1 + (int)(next_random() % 200),
-                         layout < 2,
-                         layout == 0,
-                         layout == 3 ? 1 : 3,
-                         (int)(next_random() % 3) == 0 ? 10 : 8 };
+        const Case c = scale_random_case(next_random);
         EvScalePlan probe;
         const EvScaleKernelSpec spec = { kernels[i % 3], { NAN, NAN }, 0 };
         if (ev_scale_plan_make(&probe, &spec, c.sw, c.sh, c.dw, c.dh, c.ss_x, c.ss_y, c.planes,
