@@ -78,8 +78,11 @@ EOF
       timeout 150 /tmp/build-gpu/tests/gpu_device_pictures >$L/device_pictures.txt 2>&1
       echo "rc $?"; grep -E 'DIFFERENT|failed|passed' $L/device_pictures.txt | tail -8 ;;
     ctest)
-      (cd /tmp/build-gpu && timeout $(($(left) > 175 ? 150 : $(left) - 25)) ctest -L gpu \
-        -E 'heatmaps|float_search|psnr_hvs_search|cambi_search|speed_v1|ssim_noise|python' \
+      # CTEST_ONLY: a -R pattern; CTEST_EXCLUDE: the -E pattern (default: the long searches);
+      # CTEST_GUARD: its seconds (default 150; gpu_parity_quick alone takes about 380)
+      (cd /tmp/build-gpu && timeout $(($(left) > ${CTEST_GUARD:-150} + 25 ? ${CTEST_GUARD:-150} : $(left) - 25)) \
+        ctest -L gpu ${CTEST_ONLY:+-R "$CTEST_ONLY"} \
+        -E "${CTEST_EXCLUDE:-heatmaps|float_search|psnr_hvs_search|cambi_search|speed_v1|ssim_noise|python}" \
         --output-on-failure >$L/ctest_gpu.txt 2>&1)
       echo "rc $?"; grep -E 'Test +#|tests passed|tests failed' $L/ctest_gpu.txt | tail -40 ;;
     python)

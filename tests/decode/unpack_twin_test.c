@@ -87,6 +87,9 @@ static long check(const Layout *l, unsigned w, unsigned h)
                             l->name, w, h, p, x, y, g, e);
             }
         free(got);
+    }
+    /* Freed only now: a semi-planar frame's U and V planes both read host_in[1]. */
+    for (int p = 0; p < 3; p++) {
         cudaFree(dev_out[p]);
         cudaFree(dev_in[p]);
         free(host_in[p]);
