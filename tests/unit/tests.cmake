@@ -10,3 +10,11 @@ foreach(name output model)
               ${PROJECT_SOURCE_DIR}/tests/golden/golden_io.c LABELS unit)
 endforeach()
 ev_add_test(unit_libm SOURCES ${CMAKE_CURRENT_LIST_DIR}/libm_check.c LABELS unit)
+
+# ADM's AVX2 int64 -> float (adm_float_avx2.h): the lanes file alone gets AVX2's flags.
+if(CMAKE_SYSTEM_PROCESSOR MATCHES "x86_64|AMD64|amd64")
+  set_source_files_properties(${CMAKE_CURRENT_LIST_DIR}/adm_float_lanes_avx2.c PROPERTIES
+                              COMPILE_OPTIONS "${EV_FLAGS_AVX2}")
+  ev_add_test(unit_adm_float_avx2 SOURCES ${CMAKE_CURRENT_LIST_DIR}/adm_float_avx2_test.c
+              ${CMAKE_CURRENT_LIST_DIR}/adm_float_lanes_avx2.c LABELS unit)
+endif()

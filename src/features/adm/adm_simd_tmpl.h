@@ -28,8 +28,9 @@
  * lacks is built from what it has:
  *  - an arithmetic 64-bit right shift from the logical one and the sign; 64-bit min, max;
  *  - a bit length from the exponent of an exact float;
- *  - int64 to float (the angle test's dot products) through double, which is exact while the
- *    value has at most 53 bits: a vector with a larger one is left to the C kernel.
+ *  - int64 to float (the angle test's dot products) through an exact double, the int64 first
+ *    rounded to odd at 2^11 from 2^53 on (adm_float_avx2.h): a vector with a value of 2^62 or
+ *    more is left to the C kernel.
  */
 #include <immintrin.h>
 #include <string.h>
@@ -38,6 +39,9 @@
 
 #include "features/adm/adm_kernels.h"
 #include "features/adm/adm_math.h"
+#if ADM_W == 256
+#include "features/adm/adm_float_avx2.h"
+#endif
 
 #if ADM_W == 512
 typedef __m512i V;    /* 32 x 16 bits, 16 x 32 bits, 8 x 64 bits */
@@ -169,7 +173,7 @@ typedef __m128 HF;
 typedef __m128i MH; /* all-ones lanes */
 typedef __m256i M64;
 typedef __m256d MD;
-typedef __m256i WIDE; /* all-ones lanes: a dot product of 54 bits or more */
+typedef __m256i WIDE; /* all-ones lanes: a dot product of 2^62 or more */
 #define N16 16
 #define MASKED 0 /* range tails by the C kernel or by moving the last vector back */
 #define ZERO _mm256_setzero_si256
@@ -728,9 +732,9 @@ ADM_INLINE void coef123(H *r, H *a, const H o32, const H t32, const MD flag, con
     *a = LOW32(SUB64(t, vi));
 }
 
-/* (float) of oh th + ov tv etc. (int64: each product below 2^62), as doubles. AVX-512 converts
- * the int64 directly; AVX2 through the exact double, which holds below 2^53 (*wide: the lanes
- * at or above, whose float would round twice). */
+/* (float) of oh th + ov tv etc. (int64: each product at most 2^62), as doubles. AVX-512
+ * converts the int64 directly; AVX2 through adm_float_avx2.h, which holds below 2^62 (*wide:
+ * the lanes at or above, the C kernel's columns). */
 #if MASKED
 ADM_INLINE VD dot_f(const V a0, const V b0, const V a1, const V b1, WIDE *wide)
 {
@@ -742,20 +746,8 @@ ADM_INLINE VD dot_f(const V a0, const V b0, const V a1, const V b1, WIDE *wide)
 ADM_INLINE VD dot_f(const V a0, const V b0, const V a1, const V b1, WIDE *wide)
 {
     const V s = ADD64(MUL32(a0, b0), MUL32(a1, b1));
-    const V lim = _mm256_set1_epi64x(INT64_C(1) << 53);
-    *wide = _mm256_or_si256(
-        *wide,
-        _mm256_or_si256(_mm256_cmpgt_epi64(s, lim),
-                        _mm256_cmpgt_epi64(_mm256_sub_epi64(_mm256_setzero_si256(), lim), s)));
-    /* exact int64 to double for |s| <= 2^53: high and low 32-bit halves */
-    const VD hi = _mm256_mul_pd(_mm256_cvtepi32_pd(low32(_mm256_srli_epi64(s, 32))),
-                                _mm256_set1_pd(4294967296.0));
-    const V lo = _mm256_and_si256(s, _mm256_set1_epi64x(0xFFFFFFFF));
-    const VD lod = _mm256_sub_pd(_mm256_castsi256_pd(_mm256_or_si256(
-                                     lo, _mm256_castpd_si256(_mm256_set1_pd(4503599627370496.0)))),
-                                 _mm256_set1_pd(4503599627370496.0));
-    /* the reference's (float) of each dot product: one rounding, from the exact double */
-    return _mm256_cvtps_pd(_mm256_cvtpd_ps(_mm256_add_pd(hi, lod)));
+    *wide = _mm256_or_si256(*wide, adm_i64_above_avx2(s, (INT64_C(1) << 62) - 1));
+    return adm_float_of_i64_avx2(s);
 }
 
 #define ANY_WIDE(w) (!_mm256_testz_si256((w), (w)))
