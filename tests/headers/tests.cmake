@@ -14,12 +14,13 @@
 # CUDA-only headers are .cuh and outside the glob; src/cuda/*.h are C views and compile alone.
 
 # Not compiled alone, by file name (so that a move between folders keeps the rule). Keep this
-# short: each is a template of ISA intrinsics that its includers compile with that ISA's
-# target flags (cmake/simd.cmake) after defining the macros that select the variant; alone,
-# at the baseline ISA, the intrinsics cannot be inlined. A header that merely compiles alone
+# short: each is a template (or a helper) of ISA intrinsics that its includers compile with
+# that ISA's target flags (cmake/simd.cmake), a template after defining the macros that select
+# the variant; alone, at the baseline ISA, the intrinsics cannot be inlined. A header that merely compiles alone
 # does not belong here (float_vif_rows_tmpl.h does, and is checked).
 set(EV_HEADERS_NOT_ALONE
   adm_simd_tmpl.h     # AVX2 or AVX-512 by ADM_W, VNNI by ADM_ICL: adm_avx2.c, adm_avx512*.c
+  adm_float_avx2.h    # AVX2 only: adm_simd_tmpl.h at ADM_W 256, tests/unit/adm_float_lanes_avx2.c
   motion_simd_tmpl.h  # AVX2 or AVX-512 by MOTION_W: motion_avx2.c, motion_avx512.c
   psnr_simd_tmpl.h    # AVX2 or AVX-512 BW by PSNR_W: psnr_avx2.c, psnr_avx512.c
   speed_simd_tmpl.h   # AVX2 or AVX-512 F by SPEED_W: speed_avx2.c, speed_avx512.c
