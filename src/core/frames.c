@@ -470,10 +470,12 @@ void *ev_worker_main(void *arg)
     /* without its scratch, the worker still takes frames, failing them (-ENOMEM): none waits */
     const double t_setup = seconds_now();
     const int err = w->scratch ? 0 : alloc_scratch(c, w);
-    w->t_setup = seconds_now() - t_setup; /* before it first takes the lock */
+    const double setup = seconds_now() - t_setup; /* before it first takes the lock */
     if (err)
         ev_worker_free(c, w);
     pthread_mutex_lock(&c->lock);
+    w->t_setup = setup; /* under the lock: a flush's schedule line may read it before this
+                         * worker has started (found by ThreadSanitizer in unit_window) */
     if (err) {
         ev_log(&c->log, EV_LOG_ERROR, "worker: no memory for its scratch");
         if (!c->error)
