@@ -29,7 +29,11 @@
 # cores10 (10-bit rows, CORE10_SIZES), stages (bench/stages.sh at STAGE_SIZE, STAGE_THREADS,
 # STAGE_LIST; the schedule line of v1 at 16 threads), ceiling (after cores: the CPU topology and CEIL_K independent one-thread processes of each CLI
 # on the 4K clip, CEIL_MODELS: the host's own bound on frame-level parallelism), scaler (issue
-# 24: gpu_scale_twin and gpu_unpack_twin, the twins of src/io against their C references).
+# 24: gpu_scale_twin and gpu_unpack_twin, the twins of src/io against their C references), nvdec
+# (issue 24: gpu_nvdec on .device/nv/clips), encoded (bench/encoded_input.sh on .device/rates'
+# 1080p and 4K pairs), ladder (bench/ladder.sh: the 4K reference and six encodes). Issue 24's
+# stages need .device/nv/libav.tgz (bench/device_libav.sh) and .device/rates
+# (bench/encoded_clips.sh).
 # The build comes first, always.
 # Logs into $OUT/logs.tgz; summaries on stdout.
 set -u
@@ -43,8 +47,13 @@ for d in .device/debs/*.deb; do dpkg -x "$d" /; done
 ldconfig
 export LD_LIBRARY_PATH=/usr/local/nvidia/lib64${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
 nvidia-smi -L; nproc; grep -m1 'model name' /proc/cpuinfo
-mkdir -p /tmp/shared && tar xzf .device/shared.tgz -C /tmp/shared
+mkdir -p /tmp/shared && { [ ! -f .device/shared.tgz ] || tar xzf .device/shared.tgz -C /tmp/shared; }
 export CORPUS=/tmp/shared/corpus
+if [ -f .device/nv/libav.tgz ]; then  # issue 24: ffmpeg 5.1's libraries, NVDEC on (bench/device_libav.sh)
+  tar xzf .device/nv/libav.tgz -C /tmp
+  export PKG_CONFIG_PATH=/tmp/libav/lib/pkgconfig${PKG_CONFIG_PATH:+:$PKG_CONFIG_PATH}
+  export LD_LIBRARY_PATH=/tmp/libav/lib:$LD_LIBRARY_PATH
+fi
 echo "== build ($(left) s left)"
 JANSSON_DEBS=$root/.device/debs LOG_DIR=$L/gpu BUILD_DIR=/tmp/build-gpu scripts/gpu_check.sh build
 cmake --install /tmp/build-gpu --prefix /tmp/ev >$L/install.txt 2>&1 || echo "install failed"
@@ -74,6 +83,23 @@ EOF
         timeout 120 /tmp/build-gpu/tests/$t >$L/$t.txt 2>&1
         echo "$t rc $?"; tail -4 $L/$t.txt
       done ;;
+    nvdec)  # issue 24: NVDEC's frames, frames kept on the device, CUDA JSON = CPU JSON
+      /tmp/build-gpu/exactvmaf --version | grep -E 'input|backends'
+      (cd /tmp/build-gpu && EV_NVDEC_CLIPS=$root/.device/nv/clips timeout 300 ctest -R gpu_nvdec \
+        --output-on-failure >$L/nvdec.txt 2>&1)
+      echo "rc $?"; grep -E '^ok|^FAIL|^not checked|passed|failed' $L/nvdec.txt | head -40 ;;
+    encoded)  # issue 24: the routes of one encoded pair, 1080p and 4K (bench/encoded_input.sh)
+      for p in ${ENC_PAIRS:-1080 2160}; do
+        FFMPEG=/tmp/libav/bin/ffmpeg NETFLIX_VMAF=$root/.device/netflix-vmaf RUNS=${ENC_RUNS:-1} \
+          timeout $(($(left) - 30)) bench/encoded_input.sh /tmp/build-gpu/exactvmaf \
+          .device/rates/ref_$p.mkv .device/rates/dis_$p.mp4 >$L/encoded_$p.txt 2>&1
+        echo "rc $?"; grep -vE '^$' $L/encoded_$p.txt | tail -14
+      done ;;
+    ladder)  # issue 24: the 4K ladder, one reference and six encodes (bench/ladder.sh)
+      FFMPEG=/tmp/libav/bin/ffmpeg NETFLIX_VMAF=$root/.device/netflix-vmaf RUNS=${LADDER_RUNS:-1} \
+        timeout $(($(left) - 20)) bench/ladder.sh /tmp/build-gpu/exactvmaf ${LADDER_FRAMES:-600} \
+        .device/rates/ref_2160.mkv .device/rates/ladder_*.mp4 >$L/ladder.txt 2>&1
+      echo "rc $?"; grep -vE '^$' $L/ladder.txt | tail -12 ;;
     pictures)
       timeout 150 /tmp/build-gpu/tests/gpu_device_pictures >$L/device_pictures.txt 2>&1
       echo "rc $?"; grep -E 'DIFFERENT|failed|passed' $L/device_pictures.txt | tail -8 ;;

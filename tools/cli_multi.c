@@ -1,4 +1,5 @@
 /* Many encodes against one reference (cli_multi.h). */
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,6 +12,7 @@
 #include "cli_reader.h"
 #include "cli_report.h"
 #include "cli_run.h"
+#include "exactvmaf/cuda.h"
 
 static const char *app = "exactvmaf";
 
@@ -159,6 +161,113 @@ static int push_frame(const CliSettings *s, EvVideo *ref, Scoring *sc, unsigned 
     return err ? -1 : 1;
 }
 
+/* One reference frame in device memory lent to every context of a frame: given back by the
+ * last context done with it (the contexts' threads release in any order). */
+typedef struct SharedReference {
+    EvVideoDeviceFrame *frame;
+    atomic_uint users;
+} SharedReference;
+
+typedef struct DeviceLoan {
+    SharedReference *ref;
+    EvVideoDeviceFrame *dis;
+} DeviceLoan;
+
+static void give_back_shared(SharedReference *r)
+{
+    if (atomic_fetch_sub(&r->users, 1) == 1) {
+        ev_video_release_device(r->frame);
+        free(r);
+    }
+}
+
+static void give_back_loan(void *user)
+{
+    DeviceLoan *l = user;
+    ev_video_release_device(l->dis);
+    give_back_shared(l->ref);
+    free(l);
+}
+
+/* push_frame for inputs whose frames NVDEC keeps on the device: the reference frame and each
+ * distorted one are lent to the contexts where they are (ev_lend_device_pictures). */
+static int push_frame_device(const CliSettings *s, EvVideo *ref, Scoring *sc, unsigned n_dis,
+                             unsigned n)
+{
+    EvPicture ref_pic, dis[CLI_MAX_ITEMS];
+    EvVideoDeviceFrame *frame[CLI_MAX_ITEMS] = { NULL };
+    SharedReference *shared = calloc(1, sizeof(*shared));
+    if (!shared)
+        return fprintf(stderr, "%s: out of memory\n", app), -1;
+    atomic_init(&shared->users, 1); /* this call's own hold, dropped at its end */
+    for (unsigned i = 0; i < n_dis; i++)
+        if (sc[i].active && sc[i].side)
+            side_reader_request_device(&sc[i].reader);
+    const int ra = ev_video_read_device(ref, &ref_pic, &shared->frame);
+    int rb[CLI_MAX_ITEMS];
+    for (unsigned i = 0; i < n_dis; i++)
+        if (sc[i].active)
+            rb[i] = sc[i].side ? side_reader_wait_device(&sc[i].reader, &dis[i], &frame[i])
+                               : ev_video_read_device(sc[i].video, &dis[i], &frame[i]);
+    EvVideo *failed = ra < 0 ? ref : NULL;
+    unsigned active = 0, longer = 0;
+    int err = 0;
+    for (unsigned i = 0; i < n_dis && !failed; i++)
+        if (sc[i].active && rb[i] < 0)
+            failed = sc[i].video;
+    for (unsigned i = 0; i < n_dis && !failed; i++) {
+        if (!sc[i].active)
+            continue;
+        if (!ra || !rb[i]) {
+            sc[i].active = 0;
+            longer += rb[i];
+            if (ra && !s->quiet)
+                fprintf(stderr, "%s: warning: %s ends after %u frames; scoring %u frames\n", app,
+                        sc[i].path, sc[i].frames, sc[i].frames);
+            continue;
+        }
+        DeviceLoan *loan = malloc(sizeof(*loan));
+        if (!loan) {
+            fprintf(stderr, "%s: out of memory\n", app);
+            err = -1;
+            break;
+        }
+        *loan = (DeviceLoan){ shared, frame[i] };
+        frame[i] = NULL; /* the loan's now */
+        atomic_fetch_add(&shared->users, 1);
+        if (ev_lend_device_pictures(sc[i].ctx, &ref_pic, &dis[i], NULL, give_back_loan, loan)) {
+            err = -1; /* given back; the logger said why */
+            break;
+        }
+        sc[i].frames++;
+        active++;
+    }
+    for (unsigned i = 0; i < n_dis; i++)
+        ev_video_release_device(frame[i]); /* not lent: ended, failed or out of memory */
+    give_back_shared(shared);
+    if (failed)
+        return fprintf(stderr, "%s: %s\n", app, ev_video_error(failed)), -1;
+    if (err)
+        return -1;
+    if (!ra || !active) {
+        if (!ra && longer && !s->quiet)
+            fprintf(stderr, "%s: warning: %s ends after %u frames; scoring %u frames\n", app,
+                    s->ref_path, n, n);
+        return 0;
+    }
+    return 1;
+}
+
+/* Are the reference and every distorted read into device memory, for the CUDA backend? */
+static int all_on_device(const CliSettings *s, const EvVideo *ref, const Scoring *sc,
+                         unsigned n_dis)
+{
+    int all = s->backend != EV_BACKEND_CPU && ev_video_on_device(ref);
+    for (unsigned i = 0; i < n_dis && all; i++)
+        all = ev_video_on_device(sc[i].video);
+    return all;
+}
+
 /* Reference frames while any distorted lasts, or up to --frame_cnt; then every flush. */
 static int score_all(const CliSettings *s, EvVideo *ref, Scoring *sc, unsigned n_dis,
                      long long total, double *fps)
@@ -170,10 +279,13 @@ static int score_all(const CliSettings *s, EvVideo *ref, Scoring *sc, unsigned n
     ev_video_format(ref, &fmt);
     for (unsigned i = 0; i < n_dis && s->threads != 1; i++)
         sc[i].side = !side_reader_start(&sc[i].reader, sc[i].video);
+    const int on_device = all_on_device(s, ref, sc, n_dis);
     unsigned n = 0;
     int r = 1;
     while (!s->frame_cnt || n < s->frame_cnt) {
-        if ((r = push_frame(s, ref, sc, n_dis, &fmt, n)) <= 0)
+        r = on_device ? push_frame_device(s, ref, sc, n_dis, n)
+                      : push_frame(s, ref, sc, n_dis, &fmt, n);
+        if (r <= 0)
             break;
         n++;
         if (progress && cli_now() - last > 0.5) {

@@ -10,10 +10,15 @@ static void *side_reader_main(void *arg)
             pthread_cond_wait(&r->cond, &r->lock);
         if (r->stop)
             break;
-        const EvPicture dst = r->dst;
+        EvPicture dst = r->dst;
+        const int device = r->device;
         pthread_mutex_unlock(&r->lock);
-        const int result = ev_video_read_into(r->video, &dst);
+        EvVideoDeviceFrame *frame = NULL;
+        const int result = device ? ev_video_read_device(r->video, &dst, &frame)
+                                  : ev_video_read_into(r->video, &dst);
         pthread_mutex_lock(&r->lock);
+        r->dst = dst;
+        r->frame = frame;
         r->result = result;
         r->pending = 0;
         r->done = 1;
@@ -40,14 +45,37 @@ int side_reader_start(SideReader *r, EvVideo *v)
     return 0;
 }
 
-void side_reader_request(SideReader *r, const EvPicture *dst)
+static void request(SideReader *r, const EvPicture *dst, const int device)
 {
     pthread_mutex_lock(&r->lock);
     r->dst = *dst;
+    r->device = device;
     r->done = 0;
     r->pending = 1;
     pthread_cond_broadcast(&r->cond);
     pthread_mutex_unlock(&r->lock);
+}
+
+void side_reader_request(SideReader *r, const EvPicture *dst)
+{
+    request(r, dst, 0);
+}
+
+void side_reader_request_device(SideReader *r)
+{
+    const EvPicture none = { 0 };
+    request(r, &none, 1);
+}
+
+int side_reader_wait_device(SideReader *r, EvPicture *pic, EvVideoDeviceFrame **frame)
+{
+    const int result = side_reader_wait(r);
+    pthread_mutex_lock(&r->lock);
+    *pic = r->dst;
+    *frame = r->frame;
+    r->frame = NULL;
+    pthread_mutex_unlock(&r->lock);
+    return result;
 }
 
 int side_reader_wait(SideReader *r)

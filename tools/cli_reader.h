@@ -14,6 +14,8 @@ typedef struct SideReader {
     pthread_cond_t cond;
     EvVideo *video;
     EvPicture dst;
+    int device;                /* the request reads into device memory (ev_video_read_device) */
+    EvVideoDeviceFrame *frame; /* ... the frame it lent, described in dst */
     int pending, done, stop, result;
 } SideReader;
 
@@ -23,6 +25,9 @@ int side_reader_start(SideReader *r, EvVideo *v);
  * ev_video_read_into() returned. One request at a time. */
 void side_reader_request(SideReader *r, const EvPicture *dst);
 int side_reader_wait(SideReader *r);
+/* The same with ev_video_read_device(): the wait gives the frame and its picture. */
+void side_reader_request_device(SideReader *r);
+int side_reader_wait_device(SideReader *r, EvPicture *pic, EvVideoDeviceFrame **frame);
 void side_reader_stop(SideReader *r);
 
 #endif

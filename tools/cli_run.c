@@ -77,12 +77,13 @@ int cli_open_video(const CliSettings *s, const char *path, const EvVideo *ref, E
     o.raw = s->raw ? &s->raw_fmt : NULL;
     o.scaler = s->scaler;
     o.gpu_index = s->gpu;
-    /* the CPU by default: NVDEC's frames come back to the host, and the round trip is slower
-     * than libavcodec's threads on the H200 host (docs/INPUT.md) */
+    /* the CPU by default (docs/INPUT.md); NVDEC's frames stay on the device for the CUDA
+     * backend, whose twins read them there */
     if (s->decoder == CLI_DECODER_NVDEC)
         o.decode_on = EV_DECODE_NVDEC;
     else if (s->decoder == CLI_DECODER_AUTO)
         o.decode_on = EV_DECODE_AUTO;
+    o.keep_on_device = s->backend != EV_BACKEND_CPU;
     EvVideoFormat target;
     if (ref) { /* a distorted: an encode is converted to the reference's format */
         ev_video_format(ref, &target);

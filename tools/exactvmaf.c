@@ -16,6 +16,7 @@
 #include "cli_reader.h"
 #include "cli_report.h"
 #include "cli_run.h"
+#include "exactvmaf/cuda.h"
 #include "exactvmaf/exactvmaf.h"
 #include "exactvmaf/video.h"
 
@@ -107,6 +108,46 @@ static int read_pair_mapped(EvContext *ctx, const CliSettings *s, EvVideo *ref, 
     return err ? -1 : 1;
 }
 
+/* The two frames of a pair in device memory (ev_video_read_device), given back once scored. */
+typedef struct DevicePair {
+    EvVideoDeviceFrame *frame[2];
+} DevicePair;
+
+static void give_back_device_pair(void *user)
+{
+    DevicePair *p = user;
+    ev_video_release_device(p->frame[0]);
+    ev_video_release_device(p->frame[1]);
+    free(p);
+}
+
+/* read_pair for two encodes whose frames NVDEC keeps on the device: lent to the twins where
+ * they are, with no copy through the host. */
+static int read_pair_device(EvContext *ctx, const CliSettings *s, EvVideo *ref, EvVideo *dis,
+                            SideReader *side, const unsigned n)
+{
+    DevicePair *p = calloc(1, sizeof(*p));
+    if (!p)
+        return fprintf(stderr, "%s: out of memory\n", app), -1;
+    EvPicture a, b;
+    int ra, rb;
+    if (side) {
+        side_reader_request_device(side);
+        ra = ev_video_read_device(ref, &a, &p->frame[0]);
+        rb = side_reader_wait_device(side, &b, &p->frame[1]);
+        rb = ra < 0 ? 0 : rb;
+    } else {
+        ra = ev_video_read_device(ref, &a, &p->frame[0]);
+        rb = ra < 0 ? 0 : ev_video_read_device(dis, &b, &p->frame[1]);
+    }
+    const int status = pair_status(s, ref, dis, ra, rb, n);
+    if (status <= 0) {
+        give_back_device_pair(p);
+        return status;
+    }
+    return ev_lend_device_pictures(ctx, &a, &b, NULL, give_back_device_pair, p) ? -1 : 1;
+}
+
 /* Read pairs and push them; stops at the shorter stream (with a warning) or --frame_cnt. */
 static int score_frames(EvContext *ctx, const CliSettings *s, EvVideo *ref, EvVideo *dis,
                         const long long total, double *fps)
@@ -122,12 +163,15 @@ static int score_frames(EvContext *ctx, const CliSettings *s, EvVideo *ref, EvVi
      * backend uploads from its pinned frame slots, faster than from the page cache's pages) */
     const int mappable = ev_video_mappable(ref) && ev_video_mappable(dis);
     int mapped = 0;
+    const int on_device =
+        s->backend != EV_BACKEND_CPU && ev_video_on_device(ref) && ev_video_on_device(dis);
     SideReader reader;
     SideReader *side = s->threads != 1 && !side_reader_start(&reader, dis) ? &reader : NULL;
     int r = 1;
     while (!s->frame_cnt || n < s->frame_cnt) {
-        r = mapped ? read_pair_mapped(ctx, s, ref, dis, n)
-                   : read_pair(ctx, s, ref, dis, side, &fmt, n);
+        r = on_device ? read_pair_device(ctx, s, ref, dis, side, n)
+            : mapped  ? read_pair_mapped(ctx, s, ref, dis, n)
+                      : read_pair(ctx, s, ref, dis, side, &fmt, n);
         if (r <= 0)
             break;
         n++;

@@ -51,7 +51,7 @@ typedef enum EvDecodeOn {
     EV_DECODE_NVDEC = 1, /**< NVIDIA's NVDEC through libavcodec's CUDA hwaccel (the driver's
                               libnvcuvid, loaded at run time); an error when there is none or
                               the codec has no NVDEC path. The frames are NVDEC's, copied to host
-                              memory and laid out as the software decoder lays them out (NV12
+                              memory (or kept on the device: keep_on_device) and laid out as the software decoder lays them out (NV12
                               -> 4:2:0 planes, P010/P016 -> 10/12-bit samples): the same samples,
                               since decoding is exactly specified */
     EV_DECODE_AUTO = 2,  /**< NVDEC where it can decode the stream, else the CPU */
@@ -76,7 +76,11 @@ typedef struct EvVideoOptions {
     EvDecodeOn decode_on;
     /** CUDA device for EV_DECODE_NVDEC / EV_DECODE_AUTO. */
     unsigned gpu_index;
-    unsigned reserved_[5]; /**< zero */
+    /** 1: NVDEC's frames may stay in device memory, read with ev_video_read_device() (the
+     *  conversion to convert_to done there, with libswscale's bits); the host reads still
+     *  work. 0 (default): they are copied to the host. */
+    unsigned keep_on_device;
+    unsigned reserved_[4]; /**< zero */
 } EvVideoOptions;
 
 /** Defaults: no raw format, no conversion, bicubic, automatic threads. */
@@ -147,6 +151,34 @@ EV_API int ev_video_read_mapped(EvVideo *v, EvPicture *pic, EvVideoFrameMap **ma
 EV_API void ev_video_unmap(EvVideoFrameMap *map);
 /** 1 when ev_video_read_mapped() reads v's frames in place (a regular raw or y4m file). */
 EV_API int ev_video_mappable(const EvVideo *v);
+
+/** A frame lent by ev_video_read_device(). */
+typedef struct EvVideoDeviceFrame EvVideoDeviceFrame;
+
+/**
+ * 1 when v's frames can be read into device memory with ev_video_read_device(): encoded input
+ * opened with keep_on_device, decoded by NVDEC, whose conversion (if any) the device does with
+ * the bits libswscale gives on the host: the same size change in the same layout and depth, 8
+ * to 14 bits, bicubic, bilinear or lanczos (with accurate_rnd or bitexact, or libswscale's x86
+ * default 8-bit path on x86), no range conversion, an even target size (docs/INPUT.md).
+ */
+EV_API int ev_video_on_device(const EvVideo *v);
+
+/**
+ * Read the next frame into device memory: *pic describes it, its data[] device addresses in
+ * the primary CUDA context of EvVideoOptions.gpu_index (the one ev_lend_device_pictures() uses
+ * when EvSettings.cuda_context is NULL), rows packed, samples as exactvmaf.h lays them out;
+ * the frame is complete when the call returns (no stream to wait on). It is the caller's until
+ * ev_video_release_device(*frame), which any thread may call, also after ev_video_close(). The
+ * reader owns a few such frames and waits in this call while all are lent. A frame the device
+ * cannot convert (the stream changes size or range later) is converted on the host and
+ * uploaded: the same bits.
+ * @return as ev_video_read(); -ENOTSUP when ev_video_on_device(v) is 0.
+ */
+EV_API int ev_video_read_device(EvVideo *v, EvPicture *pic, EvVideoDeviceFrame **frame);
+
+/** Give back a frame of ev_video_read_device(). NULL-safe. */
+EV_API void ev_video_release_device(EvVideoDeviceFrame *frame);
 
 /** Read and discard n frames. @return 0; -ENODATA if the stream ended first; or an error. */
 EV_API int ev_video_skip(EvVideo *v, unsigned n);

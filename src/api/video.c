@@ -37,6 +37,21 @@ int ev_video_mappable(const EvVideo *const v)
     return ev_io_video_mappable(v);
 }
 
+int ev_video_on_device(const EvVideo *const v)
+{
+    return ev_io_video_on_device(v);
+}
+
+int ev_video_read_device(EvVideo *const v, EvPicture *const pic, EvVideoDeviceFrame **const frame)
+{
+    return ev_io_video_read_device(v, pic, frame);
+}
+
+void ev_video_release_device(EvVideoDeviceFrame *const frame)
+{
+    ev_io_video_release_device(frame);
+}
+
 int ev_video_skip(EvVideo *const v, const unsigned n)
 {
     return ev_io_video_skip(v, n);

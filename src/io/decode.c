@@ -67,48 +67,13 @@ void ev_decode_close(EvDecoder **const d)
 
 #else
 
-#include "io/libav.h" /* libav*'s headers; its calls through ev_libav */
+#include "io/decoder.h"
 
 #define PROBE_BYTES (1 << 20) /* what libavformat itself reads at most to recognise a file */
 #define STDIN_IO_BYTES (1 << 16)
 /* A frame whose timestamp is this many frame periods off the constant-rate grid is one ffmpeg's
  * constant-rate output (`-f yuv4mpegpipe`) would drop or duplicate: variable frame rate. */
 #define VFR_PERIODS 1.1
-
-struct EvDecoder {
-    AVFormatContext *fmt;
-    AVIOContext *avio; /* standard input only: our reader over the stream */
-    FILE *stream;
-    uint8_t head[Y4M_HEAD_BYTES];
-    size_t head_len, head_pos;
-    AVCodecContext *codec;
-    int index; /* the video stream */
-    AVPacket *pkt;
-    AVFrame *frame; /* the last decoded frame */
-    AVFrame *out;   /* what the conversion reads: frame, or planar (NVDEC) */
-    /* NVDEC: the device, its frame copied to the host, and laid out as software decoding */
-    AVBufferRef *hw;
-    AVFrame *sw, *planar;
-    int on_gpu;         /* the decoder was given the CUDA device */
-    int gpu_refused;    /* ... and chose a software format for this stream */
-    int nvdec_required; /* EV_DECODE_NVDEC: no software fallback */
-    AVFrame *scaled;    /* a converted frame for ev_decode_read() without a target */
-    int pending;        /* frame holds a decoded frame not yet returned (read at open) */
-    int flushing, ended;
-    /* the conversion: NULL when frames are passed as decoded */
-    struct SwsContext *sws;
-    int sws_w, sws_h, sws_format, sws_range; /* the input it was made for */
-    int sws_flags;
-    char scaler[64]; /* the flags as given */
-    int dst_format;  /* AVPixelFormat of v->fmt */
-    int convert;     /* a target format was given */
-    AVRational rate, time_base;
-    int64_t first_pts;
-    unsigned frames; /* returned so far */
-    unsigned long long estimate;
-    int has_estimate;
-    char what[320];
-};
 
 /* libav's messages: none on stderr (the library never prints); the last error line of the
  * calling thread is kept for a failure's message. */
@@ -135,8 +100,7 @@ static void install_log(void)
     av_log_set_callback(av_log_quiet);
 }
 
-/* "<what>: <libav's reason>[ (<its last error line>)]" as the video's error. */
-static int fail_av(EvVideo *v, const int averr, const char *what)
+int ev_decoder_fail_av(EvVideo *v, const int averr, const char *what)
 {
     char reason[AV_ERROR_MAX_STRING_SIZE] = "";
     av_strerror(averr, reason, sizeof(reason));
@@ -287,10 +251,10 @@ static int open_input(EvVideo *v, EvDecoder *d, const char *path)
     }
     int ret = avformat_open_input(&d->fmt, d->stream ? "" : path, NULL, NULL);
     if (ret < 0)
-        return fail_av(v, ret, "not y4m, and not a video ffmpeg's libraries read");
+        return ev_decoder_fail_av(v, ret, "not y4m, and not a video ffmpeg's libraries read");
     ret = avformat_find_stream_info(d->fmt, NULL);
     if (ret < 0)
-        return fail_av(v, ret, "cannot read the streams");
+        return ev_decoder_fail_av(v, ret, "cannot read the streams");
     return 0;
 }
 
@@ -350,10 +314,23 @@ static const AVCodec *setup_nvdec(EvVideo *v, EvDecoder *d, const AVCodec *codec
     }
     char device[16];
     snprintf(device, sizeof(device), "%u", o->gpu_index);
-    const int ret = av_hwdevice_ctx_create(&d->hw, AV_HWDEVICE_TYPE_CUDA, device, NULL, 0);
+    /* frames kept on the device are read by the engine's twins: in the primary context of the
+     * device, which the engine uses too (ffmpeg's hwcontext_cuda refuses it when it is already
+     * active with other flags than its own: then a context of its own, frames to the host) */
+    int ret = -1;
+    if (o->keep_on_device) {
+        AVDictionary *opts = NULL;
+        av_dict_set(&opts, "primary_ctx", "1", 0);
+        ret = av_hwdevice_ctx_create(&d->hw, AV_HWDEVICE_TYPE_CUDA, device, opts, 0);
+        av_dict_free(&opts);
+        d->primary_ctx = ret >= 0;
+        av_last_error[0] = 0;
+    }
+    if (ret < 0)
+        ret = av_hwdevice_ctx_create(&d->hw, AV_HWDEVICE_TYPE_CUDA, device, NULL, 0);
     if (ret < 0) {
         if (d->nvdec_required)
-            fail_av(v, ret, "NVDEC: cannot open CUDA device");
+            ev_decoder_fail_av(v, ret, "NVDEC: cannot open CUDA device");
         av_last_error[0] = 0;
         return d->nvdec_required ? NULL : codec;
     }
@@ -390,7 +367,7 @@ static int open_decoder(EvVideo *v, EvDecoder *d, const EvVideoOptions *o)
         return ev_video_fail(v, -ENOMEM, "out of memory");
     int ret = avcodec_parameters_to_context(d->codec, st->codecpar);
     if (ret < 0)
-        return fail_av(v, ret, "cannot set up the decoder");
+        return ev_decoder_fail_av(v, ret, "cannot set up the decoder");
     if (d->on_gpu) {
         d->codec->hw_device_ctx = av_buffer_ref(d->hw);
         if (!d->codec->hw_device_ctx)
@@ -402,7 +379,7 @@ static int open_decoder(EvVideo *v, EvDecoder *d, const EvVideoOptions *o)
     d->codec->thread_count = (int)o->decoder_threads; /* 0: one per core */
     ret = avcodec_open2(d->codec, codec, NULL);
     if (ret < 0)
-        return fail_av(v, ret, "cannot open the decoder");
+        return ev_decoder_fail_av(v, ret, "cannot open the decoder");
     d->time_base = st->time_base;
     d->rate = av_guess_frame_rate(d->fmt, st, NULL);
     d->first_pts = AV_NOPTS_VALUE;
@@ -480,7 +457,7 @@ static int unpack(EvVideo *v, EvDecoder *d)
         out->height = in->height;
         const int ret = av_frame_get_buffer(out, 0);
         if (ret < 0)
-            return fail_av(v, ret, "out of memory");
+            return ev_decoder_fail_av(v, ret, "out of memory");
     }
     const unsigned bytes = od->comp[0].depth > 8 ? 2 : 1;
     const unsigned in_bits = (unsigned)(id->comp[0].depth + id->comp[0].shift);
@@ -507,12 +484,12 @@ static int unpack(EvVideo *v, EvDecoder *d)
 }
 
 /* An NVDEC frame: copied to host memory (its layout), then unpacked. */
-static int download(EvVideo *v, EvDecoder *d)
+int ev_decoder_download(EvVideo *v, EvDecoder *d)
 {
     av_frame_unref(d->sw);
     const int ret = av_hwframe_transfer_data(d->sw, d->frame, 0);
     if (ret < 0)
-        return fail_av(v, ret, "NVDEC: cannot copy the frame from the device");
+        return ev_decoder_fail_av(v, ret, "NVDEC: cannot copy the frame from the device");
     return unpack(v, d);
 }
 
@@ -521,14 +498,13 @@ static int download(EvVideo *v, EvDecoder *d)
 static int decode_failed(EvVideo *v, const EvDecoder *d, const int averr)
 {
     if (d->on_gpu && averr == AVERROR(ENOSYS))
-        return fail_av(v, -ENOTSUP,
-                       "NVDEC cannot decode this stream on this GPU (use the CPU "
-                       "decoder)");
-    return fail_av(v, averr, "corrupt stream: decoding failed");
+        return ev_decoder_fail_av(v, -ENOTSUP,
+                                  "NVDEC cannot decode this stream on this GPU (use the CPU "
+                                  "decoder)");
+    return ev_decoder_fail_av(v, averr, "corrupt stream: decoding failed");
 }
 
-/* The next decoded frame into d->frame. @return 1, 0 end of stream, or an error. */
-static int decode_frame(EvVideo *v, EvDecoder *d)
+int ev_decoder_next(EvVideo *v, EvDecoder *d, const int keep_device)
 {
     for (;;) {
         int ret = avcodec_receive_frame(d->codec, d->frame);
@@ -549,7 +525,7 @@ static int decode_frame(EvVideo *v, EvDecoder *d)
             continue;
         }
         if (ret < 0)
-            return fail_av(v, ret, "read error");
+            return ev_decoder_fail_av(v, ret, "read error");
         if (d->pkt->stream_index == d->index)
             ret = avcodec_send_packet(d->codec, d->pkt);
         av_packet_unref(d->pkt);
@@ -588,7 +564,7 @@ static int decode_frame(EvVideo *v, EvDecoder *d)
     }
     d->out = d->frame;
     if (d->frame->format == AV_PIX_FMT_CUDA)
-        return download(v, d);
+        return keep_device ? 1 : ev_decoder_download(v, d);
     if (d->on_gpu && d->gpu_refused && d->nvdec_required)
         return ev_video_fail(v, -ENOTSUP,
                              "NVDEC cannot decode this stream (%s %dx%d %s): use the CPU decoder",
@@ -632,7 +608,7 @@ static int make_scaler(EvVideo *v, EvDecoder *d)
     if (ret < 0) {
         sws_freeContext(d->sws);
         d->sws = NULL;
-        return fail_av(v, ret, "cannot convert the frames");
+        return ev_decoder_fail_av(v, ret, "cannot convert the frames");
     }
     d->sws_w = in->width;
     d->sws_h = in->height;
@@ -735,12 +711,12 @@ static int convert(EvVideo *v, EvDecoder *d, const EvPicture *dst, EvPicture *pi
         out->height = (int)v->fmt.height;
         ret = av_frame_get_buffer(out, 0);
         if (ret < 0)
-            return fail_av(v, ret, "out of memory");
+            return ev_decoder_fail_av(v, ret, "out of memory");
     }
     ret = sws_scale_frame(d->sws, out, d->out);
     av_frame_free(&wrap);
     if (ret < 0)
-        return fail_av(v, ret, "cannot convert the frames");
+        return ev_decoder_fail_av(v, ret, "cannot convert the frames");
     if (out == d->scaled) {
         if (dst)
             copy_planes(v, out, dst);
@@ -760,11 +736,20 @@ int ev_decode_read(EvVideo *const v, const EvPicture *const dst, EvPicture *cons
         ret = 0;
     else {
         av_frame_unref(d->frame);
-        ret = decode_frame(v, d);
+        ret = ev_decoder_next(v, d, 0);
     }
     if (ret <= 0)
         return ret;
-    ret = 0;
+    ret = ev_decoder_deliver(v, d, dst, pic);
+    if (ret)
+        return ret;
+    d->frames++;
+    return 1;
+}
+
+int ev_decoder_deliver(EvVideo *v, EvDecoder *d, const EvPicture *dst, EvPicture *pic)
+{
+    int ret = 0;
     if (!passes_through(v, d)) {
         ret = convert(v, d, dst, pic);
     } else if (d->out->width != (int)v->fmt.width || d->out->height != (int)v->fmt.height ||
@@ -778,10 +763,7 @@ int ev_decode_read(EvVideo *const v, const EvPicture *const dst, EvPicture *cons
     } else {
         describe_frame(v, d->out, pic);
     }
-    if (ret)
-        return ret;
-    d->frames++;
-    return 1;
+    return ret;
 }
 
 static int parse_scaler(EvVideo *v, EvDecoder *d, const char *scaler)
@@ -802,7 +784,7 @@ static int parse_scaler(EvVideo *v, EvDecoder *d, const char *scaler)
 /* v->fmt from the first frame (decoded now, kept for the first read) or the target format. */
 static int set_format(EvVideo *v, EvDecoder *d, const EvVideoOptions *o)
 {
-    int ret = decode_frame(v, d);
+    int ret = ev_decoder_next(v, d, 0);
     if (ret < 0)
         return ret;
     if (ret == 0)
@@ -854,6 +836,8 @@ static int open_once(EvVideo *const v, const char *const path, void *const strea
         return ev_video_fail(v, -ENOMEM, "out of memory");
     v->dec = d;
     d->stream = stream;
+    d->keep_on_device = !!o->keep_on_device;
+    d->gpu = o->gpu_index;
     d->head_len = head_len < sizeof(d->head) ? head_len : sizeof(d->head);
     if (head_len)
         memcpy(d->head, head, d->head_len);

@@ -33,6 +33,20 @@ int ev_decode_open(struct EvVideo *v, const char *path, void *stream, const uint
  * described in *pic (valid until the next read). @return 1, 0 end of stream, or an error. */
 int ev_decode_read(struct EvVideo *v, const EvPicture *dst, EvPicture *pic);
 
+/* decode_device.c, after ev_decode_open() with EvVideoOptions.keep_on_device: set up the route
+ * that keeps NVDEC's frames on the device where it gives the host route's bits, and say in the
+ * description which route the frames take. Nothing for other inputs. */
+void ev_decode_setup_device(struct EvVideo *v);
+/* Free the route's device state (its ring lives on until its last frame is back). */
+void ev_decode_close_device(struct EvVideo *v);
+
+/* 1 when v's frames are read into device memory (decode_device.c, EvVideoOptions.keep_on_device). */
+int ev_decode_on_device(const struct EvVideo *v);
+
+/* The next frame, converted, in a device frame of v's ring (ev_video_read_device()).
+ * @return 1, 0 end of stream, or an error (-ENOTSUP: not on the device). */
+int ev_decode_read_device(struct EvVideo *v, EvPicture *pic, EvVideoDeviceFrame **frame);
+
 /* Frames the container says it holds (its frame count, or its duration times the frame
  * rate): an estimate for progress. @return 0 and *n, or -ENODATA. */
 int ev_decode_estimate(const struct EvVideo *v, unsigned long long *n);

@@ -25,6 +25,8 @@
     X(av_buffer_unref)                                                                             \
     X(av_codec_is_decoder)                                                                         \
     X(av_codec_iterate)                                                                            \
+    X(av_dict_free)                                                                                \
+    X(av_dict_set)                                                                                 \
     X(av_find_best_stream)                                                                         \
     X(av_frame_alloc)                                                                              \
     X(av_frame_copy_props)                                                                         \
@@ -99,6 +101,8 @@ const char *ev_libav_error(void);
 #define av_buffer_unref ev_libav.av_buffer_unref
 #define av_codec_is_decoder ev_libav.av_codec_is_decoder
 #define av_codec_iterate ev_libav.av_codec_iterate
+#define av_dict_free ev_libav.av_dict_free
+#define av_dict_set ev_libav.av_dict_set
 #define av_find_best_stream ev_libav.av_find_best_stream
 #define av_frame_alloc ev_libav.av_frame_alloc
 #define av_frame_copy_props ev_libav.av_frame_copy_props

@@ -12,6 +12,7 @@
 
 #include "base/picture.h"
 #include "io/decode.h"
+#include "io/device_ring.h"
 #include "io/video_io.h"
 
 #define IO_BUFFER_BYTES (1u << 20) /* stdio buffer: FRAME lines and small planes */
@@ -203,6 +204,8 @@ static int setup(EvVideo *v, const char *path, const EvVideoOptions *o)
         v->is_y4m = 0;
         const int is_stdin = !strcmp(path, "-");
         ret = ev_decode_open(v, path, is_stdin ? (void *)v->f : NULL, v->head, v->head_len, o);
+        if (!ret)
+            ev_decode_setup_device(v); /* NVDEC's frames kept on the device, when asked */
         if (!ret || !raw)
             return ret;
         /* a raw file whose bytes happen to look like a container (a text format, no video
@@ -482,6 +485,37 @@ int ev_io_video_read_into(EvVideo *const v, const EvPicture *const dst)
 #define MAP_POPULATE 0 /* elsewhere the pages fault in as the workers read them */
 #endif
 
+int ev_io_video_on_device(const EvVideo *const v)
+{
+    return v && v->dec && ev_decode_on_device(v);
+}
+
+int ev_io_video_read_device(EvVideo *const v, EvPicture *const pic,
+                            EvVideoDeviceFrame **const frame)
+{
+    if (!v || !pic || !frame)
+        return -EINVAL;
+    *frame = NULL;
+    if (!ev_io_video_on_device(v))
+        return ev_video_fail(v, -ENOTSUP,
+                             "its frames are not kept on the device (EvVideoOptions.keep_on_device "
+                             "with NVDEC: %s)",
+                             ev_io_video_describe(v));
+    if (v->status)
+        return v->status;
+    const int got = ev_decode_read_device(v, pic, frame);
+    if (got < 0)
+        v->status = got;
+    if (got > 0)
+        v->next_frame++;
+    return got;
+}
+
+void ev_io_video_release_device(EvVideoDeviceFrame *const frame)
+{
+    ev_device_ring_give(frame);
+}
+
 struct EvVideoFrameMap {
     void *base;
     size_t len;
@@ -671,6 +705,7 @@ void ev_io_video_close(EvVideo **const pv)
     if (!pv || !*pv)
         return;
     EvVideo *const v = *pv;
+    ev_decode_close_device(v);
     ev_decode_close(&v->dec);
     if (v->f)
         fclose(v->f);

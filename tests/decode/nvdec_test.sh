@@ -2,14 +2,22 @@
 # NVDEC (label gpu; skips, 77, without a device): for each encode in CLIPS (default: the ones
 # ffmpeg makes here, when it can: H.264 8-bit, HEVC 10-bit, AV1, VP9),
 #   1. NVDEC's frames equal the software decoder's, hash for hash (tests/decode/frame_hashes.c);
-#   2. --backend cuda with NVDEC gives the JSON of --backend cpu with software decoding, for a
-#      pair whose distorted is scaled (vmaf_v0.6.1 and psnr, every value at %.17g).
-#   nvdec_test.sh EXACTVMAF FRAME_HASHES SOURCE_DIR [CLIPS_DIR]
+#   2. frames kept on the device (the device unpack, the scaler's twin: DEVICE_FRAMES, i.e.
+#      tests/decode/device_frames.c) equal the host route's, frame by frame, for pairs scaled on
+#      the device (8-bit with libswscale's default, lanczos and accurate_rnd; 10-bit), passed
+#      through, and for conversions the device does not do (a depth change, spline: host);
+#   3. --backend cuda with NVDEC gives the JSON of --backend cpu with software decoding, for
+#      pairs whose distorted is scaled on the device and on the host (vmaf_v0.6.1 and psnr,
+#      every value at %.17g).
+#   nvdec_test.sh EXACTVMAF FRAME_HASHES SOURCE_DIR DEVICE_FRAMES|- [CLIPS_DIR]
+# CLIPS_DIR holds h264.mp4 and hevc10.mp4 (1280x720), h264_small.mp4 and hevc10_small.mp4
+# (640x360), av1.mkv and vp9.webm (1280x720), as made below.
 set -uo pipefail
 bin=$1
 hashes=$2
 src=$3
-clips=${4:-${EV_NVDEC_CLIPS:-}}
+device_frames=${4:--}
+clips=${5:-${EV_NVDEC_CLIPS:-}}
 . "$src/tests/cli/lib.sh"
 
 v=$("$bin" --version)
@@ -22,7 +30,10 @@ if [ -z "$clips" ]; then
   ff() { ffmpeg -nostdin -hide_banner -loglevel error -y "$@"; }
   s="testsrc2=size=1280x720:rate=24,noise=alls=6:allf=t"
   ff -f lavfi -i "$s" -frames:v 24 -c:v libx264 -crf 26 "$clips/h264.mp4"
+  ff -f lavfi -i "$s" -frames:v 24 -vf scale=640:360 -c:v libx264 -crf 30 "$clips/h264_small.mp4"
   ff -f lavfi -i "$s" -frames:v 24 -c:v libx265 -pix_fmt yuv420p10le -x265-params log-level=error "$clips/hevc10.mp4"
+  ff -f lavfi -i "$s" -frames:v 24 -vf scale=640:360 -c:v libx265 -pix_fmt yuv420p10le \
+    -x265-params log-level=error "$clips/hevc10_small.mp4"
   ff -f lavfi -i "$s" -frames:v 24 -c:v libaom-av1 -cpu-used 8 "$clips/av1.mkv"
   ff -f lavfi -i "$s" -frames:v 24 -c:v libvpx-vp9 -deadline realtime "$clips/vp9.webm"
 fi
@@ -57,13 +68,27 @@ for f in "$clips"/*.mp4 "$clips"/*.mkv "$clips"/*.webm "$clips"/*.ivf; do
 done
 [ "$n" -gt 0 ] && ok || bad "no clips in $clips"
 
-# the whole route: NVDEC + CUDA twins against software decoding + CPU, a scaled distorted
-ref=$(ls "$clips"/h264*.mp4 | head -1)
-dis=$(ls "$clips"/hevc10*.mp4 "$clips"/*2160_10.mp4 2>/dev/null | head -1)
-"$bin" -q -r "$ref" -d "$dis" --feature psnr --backend cpu --decoder cpu --json --precision max \
-  -o "$tmp/cpu.json"
-"$bin" -q -r "$ref" -d "$dis" --feature psnr --backend cuda --decoder nvdec --json --precision max \
-  -o "$tmp/gpu.json"
+# frames kept on the device against the host route: REF DIS SCALER device|host
+device_pair() {
+  [ -f "$clips/$1" ] && [ -f "$clips/$2" ] || { echo "not checked: $1 / $2: no such clips"; return; }
+  if "$device_frames" "$clips/$1" "$clips/$2" "$3" "$4" >"$tmp/dev.txt" 2>&1; then
+    ok "$2 against $1 ($3, $4): $(tail -1 "$tmp/dev.txt") [$(sed -n 2p "$tmp/dev.txt")]"
+  else
+    bad "$2 against $1 ($3, $4): $(grep -m1 FAIL "$tmp/dev.txt")"
+    cat "$tmp/dev.txt" | head -5
+  fi
+}
+if [ "$device_frames" != - ]; then
+  device_pair h264.mp4 h264_small.mp4 bicubic device
+  device_pair h264.mp4 h264_small.mp4 lanczos device
+  device_pair h264.mp4 h264_small.mp4 bilinear+accurate_rnd device
+  device_pair hevc10.mp4 hevc10_small.mp4 bicubic device
+  device_pair h264.mp4 vp9.webm bicubic device
+  device_pair h264.mp4 hevc10.mp4 bicubic host
+  device_pair h264.mp4 h264_small.mp4 spline host
+fi
+
+# the whole route: NVDEC + CUDA twins against software decoding + CPU, scaled distorted
 # every value, parsed (%.17g: the doubles exactly), without the timing, the version and the
 # "backends" object that only a CUDA run writes
 values() {
@@ -71,10 +96,21 @@ values() {
 for k in ("fps", "version", "backends"): d.pop(k, None)
 print(json.dumps(d, sort_keys=True, indent=1))' "$1"
 }
-if [ -s "$tmp/cpu.json" ] && cmp -s <(values "$tmp/cpu.json") <(values "$tmp/gpu.json"); then
-  ok "$(basename "$dis") against $(basename "$ref"): --backend cuda --decoder nvdec JSON equals --backend cpu --decoder cpu"
-else
-  bad "--backend cuda --decoder nvdec JSON differs from the CPU's"
-  diff <(values "$tmp/cpu.json") <(values "$tmp/gpu.json") | head -6
-fi
+json_pair() { # REF DIS
+  local ref=$clips/$1 dis=$clips/$2
+  [ -f "$ref" ] && [ -f "$dis" ] || { echo "not checked: $1 / $2: no such clips"; return; }
+  "$bin" -q -r "$ref" -d "$dis" --feature psnr --backend cpu --decoder cpu --json --precision max \
+    -o "$tmp/cpu.json"
+  "$bin" -q -r "$ref" -d "$dis" --feature psnr --backend cuda --decoder nvdec --json \
+    --precision max -o "$tmp/gpu.json"
+  if [ -s "$tmp/cpu.json" ] && cmp -s <(values "$tmp/cpu.json") <(values "$tmp/gpu.json"); then
+    ok "$2 against $1: --backend cuda --decoder nvdec JSON equals --backend cpu --decoder cpu"
+  else
+    bad "$2 against $1: --backend cuda --decoder nvdec JSON differs from the CPU's"
+    diff <(values "$tmp/cpu.json") <(values "$tmp/gpu.json") | head -6
+  fi
+}
+json_pair h264.mp4 h264_small.mp4
+json_pair hevc10.mp4 hevc10_small.mp4
+json_pair h264.mp4 hevc10.mp4
 finish nvdec

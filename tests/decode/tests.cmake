@@ -14,6 +14,18 @@ add_test(NAME encoded_input
                  $<TARGET_FILE:decode_pair_frames> ${PROJECT_SOURCE_DIR})
 set_tests_properties(encoded_input PROPERTIES LABELS "decode;cli" SKIP_RETURN_CODE 77 TIMEOUT 1500)
 
+# Encoded input kept on the device (ev_video_read_device: the device unpack and the scaler's
+# twin) against the host route, frame by frame; run by gpu_nvdec on its pairs.
+set(EV_DEVICE_FRAMES_TOOL -)
+if(EV_WITH_CUDA)
+  add_executable(decode_device_frames ${CMAKE_CURRENT_LIST_DIR}/device_frames.c)
+  target_link_libraries(decode_device_frames PRIVATE exactvmaf CUDA::cudart_static)
+  target_compile_definitions(decode_device_frames PRIVATE _POSIX_C_SOURCE=200809L)
+  ev_exact_flags(decode_device_frames)
+  ev_warnings(decode_device_frames)
+  set(EV_DEVICE_FRAMES_TOOL $<TARGET_FILE:decode_device_frames>)
+endif()
+
 # NVDEC against the software decoders, and the CUDA route on encodes against the CPU's (label
 # gpu: skips without a device). EV_NVDEC_CLIPS names a folder of encodes (the device machine has
 # no ffmpeg to make them); without it, ffmpeg makes them.
@@ -24,7 +36,7 @@ ev_exact_flags(decode_frame_hashes)
 ev_warnings(decode_frame_hashes)
 add_test(NAME gpu_nvdec
          COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/nvdec_test.sh $<TARGET_FILE:exactvmaf_cli>
-                 $<TARGET_FILE:decode_frame_hashes> ${PROJECT_SOURCE_DIR})
+                 $<TARGET_FILE:decode_frame_hashes> ${PROJECT_SOURCE_DIR} ${EV_DEVICE_FRAMES_TOOL})
 set_tests_properties(gpu_nvdec PROPERTIES LABELS "gpu;decode" SKIP_RETURN_CODE 77 TIMEOUT 900)
 
 # The scaler's C reference (src/io/scale_ref.c, the spec of a GPU twin) against libswscale,

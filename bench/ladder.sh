@@ -1,0 +1,114 @@
+#!/usr/bin/env bash
+# A ladder (issue 24): one reference and several encodes, each scaled to the reference's size,
+# whole processes, every route alternating with the others, RUNS rounds (default 1), the
+# fastest run of each:
+#   - the decoders' own aggregate rate: one ffmpeg decoding every stream at once to null, with
+#     NVDEC (frames left on the device) and in software (its default threads);
+#   - exactvmaf -r REF -d E1 ... -d En in one run: --backend cuda with NVDEC (frames kept and
+#     scaled on the device), --backend cuda with software decoding, and the automatic choice;
+#     each output's values must equal the software-decoding run's (libswscale on the host);
+#   - the path users take today: for each encode, ffmpeg -> y4m pipes (scale=W:H:flags=bicubic)
+#     -> Netflix vmaf --threads <cores>, one after the other, when NETFLIX_VMAF is set.
+# "scored fps" is encodes x frames / wall; the decoders' row is the same count over their wall
+# (the bound that decoding every stream once puts on the ladder).
+#   FFMPEG=ffmpeg [NETFLIX_VMAF=.../vmaf] bench/ladder.sh EXACTVMAF FRAMES REF ENC...
+# MODEL (default vmaf_v0.6.1). FRAMES: the frames scored of each (--frame_cnt / -frames:v).
+set -uo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+ev=$1 frames=$2 ref=$3
+shift 3
+encs=("$@")
+ff=${FFMPEG:-ffmpeg}
+nf=${NETFLIX_VMAF:-}
+runs=${RUNS:-1}
+model=${MODEL:-vmaf_v0.6.1}
+cores=$(nproc)
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+size=$("$ff" -hide_banner -i "$ref" 2>&1 | grep -m1 -oE ' [0-9]{2,5}x[0-9]{2,5}' | tr -d ' ')
+n=${#encs[@]}
+
+declare -A best cpu
+names=()
+route() { # NAME CMD...
+  local name=$1
+  shift
+  [[ " ${names[*]} " == *" $name "* ]] || names+=("$name")
+  local m
+  if ! m=$(python3 "$here/measure.py" "$@"); then
+    echo "$name: $m" >&2
+    return
+  fi
+  read -r wall cpus _ <<<"$m"
+  if [ -z "${best[$name]:-}" ] || python3 -c "import sys; sys.exit(not $wall < ${best[$name]})"; then
+    best[$name]=$wall
+    cpu[$name]=$cpus
+  fi
+}
+netflix_one_by_one() { # the six pipes runs, one after the other
+  for e in "${encs[@]}"; do
+    rm -f "$tmp/r.y4m" "$tmp/d.y4m"
+    mkfifo "$tmp/r.y4m" "$tmp/d.y4m"
+    "$ff" -nostdin -v error -i "$ref" -frames:v "$frames" -strict -1 -f yuv4mpegpipe -y "$tmp/r.y4m" &
+    "$ff" -nostdin -v error -i "$e" -frames:v "$frames" -vf "scale=${size/x/:}:flags=bicubic" \
+      -strict -1 -f yuv4mpegpipe -y "$tmp/d.y4m" &
+    "$nf" -q -r "$tmp/r.y4m" -d "$tmp/d.y4m" --model version=$model --threads "$cores" \
+      --json -o "$tmp/nf_$(basename "$e").json" >/dev/null || return 1
+    wait
+  done
+}
+export -f netflix_one_by_one
+export ff ref frames size nf model cores tmp
+dis_args=()
+for e in "${encs[@]}"; do dis_args+=(-d "$e"); done
+nvdec_in=()
+for f in "$ref" "${encs[@]}"; do nvdec_in+=(-hwaccel cuda -hwaccel_output_format cuda -i "$f"); done
+sw_in=()
+for f in "$ref" "${encs[@]}"; do sw_in+=(-i "$f"); done
+maps=()
+for ((k = 0; k <= n; k++)); do maps+=(-map "$k:v"); done
+for ((k = 0; k < runs; k++)); do
+  route "ffmpeg decoding every stream, NVDEC (frames on the device)" "$ff" -nostdin -v error \
+    "${nvdec_in[@]}" "${maps[@]}" -frames:v "$frames" -f null -
+  route "ffmpeg decoding every stream, software" "$ff" -nostdin -v error "${sw_in[@]}" "${maps[@]}" \
+    -frames:v "$frames" -f null -
+  for r in nvdec cpu; do
+    mkdir -p "$tmp/$r"
+    route "exactvmaf, one run, --backend cuda --decoder $r" "$ev" -q -r "$ref" "${dis_args[@]}" \
+      --frame_cnt "$frames" --model version=$model --backend cuda --decoder $r --json \
+      --precision max -o "$tmp/$r/"
+  done
+  mkdir -p "$tmp/auto"
+  route "exactvmaf, one run (automatic)" "$ev" -q -r "$ref" "${dis_args[@]}" --frame_cnt "$frames" \
+    --model version=$model --json --precision max -o "$tmp/auto/"
+  [ -n "$nf" ] && route "ffmpeg -> y4m pipes -> Netflix vmaf --threads $cores, $n runs" \
+    bash -c netflix_one_by_one
+done
+
+values() {
+  python3 -c 'import json,sys; d=json.load(open(sys.argv[1]))
+for k in ("fps", "version", "backends"): d.pop(k, None)
+print(json.dumps(d, sort_keys=True))' "$1" 2>/dev/null
+}
+echo "$(basename "$ref") ($size) against ${n} encodes, $frames frames each, $model, $cores cores, fastest of $runs"
+echo
+echo "| route | scored fps | wall s | CPU s | values = software decoding's |"
+echo "|---|---|---|---|---|"
+for name in "${names[@]}"; do
+  [ -n "${best[$name]:-}" ] || { echo "| $name | failed | | | |"; continue; }
+  same=""
+  case $name in
+    *"--decoder nvdec") d=nvdec ;;
+    *automatic*) d=auto ;;
+    *) d="" ;;
+  esac
+  if [ -n "$d" ]; then
+    same=yes
+    for e in "${encs[@]}"; do
+      b=$(basename "$e"); b=${b%.*}
+      cmp -s <(values "$tmp/cpu/$b.json") <(values "$tmp/$d/$b.json") && [ -n "$(values "$tmp/cpu/$b.json")" ] || same=NO
+    done
+  fi
+  python3 -c 'import sys; n,w,c,name,same=sys.argv[1:]; print("| %s | %.1f | %.2f | %.1f | %s |" % (name, int(n)/float(w), float(w), float(c), same))' \
+    "$((n * frames))" "${best[$name]}" "${cpu[$name]}" "$name" "$same"
+done

@@ -1,0 +1,81 @@
+/*
+ * The state of one encoded input, shared by decode.c (demuxing, decoding, the host conversion)
+ * and decode_device.c (frames kept on the device: NVDEC's, unpacked and scaled by the twins),
+ * which calls decode.c's steps below (never the other way).
+ * Private to those two files; only in a build with libav* (EV_HAVE_FFMPEG).
+ */
+#ifndef EV_IO_DECODER_H
+#define EV_IO_DECODER_H
+
+#include "io/device_ring.h"
+#include "io/libav.h" /* libav*'s headers; its calls through ev_libav */
+#include "io/scale_twin.h"
+#include "io/video_io.h"
+
+struct EvDecoder {
+    AVFormatContext *fmt;
+    AVIOContext *avio; /* standard input only: our reader over the stream */
+    FILE *stream;
+    uint8_t head[Y4M_HEAD_BYTES];
+    size_t head_len, head_pos;
+    AVCodecContext *codec;
+    int index; /* the video stream */
+    AVPacket *pkt;
+    AVFrame *frame; /* the last decoded frame */
+    AVFrame *out;   /* what the conversion reads: frame, or planar (NVDEC) */
+    /* NVDEC: the device, its frame copied to the host, and laid out as software decoding */
+    AVBufferRef *hw;
+    AVFrame *sw, *planar;
+    int on_gpu;         /* the decoder was given the CUDA device */
+    int gpu_refused;    /* ... and chose a software format for this stream */
+    int nvdec_required; /* EV_DECODE_NVDEC: no software fallback */
+    AVFrame *scaled;    /* a converted frame for ev_decode_read() without a target */
+    int pending;        /* frame holds a decoded frame not yet returned (read at open) */
+    int flushing, ended;
+    /* the conversion: NULL when frames are passed as decoded */
+    struct SwsContext *sws;
+    int sws_w, sws_h, sws_format, sws_range; /* the input it was made for */
+    int sws_flags;
+    char scaler[64]; /* the flags as given */
+    int dst_format;  /* AVPixelFormat of v->fmt */
+    int convert;     /* a target format was given */
+    AVRational rate, time_base;
+    int64_t first_pts;
+    unsigned frames; /* returned so far */
+    unsigned long long estimate;
+    int has_estimate;
+    char what[320];
+    /* frames kept on the device (EvVideoOptions.keep_on_device): decode_device.c */
+    int keep_on_device; /* asked for */
+    int primary_ctx;    /* NVDEC's device is the primary context (hw) */
+    int on_device;      /* ev_video_on_device(): the route below is set up */
+    unsigned gpu;
+    EvDeviceRing *ring;
+    void *gpu_stream;  /* the route's work: unpack, scale, upload */
+    EvScaleTwin *twin; /* the size changes: the unpacked frame is scaled into the ring's */
+    void *mid;         /* ... from this device frame at the decoded size */
+    void *mid_plane[3];
+    ptrdiff_t mid_pitch[3];
+    int dev_w, dev_h, dev_sw_format; /* the decoded frames the route was made for */
+    unsigned dev_bytes, dev_shift, dev_cw, dev_ch;
+    int dev_semi;
+};
+
+/* decode.c's steps, which decode_device.c calls too. */
+
+/* "<what>: <libav's reason>[ (<its last error line>)]" as the video's error. */
+int ev_decoder_fail_av(EvVideo *v, int averr, const char *what);
+
+/* The next decoded frame into d->frame (d->out: what the host conversion reads). A frame of
+ * NVDEC stays in device memory when keep_device is 1, else it is copied to the host and
+ * unpacked (ev_decoder_download). @return 1, 0 end of stream, or an error. */
+int ev_decoder_next(EvVideo *v, struct EvDecoder *d, int keep_device);
+
+/* d->frame (NVDEC's, in device memory) copied to the host and unpacked into d->planar. */
+int ev_decoder_download(EvVideo *v, struct EvDecoder *d);
+
+/* d->out converted as the scale filter converts it (or passed through): into dst, or
+ * described in *pic when dst is NULL. @return 0, or an error. */
+int ev_decoder_deliver(EvVideo *v, struct EvDecoder *d, const EvPicture *dst, EvPicture *pic);
+
+#endif
