@@ -45,8 +45,8 @@ route() { # NAME CMD...
     cpu[$name]=$cpus
   fi
 }
-netflix_one_by_one() { # the six pipes runs, one after the other
-  for e in "${encs[@]}"; do
+netflix_one_by_one() { # ENC...: the pipes runs, one after the other
+  for e in "$@"; do
     rm -f "$tmp/r.y4m" "$tmp/d.y4m"
     mkfifo "$tmp/r.y4m" "$tmp/d.y4m"
     "$ff" -nostdin -v error -i "$ref" -frames:v "$frames" -strict -1 -f yuv4mpegpipe -y "$tmp/r.y4m" &
@@ -82,7 +82,7 @@ for ((k = 0; k < runs; k++)); do
   route "exactvmaf, one run (automatic)" "$ev" -q -r "$ref" "${dis_args[@]}" --frame_cnt "$frames" \
     --model version=$model --json --precision max -o "$tmp/auto/"
   [ -n "$nf" ] && route "ffmpeg -> y4m pipes -> Netflix vmaf --threads $cores, $n runs" \
-    bash -c netflix_one_by_one
+    bash -c 'netflix_one_by_one "$@"' _ "${encs[@]}"
 done
 
 values() {
