@@ -914,12 +914,39 @@ static void test_open_pair(void)
     memset(&o, 0xab, sizeof(o));
     ev_video_default_options(&o);
     CHECK(!o.raw && !o.convert_to && !o.scaler && o.decode_on == EV_DECODE_CPU);
+    CHECK(!o.keep_on_device);
     CHECK(ev_video_can_decode() == (ev_video_decoder_libraries()[0] != 0));
+}
+
+/* Device frames (ev_video_read_device) are NVDEC's only: a y4m input, even opened with
+ * keep_on_device, is not on the device, and reading it so is refused with its name. */
+static void test_device_frames_refused(void)
+{
+    const char *ref = EV_SOURCE_DIR "/testdata/sample_ref.y4m";
+    EvVideoOptions o;
+    ev_video_default_options(&o);
+    o.keep_on_device = 1;
+    o.decode_on = EV_DECODE_NVDEC;
+    EvVideo *v = NULL;
+    char err[512];
+    CHECK(ev_video_open_with(&v, ref, &o, err, sizeof(err)) == 0 && v);
+    CHECK(!ev_video_on_device(v) && !ev_video_on_device(NULL));
+    EvPicture pic;
+    EvVideoDeviceFrame *f = (EvVideoDeviceFrame *)&pic; /* set to NULL by the call */
+    CHECK(ev_video_read_device(v, &pic, &f) == -ENOTSUP && f == NULL);
+    CHECK(strstr(ev_video_error(v), "sample_ref.y4m") != NULL &&
+          strstr(ev_video_error(v), "not kept on the device") != NULL);
+    CHECK(ev_video_read_device(NULL, &pic, &f) == -EINVAL);
+    ev_video_release_device(NULL); /* NULL-safe */
+    /* the host read still works after the refusal */
+    CHECK(ev_video_read(v, &pic) == 1);
+    ev_video_close(&v);
 }
 
 static void run_all(void)
 {
     test_open_pair();
+    test_device_frames_refused();
     test_raw_roundtrip();
     test_y4m_tags();
     test_y4m_by_name();
