@@ -85,9 +85,9 @@ EOF
       done ;;
     nvdec)  # issue 24: NVDEC's frames, frames kept on the device, CUDA JSON = CPU JSON
       /tmp/build-gpu/exactvmaf --version | grep -E 'input|backends'
-      (cd /tmp/build-gpu && EV_NVDEC_CLIPS=$root/.device/nv/clips timeout 300 ctest -R gpu_nvdec \
-        --output-on-failure >$L/nvdec.txt 2>&1)
-      echo "rc $?"; grep -E '^ok|^FAIL|^not checked|passed|failed' $L/nvdec.txt | head -40 ;;
+      (cd /tmp/build-gpu && EV_NVDEC_CLIPS=$root/.device/nv/clips timeout 300 ctest -V -R gpu_nvdec \
+        >$L/nvdec.txt 2>&1)
+      echo "rc $?"; grep -E 'ok: |FAIL|not checked|passed|failed' $L/nvdec.txt | cut -c1-400 | head -40 ;;
     encoded)  # issue 24: the routes of one encoded pair, 1080p and 4K (bench/encoded_input.sh)
       for p in ${ENC_PAIRS:-1080 2160}; do
         FFMPEG=/tmp/libav/bin/ffmpeg NETFLIX_VMAF=$root/.device/netflix-vmaf RUNS=${ENC_RUNS:-1} \
@@ -95,11 +95,21 @@ EOF
           .device/rates/ref_$p.mkv .device/rates/dis_$p.mp4 >$L/encoded_$p.txt 2>&1
         echo "rc $?"; grep -vE '^$' $L/encoded_$p.txt | tail -14
       done ;;
-    ladder)  # issue 24: the 4K ladder, one reference and six encodes (bench/ladder.sh)
-      FFMPEG=/tmp/libav/bin/ffmpeg NETFLIX_VMAF=$root/.device/netflix-vmaf RUNS=${LADDER_RUNS:-1} \
+    ladder)  # issue 24: the 4K ladder, one reference and six encodes (bench/ladder.sh);
+      # LADDER_NF=0: no Netflix row; LADDER_SCORES: more rounds with these SCORE arguments,
+      # '|'-separated (e.g. "-n --feature psnr": the input path's own bound)
+      nfv=$root/.device/netflix-vmaf; [ "${LADDER_NF:-1}" = 0 ] && nfv=
+      FFMPEG=/tmp/libav/bin/ffmpeg NETFLIX_VMAF=$nfv RUNS=${LADDER_RUNS:-1} \
         timeout $(($(left) - 20)) bench/ladder.sh /tmp/build-gpu/exactvmaf ${LADDER_FRAMES:-600} \
         .device/rates/ref_2160.mkv .device/rates/ladder_*.mp4 >$L/ladder.txt 2>&1
-      echo "rc $?"; grep -vE '^$' $L/ladder.txt | tail -12 ;;
+      echo "rc $?"; grep -vE '^$' $L/ladder.txt | tail -12
+      IFS='|' read -r -a extra <<<"${LADDER_SCORES:-}"
+      for sc in "${extra[@]}"; do
+        FFMPEG=/tmp/libav/bin/ffmpeg SCORE="$sc" RUNS=${LADDER_RUNS:-1} timeout $(($(left) - 20)) \
+          bench/ladder.sh /tmp/build-gpu/exactvmaf ${LADDER_FRAMES:-600} .device/rates/ref_2160.mkv \
+          .device/rates/ladder_*.mp4 >$L/ladder_more.txt 2>&1
+        echo "rc $?"; grep -vE '^$' $L/ladder_more.txt | tail -12
+      done ;;
     pictures)
       timeout 150 /tmp/build-gpu/tests/gpu_device_pictures >$L/device_pictures.txt 2>&1
       echo "rc $?"; grep -E 'DIFFERENT|failed|passed' $L/device_pictures.txt | tail -8 ;;
@@ -172,9 +182,9 @@ EOF
         ${j:+-L$(dirname "$j")} -ljansson || echo "bench_gpu.c: build failed"
       python3 bench/synth_frames.py 3840 2160 60 25 24 >/tmp/t4_r.yuv
       python3 bench/synth_frames.py 3840 2160 60 26 64 >/tmp/t4_d.yuv
-      for f in ${TWINS:-xpsnr ssimulacra2}; do
+      for f in ${TWINS:-xpsnr ssimulacra2}; do  # "model": vmaf_v0.6.1
         echo "$f, 60 4K frames on the device, 3 rounds (s to flush, fps, -, backend, s to close, fps):"
-        timeout 120 /tmp/bench_gpu_c /tmp/t4_r.yuv /tmp/t4_d.yuv 3840 2160 60 3 0 $f; echo "rc $?"
+        timeout 120 /tmp/bench_gpu_c /tmp/t4_r.yuv /tmp/t4_d.yuv 3840 2160 60 3 0 ${f/#model/}; echo "rc $?"
       done
       rm -f /tmp/t4_*.yuv ;;
     cores)  # issue 23: bench/vs_netflix.sh against Netflix's CLI (.device/netflix-vmaf)

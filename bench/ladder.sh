@@ -12,7 +12,9 @@
 # "scored fps" is encodes x frames / wall; the decoders' row is the same count over their wall
 # (the bound that decoding every stream once puts on the ladder).
 #   FFMPEG=ffmpeg [NETFLIX_VMAF=.../vmaf] bench/ladder.sh EXACTVMAF FRAMES REF ENC...
-# MODEL (default vmaf_v0.6.1). FRAMES: the frames scored of each (--frame_cnt / -frames:v).
+# MODEL (default vmaf_v0.6.1); SCORE: exactvmaf's scoring arguments instead of the model's
+# (e.g. "-n --feature psnr": the input path's own bound; the Netflix row then keeps MODEL).
+# FRAMES: the frames scored of each (--frame_cnt / -frames:v).
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 ev=$1 frames=$2 ref=$3
@@ -22,6 +24,7 @@ ff=${FFMPEG:-ffmpeg}
 nf=${NETFLIX_VMAF:-}
 runs=${RUNS:-1}
 model=${MODEL:-vmaf_v0.6.1}
+read -r -a score <<<"${SCORE:---model version=$model}"
 cores=$(nproc)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -75,12 +78,12 @@ for ((k = 0; k < runs; k++)); do
   for r in nvdec cpu; do
     mkdir -p "$tmp/$r"
     route "exactvmaf, one run, --backend cuda --decoder $r" "$ev" -q -r "$ref" "${dis_args[@]}" \
-      --frame_cnt "$frames" --model version=$model --backend cuda --decoder $r --json \
+      --frame_cnt "$frames" "${score[@]}" --backend cuda --decoder $r --json \
       --precision max -o "$tmp/$r/"
   done
   mkdir -p "$tmp/auto"
   route "exactvmaf, one run (automatic)" "$ev" -q -r "$ref" "${dis_args[@]}" --frame_cnt "$frames" \
-    --model version=$model --json --precision max -o "$tmp/auto/"
+    "${score[@]}" --json --precision max -o "$tmp/auto/"
   [ -n "$nf" ] && route "ffmpeg -> y4m pipes -> Netflix vmaf --threads $cores, $n runs" \
     bash -c 'netflix_one_by_one "$@"' _ "${encs[@]}"
 done
@@ -90,7 +93,7 @@ values() {
 for k in ("fps", "version", "backends"): d.pop(k, None)
 print(json.dumps(d, sort_keys=True))' "$1" 2>/dev/null
 }
-echo "$(basename "$ref") ($size) against ${n} encodes, $frames frames each, $model, $cores cores, fastest of $runs"
+echo "$(basename "$ref") ($size) against ${n} encodes, $frames frames each, ${score[*]}, $cores cores, fastest of $runs"
 echo
 echo "| route | scored fps | wall s | CPU s | values = software decoding's |"
 echo "|---|---|---|---|---|"

@@ -335,6 +335,20 @@ static int open_all(const CliSettings *s, EvVideo **ref, Scoring *sc, unsigned n
         if (cli_open_video(s, sc[i].path, *ref, &sc[i].video) ||
             cli_check_pair(s, s->ref_path, *ref, sc[i].path, sc[i].video))
             return -1;
+    EvVideo *all[CLI_MAX_ITEMS + 1];
+    const char *paths[CLI_MAX_ITEMS + 1];
+    all[0] = *ref;
+    paths[0] = s->ref_path;
+    for (unsigned i = 0; i < n_dis; i++) {
+        all[i + 1] = sc[i].video;
+        paths[i + 1] = sc[i].path;
+    }
+    const int err = cli_settle_decoders(s, all, paths, n_dis + 1);
+    *ref = all[0];
+    for (unsigned i = 0; i < n_dis; i++)
+        sc[i].video = all[i + 1];
+    if (err)
+        return -1;
     for (unsigned i = 0; i < n_dis; i++) {
         sc[i].log = (CliLogUser){ s->ref_path, sc[i].path, 0 };
         if (cli_open_context(s, &sc[i].log, &sc[i].ctx))

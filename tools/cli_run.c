@@ -69,7 +69,9 @@ static void warn_tag_mismatch(const char *ref_path, const EvVideo *ref, const ch
                 ia ? "interlaced" : "progressive", dis_path, ib ? "interlaced" : "progressive");
 }
 
-int cli_open_video(const CliSettings *s, const char *path, const EvVideo *ref, EvVideo **v)
+/* cli_open_video with the decoder chosen: forced to the CPU (cpu), or as the settings say. */
+static int open_video(const CliSettings *s, const char *path, const EvVideo *ref, EvVideo **v,
+                      const int cpu)
 {
     char err[512];
     EvVideoOptions o;
@@ -77,13 +79,18 @@ int cli_open_video(const CliSettings *s, const char *path, const EvVideo *ref, E
     o.raw = s->raw ? &s->raw_fmt : NULL;
     o.scaler = s->scaler;
     o.gpu_index = s->gpu;
-    /* the CPU by default (docs/INPUT.md); NVDEC's frames stay on the device for the CUDA
-     * backend, whose twins read them there */
-    if (s->decoder == CLI_DECODER_NVDEC)
-        o.decode_on = EV_DECODE_NVDEC;
-    else if (s->decoder == CLI_DECODER_AUTO)
-        o.decode_on = EV_DECODE_AUTO;
+    /* NVDEC's frames stay on the device for the CUDA backend, whose twins read them there:
+     * faster than libavcodec's threads on the H100 host for one pair at 1080p and 4K and for
+     * a 4K ladder (docs/BENCHMARKS.md); copied to the host they are slower, so auto takes
+     * NVDEC only where they stay (the library's EV_DECODE_AUTO with keep_on_device) */
     o.keep_on_device = s->backend != EV_BACKEND_CPU;
+    const CliDecoder d = cpu                                      ? CLI_DECODER_CPU
+                         : s->decoder != CLI_DECODER_DEFAULT      ? s->decoder
+                         : o.keep_on_device && ev_gpu_count() > 0 ? CLI_DECODER_AUTO
+                                                                  : CLI_DECODER_CPU;
+    o.decode_on = d == CLI_DECODER_NVDEC  ? EV_DECODE_NVDEC
+                  : d == CLI_DECODER_AUTO ? EV_DECODE_AUTO
+                                          : EV_DECODE_CPU;
     EvVideoFormat target;
     if (ref) { /* a distorted: an encode is converted to the reference's format */
         ev_video_format(ref, &target);
@@ -91,6 +98,29 @@ int cli_open_video(const CliSettings *s, const char *path, const EvVideo *ref, E
     }
     if (ev_video_open_with(v, path, &o, err, sizeof(err)))
         return fprintf(stderr, "%s: %s\n", app, err), -1;
+    return 0;
+}
+
+int cli_open_video(const CliSettings *s, const char *path, const EvVideo *ref, EvVideo **v)
+{
+    return open_video(s, path, ref, v, 0);
+}
+
+int cli_settle_decoders(const CliSettings *s, EvVideo **v, const char *const *path, unsigned n)
+{
+    if (s->decoder != CLI_DECODER_DEFAULT && s->decoder != CLI_DECODER_AUTO)
+        return 0;
+    unsigned kept = 0;
+    for (unsigned i = 0; i < n; i++)
+        kept += (unsigned)ev_video_on_device(v[i]);
+    if (!kept || kept == n)
+        return 0;
+    for (unsigned i = 0; i < n; i++) /* the reference first: the distorted convert to it */
+        if (ev_video_on_device(v[i])) {
+            ev_video_close(&v[i]);
+            if (open_video(s, path[i], i ? v[0] : NULL, &v[i], 1))
+                return -1;
+        }
     return 0;
 }
 

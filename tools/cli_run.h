@@ -25,6 +25,12 @@ double cli_now(void);
 /* Open one input with the raw flags of s (a y4m is recognised by its magic). */
 /* Open an input; ref != NULL: a distorted, an encode converted to ref's format (--scaler). */
 int cli_open_video(const CliSettings *s, const char *path, const EvVideo *ref, EvVideo **v);
+/* The automatic decoder (--decoder auto, or the default) keeps the frames of every input on the
+ * device or of none: a pair lent to the twins is on the device or on the host, and NVDEC's
+ * frames copied to the host come slower than libavcodec's threads. So where some of v[0..n)
+ * (the reference, then the distorted) are on the device and some not, those are reopened on
+ * the CPU. @return 0, or -1 (said why). */
+int cli_settle_decoders(const CliSettings *s, EvVideo **v, const char *const *path, unsigned n);
 /* The distorted must have the reference's geometry; warns (unless -q) on y4m tag mismatches. */
 int cli_check_pair(const CliSettings *s, const char *ref_path, const EvVideo *ref,
                    const char *dis_path, const EvVideo *dis);

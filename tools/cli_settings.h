@@ -13,7 +13,13 @@ typedef struct CliFeature {
     const char *options; /* "k=v:k=v" or NULL, points into argv */
 } CliFeature;
 
-typedef enum CliDecoder { CLI_DECODER_CPU = 0, CLI_DECODER_NVDEC, CLI_DECODER_AUTO } CliDecoder;
+/* --decoder; DEFAULT: auto where the CUDA backend may score and a device exists, else cpu */
+typedef enum CliDecoder {
+    CLI_DECODER_DEFAULT = 0,
+    CLI_DECODER_CPU,
+    CLI_DECODER_NVDEC,
+    CLI_DECODER_AUTO
+} CliDecoder;
 
 typedef struct CliSettings {
     const char *ref_path, *dis_path, *out_path; /* dis_path: the first -d */

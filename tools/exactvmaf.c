@@ -26,6 +26,13 @@ static int open_inputs(const CliSettings *s, EvVideo **ref, EvVideo **dis)
 {
     if (cli_open_video(s, s->ref_path, NULL, ref) || cli_open_video(s, s->dis_path, *ref, dis))
         return -1;
+    EvVideo *both[2] = { *ref, *dis };
+    const char *paths[2] = { s->ref_path, s->dis_path };
+    const int err = cli_settle_decoders(s, both, paths, 2);
+    *ref = both[0];
+    *dis = both[1];
+    if (err)
+        return -1;
     return cli_check_pair(s, s->ref_path, *ref, s->dis_path, *dis);
 }
 

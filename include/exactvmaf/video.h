@@ -54,7 +54,9 @@ typedef enum EvDecodeOn {
                               memory (or kept on the device: keep_on_device) and laid out as the software decoder lays them out (NV12
                               -> 4:2:0 planes, P010/P016 -> 10/12-bit samples): the same samples,
                               since decoding is exactly specified */
-    EV_DECODE_AUTO = 2,  /**< NVDEC where it can decode the stream, else the CPU */
+    EV_DECODE_AUTO = 2,  /**< NVDEC where it can decode the stream, else the CPU; with
+                              keep_on_device, NVDEC only where its frames stay on the device
+                              (ev_video_on_device()), else the CPU */
 } EvDecodeOn;
 
 /** How to open a video (ev_video_default_options() fills the defaults). */

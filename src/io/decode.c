@@ -60,6 +60,12 @@ const char *ev_decode_describe(const EvVideo *const v)
     return "";
 }
 
+int ev_decode_by_nvdec(const EvVideo *const v)
+{
+    (void)v;
+    return 0;
+}
+
 void ev_decode_close(EvDecoder **const d)
 {
     (void)d;
@@ -893,6 +899,11 @@ int ev_decode_estimate(const EvVideo *const v, unsigned long long *const n)
 const char *ev_decode_describe(const EvVideo *const v)
 {
     return v->dec ? v->dec->what : "";
+}
+
+int ev_decode_by_nvdec(const EvVideo *const v)
+{
+    return v->dec && v->dec->on_gpu && !v->dec->gpu_refused;
 }
 
 void ev_decode_close(EvDecoder **const pd)

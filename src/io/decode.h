@@ -33,6 +33,9 @@ int ev_decode_open(struct EvVideo *v, const char *path, void *stream, const uint
  * described in *pic (valid until the next read). @return 1, 0 end of stream, or an error. */
 int ev_decode_read(struct EvVideo *v, const EvPicture *dst, EvPicture *pic);
 
+/* 1 when v is decoded by NVDEC. */
+int ev_decode_by_nvdec(const struct EvVideo *v);
+
 /* decode_device.c, after ev_decode_open() with EvVideoOptions.keep_on_device: set up the route
  * that keeps NVDEC's frames on the device where it gives the host route's bits, and say in the
  * description which route the frames take. Nothing for other inputs. */

@@ -206,6 +206,17 @@ static int setup(EvVideo *v, const char *path, const EvVideoOptions *o)
         ret = ev_decode_open(v, path, is_stdin ? (void *)v->f : NULL, v->head, v->head_len, o);
         if (!ret)
             ev_decode_setup_device(v); /* NVDEC's frames kept on the device, when asked */
+        if (!ret && !is_stdin && o->decode_on == EV_DECODE_AUTO && o->keep_on_device &&
+            ev_decode_by_nvdec(v) && !ev_decode_on_device(v)) {
+            /* automatic, for the GPU: NVDEC only where its frames stay on the device (copied
+             * to the host they come slower than libavcodec's threads give them) */
+            ev_decode_close_device(v);
+            ev_decode_close(&v->dec);
+            v->err[0] = 0;
+            EvVideoOptions cpu = *o;
+            cpu.decode_on = EV_DECODE_CPU;
+            ret = ev_decode_open(v, path, NULL, v->head, v->head_len, &cpu);
+        }
         if (!ret || !raw)
             return ret;
         /* a raw file whose bytes happen to look like a container (a text format, no video
