@@ -47,7 +47,8 @@ for d in .device/debs/*.deb; do dpkg -x "$d" /; done
 ldconfig
 export LD_LIBRARY_PATH=/usr/local/nvidia/lib64${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
 nvidia-smi -L; nproc; grep -m1 'model name' /proc/cpuinfo
-mkdir -p /tmp/shared && { [ ! -f .device/shared.tgz ] || tar xzf .device/shared.tgz -C /tmp/shared; }
+shared_tgz=${SHARED_TGZ:-.device/shared.tgz}  # e.g. a smaller one of the clips a stage needs
+mkdir -p /tmp/shared && { [ ! -f "$shared_tgz" ] || tar xzf "$shared_tgz" -C /tmp/shared; }
 export CORPUS=/tmp/shared/corpus
 if [ -f .device/nv/libav.tgz ]; then  # issue 24: ffmpeg 5.1's libraries, NVDEC on (bench/device_libav.sh)
   tar xzf .device/nv/libav.tgz -C /tmp
