@@ -90,8 +90,9 @@ EOF
         >$L/nvdec.txt 2>&1)
       echo "rc $?"; grep -E 'ok: |FAIL|not checked|passed|failed' $L/nvdec.txt | cut -c1-400 | head -40 ;;
     encoded)  # issue 24: the routes of one encoded pair, 1080p and 4K (bench/encoded_input.sh)
+      nfe=$root/.device/netflix-vmaf; [ "${ENC_NF:-1}" = 0 ] && nfe=  # ENC_NF=0: no Netflix row
       for p in ${ENC_PAIRS:-1080 2160}; do
-        FFMPEG=/tmp/libav/bin/ffmpeg NETFLIX_VMAF=$root/.device/netflix-vmaf RUNS=${ENC_RUNS:-1} \
+        FFMPEG=/tmp/libav/bin/ffmpeg NETFLIX_VMAF=$nfe RUNS=${ENC_RUNS:-1} \
           timeout $(($(left) - 30)) bench/encoded_input.sh /tmp/build-gpu/exactvmaf \
           .device/rates/ref_$p.mkv .device/rates/dis_$p.mp4 >$L/encoded_$p.txt 2>&1
         echo "rc $?"; grep -vE '^$' $L/encoded_$p.txt | tail -14
@@ -101,13 +102,13 @@ EOF
       # '|'-separated (e.g. "-n --feature psnr": the input path's own bound)
       nfv=$root/.device/netflix-vmaf; [ "${LADDER_NF:-1}" = 0 ] && nfv=
       FFMPEG=/tmp/libav/bin/ffmpeg NETFLIX_VMAF=$nfv RUNS=${LADDER_RUNS:-1} \
-        timeout $(($(left) - 20)) bench/ladder.sh /tmp/build-gpu/exactvmaf ${LADDER_FRAMES:-600} \
+        timeout $(($(left) - 20)) bench/ladder.sh /tmp/build-gpu/exactvmaf ${LADDER_FRAMES:-300} \
         .device/rates/ref_2160.mkv .device/rates/ladder_*.mp4 >$L/ladder.txt 2>&1
       echo "rc $?"; grep -vE '^$' $L/ladder.txt | tail -12
       IFS='|' read -r -a extra <<<"${LADDER_SCORES:-}"
       for sc in "${extra[@]}"; do
         FFMPEG=/tmp/libav/bin/ffmpeg SCORE="$sc" RUNS=${LADDER_RUNS:-1} timeout $(($(left) - 20)) \
-          bench/ladder.sh /tmp/build-gpu/exactvmaf ${LADDER_FRAMES:-600} .device/rates/ref_2160.mkv \
+          bench/ladder.sh /tmp/build-gpu/exactvmaf ${LADDER_FRAMES:-300} .device/rates/ref_2160.mkv \
           .device/rates/ladder_*.mp4 >$L/ladder_more.txt 2>&1
         echo "rc $?"; grep -vE '^$' $L/ladder_more.txt | tail -12
       done ;;

@@ -93,6 +93,16 @@ values() {
 for k in ("fps", "version", "backends"): d.pop(k, None)
 print(json.dumps(d, sort_keys=True))' "$1" 2>/dev/null
 }
+# every encode must be scored on FRAMES pairs, or the rates above are not per scored pair
+for e in "${encs[@]}"; do
+  b=$(basename "$e"); b=${b%.*}
+  for d in cpu nvdec auto; do
+    [ -s "$tmp/$d/$b.json" ] || continue
+    got=$(python3 -c 'import json,sys; print(len(json.load(open(sys.argv[1]))["frames"]))' "$tmp/$d/$b.json")
+    [ "$got" = "$frames" ] || echo "WARNING: $b has $got scored frames, not FRAMES=$frames: the rates below are wrong; give FRAMES <= every input's length"
+    break
+  done
+done
 echo "$(basename "$ref") ($size) against ${n} encodes, $frames frames each, ${score[*]}, $cores cores, fastest of $runs"
 echo
 echo "| route | scored fps | wall s | CPU s | values = software decoding's |"
