@@ -25,23 +25,7 @@ trap 'rm -rf "$tmp"' EXIT
 gpu=0
 grep -Eq "cuda \([1-9][0-9]* device" <<<"$("$ev" --version)" && gpu=1
 
-declare -A best cpu
-names=()
-route() { # NAME CMD...: time it, keep the fastest run
-  local name=$1
-  shift
-  [[ " ${names[*]} " == *" $name "* ]] || names+=("$name")
-  local m
-  if ! m=$(python3 "$here/measure.py" "$@"); then
-    echo "$name: $m" >&2
-    return
-  fi
-  read -r wall cpus _ <<<"$m"
-  if [ -z "${best[$name]:-}" ] || python3 -c "import sys; sys.exit(not $wall < ${best[$name]})"; then
-    best[$name]=$wall
-    cpu[$name]=$cpus
-  fi
-}
+. "$here/routes.sh" # route NAME CMD...: the fastest run of each
 pipes() { # CMD...: CMD -r R.y4m -d D.y4m, both fed by ffmpeg through named pipes
   rm -f "$tmp/r.y4m" "$tmp/d.y4m"
   mkfifo "$tmp/r.y4m" "$tmp/d.y4m"

@@ -31,23 +31,7 @@ trap 'rm -rf "$tmp"' EXIT
 size=$("$ff" -hide_banner -i "$ref" 2>&1 | grep -m1 -oE ' [0-9]{2,5}x[0-9]{2,5}' | tr -d ' ')
 n=${#encs[@]}
 
-declare -A best cpu
-names=()
-route() { # NAME CMD...
-  local name=$1
-  shift
-  [[ " ${names[*]} " == *" $name "* ]] || names+=("$name")
-  local m
-  if ! m=$(python3 "$here/measure.py" "$@"); then
-    echo "$name: $m" >&2
-    return
-  fi
-  read -r wall cpus _ <<<"$m"
-  if [ -z "${best[$name]:-}" ] || python3 -c "import sys; sys.exit(not $wall < ${best[$name]})"; then
-    best[$name]=$wall
-    cpu[$name]=$cpus
-  fi
-}
+. "$here/routes.sh" # route NAME CMD...: the fastest run of each
 netflix_one_by_one() { # ENC...: the pipes runs, one after the other
   for e in "$@"; do
     rm -f "$tmp/r.y4m" "$tmp/d.y4m"

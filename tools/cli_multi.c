@@ -95,6 +95,21 @@ int cli_multi_output_paths(const CliSettings *s, char (*paths)[CLI_MULTI_PATH_SI
     return 0;
 }
 
+/* Does a distorted's pair end at this frame (the reference or it ended)? It is then no longer
+ * active, with a warning when only it ended; *longer counts those still going. */
+static int pair_ends(const CliSettings *s, Scoring *sc, const int ra, const int rb,
+                     unsigned *longer)
+{
+    if (ra && rb)
+        return 0;
+    sc->active = 0;
+    *longer += (unsigned)rb;
+    if (ra && !s->quiet)
+        fprintf(stderr, "%s: warning: %s ends after %u frames; scoring %u frames\n", app, sc->path,
+                sc->frames, sc->frames);
+    return 1;
+}
+
 /* Read one frame of the reference and of every distorted still going, each straight into a
  * frame slot borrowed from its context (the reference into one slot, copied into the others
  * at the submit), and push the pairs. @return 1 a frame was pushed, 0 the reference or every
@@ -132,14 +147,8 @@ static int push_frame(const CliSettings *s, EvVideo *ref, Scoring *sc, unsigned 
             failed = sc[i].video;
             break;
         }
-        if (!ra || !rb[i]) {
-            sc[i].active = 0;
-            longer += rb[i];
-            if (ra && !s->quiet)
-                fprintf(stderr, "%s: warning: %s ends after %u frames; scoring %u frames\n", app,
-                        sc[i].path, sc[i].frames, sc[i].frames);
+        if (pair_ends(s, &sc[i], ra, rb[i], &longer))
             continue;
-        }
         to[i] = sc[i].ctx;
         active++;
     }
@@ -218,14 +227,8 @@ static int push_frame_device(const CliSettings *s, EvVideo *ref, Scoring *sc, un
     for (unsigned i = 0; i < n_dis && !failed; i++) {
         if (!sc[i].active)
             continue;
-        if (!ra || !rb[i]) {
-            sc[i].active = 0;
-            longer += rb[i];
-            if (ra && !s->quiet)
-                fprintf(stderr, "%s: warning: %s ends after %u frames; scoring %u frames\n", app,
-                        sc[i].path, sc[i].frames, sc[i].frames);
+        if (pair_ends(s, &sc[i], ra, rb[i], &longer))
             continue;
-        }
         DeviceLoan *loan = malloc(sizeof(*loan));
         if (!loan) {
             fprintf(stderr, "%s: out of memory\n", app);
