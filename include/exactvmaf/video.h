@@ -172,9 +172,11 @@ EV_API int ev_video_on_device(const EvVideo *v);
  * when EvSettings.cuda_context is NULL), rows packed, samples as exactvmaf.h lays them out;
  * the frame is complete when the call returns (no stream to wait on). It is the caller's until
  * ev_video_release_device(*frame), which any thread may call, also after ev_video_close(). The
- * reader owns a few such frames and waits in this call while all are lent. A frame the device
- * cannot convert (the stream changes size or range later) is converted on the host and
- * uploaded: the same bits.
+ * reader owns a few such frames and waits in this call while all are lent; from the first such
+ * call on, a thread of the reader decodes the next frames ahead into them, and the video is read
+ * only so (ev_video_read() and the others then fail with -EBUSY). A frame the device cannot
+ * convert (the stream changes size or range later) is converted on the host and uploaded: the
+ * same bits.
  * @return as ev_video_read(); -ENOTSUP when ev_video_on_device(v) is 0.
  */
 EV_API int ev_video_read_device(EvVideo *v, EvPicture *pic, EvVideoDeviceFrame **frame);

@@ -735,6 +735,10 @@ static int convert(EvVideo *v, EvDecoder *d, const EvPicture *dst, EvPicture *pi
 int ev_decode_read(EvVideo *const v, const EvPicture *const dst, EvPicture *const pic)
 {
     EvDecoder *d = v->dec;
+    if (d->ahead_started) /* the decoder is decode_device.c's read-ahead thread's now */
+        return ev_video_fail(v, -EBUSY,
+                             "its frames are read on the device (ev_video_read_device) from its "
+                             "first such read on");
     int ret = 1;
     if (d->pending)
         d->pending = 0;

@@ -9,6 +9,7 @@
 #if EV_HAVE_FFMPEG
 #include <errno.h>
 #include <math.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -132,6 +133,7 @@ static int open_scaler(EvVideo *v, EvDecoder *d, const EvVideoFormat *in, char *
 }
 
 static void close_route(EvDecoder *d);
+static void stop_ahead(EvDecoder *d);
 
 void ev_decode_setup_device(EvVideo *v)
 {
@@ -173,6 +175,7 @@ void ev_decode_close_device(EvVideo *v)
 
 static void close_route(EvDecoder *d)
 {
+    stop_ahead(d);
     d->on_device = 0;
     ev_device_ring_close(&d->ring);
     ev_scale_twin_close(&d->twin);
@@ -253,13 +256,11 @@ int ev_decode_on_device(const EvVideo *const v)
     return v->dec && v->dec->on_device;
 }
 
-int ev_decode_read_device(EvVideo *const v, EvPicture *const pic, EvVideoDeviceFrame **const frame)
+/* The next frame decoded and converted into a frame of the ring (*out). @return 1, 0 end of
+ * stream, or an error (-ECANCELED: the ring was interrupted, the reader is closing). */
+static int next_device_frame(EvVideo *v, EvDecoder *d, EvVideoDeviceFrame **out)
 {
-    *frame = NULL;
-    EvDecoder *d = v->dec;
-    if (!d || !d->on_device)
-        return ev_video_fail(v, -ENOTSUP, "its frames are not kept on the device (%s)",
-                             d ? d->what : "not an encoded input");
+    *out = NULL;
     int ret = 1;
     if (d->pending)
         d->pending = 0; /* the first frame: d->frame is still NVDEC's */
@@ -272,15 +273,114 @@ int ev_decode_read_device(EvVideo *const v, EvPicture *const pic, EvVideoDeviceF
     if (ret <= 0)
         return ret;
     EvVideoDeviceFrame *f = ev_device_ring_take(d->ring);
+    if (!f)
+        return -ECANCELED;
     ret = fits_route(d) ? convert_on_device(v, d, f) : convert_on_host(v, d, f);
     if (ret) {
         ev_device_ring_give(f);
         return ret;
     }
     d->frames++;
-    *pic = f->pic;
-    *frame = f;
+    *out = f;
     return 1;
+}
+
+/* The read-ahead thread: frames into the queue until it is full, the stream ends, a read fails
+ * or the reader closes. */
+static void *read_ahead(void *arg)
+{
+    EvVideo *v = arg;
+    EvDecoder *d = v->dec;
+    for (;;) {
+        pthread_mutex_lock(&d->ahead_lock);
+        while (d->ahead_len == EV_DECODE_AHEAD && !d->ahead_stop)
+            pthread_cond_wait(&d->ahead_cond, &d->ahead_lock);
+        const int stop = d->ahead_stop;
+        pthread_mutex_unlock(&d->ahead_lock);
+        if (stop)
+            break;
+        EvVideoDeviceFrame *f;
+        const int ret = next_device_frame(v, d, &f);
+        pthread_mutex_lock(&d->ahead_lock);
+        if (ret > 0)
+            d->ahead_queue[(d->ahead_head + d->ahead_len++) % EV_DECODE_AHEAD] = f;
+        else {
+            d->ahead_done = 1;
+            d->ahead_end = ret;
+        }
+        pthread_cond_broadcast(&d->ahead_cond);
+        pthread_mutex_unlock(&d->ahead_lock);
+        if (ret <= 0)
+            break;
+    }
+    return NULL;
+}
+
+static int start_ahead(EvVideo *v, EvDecoder *d)
+{
+    if (pthread_mutex_init(&d->ahead_lock, NULL))
+        return -1;
+    if (pthread_cond_init(&d->ahead_cond, NULL)) {
+        pthread_mutex_destroy(&d->ahead_lock);
+        return -1;
+    }
+    if (pthread_create(&d->ahead, NULL, read_ahead, v)) {
+        pthread_cond_destroy(&d->ahead_cond);
+        pthread_mutex_destroy(&d->ahead_lock);
+        return -1;
+    }
+    d->ahead_started = 1;
+    return 0;
+}
+
+/* Stop the read-ahead thread (its frames in the queue go back to the ring). */
+static void stop_ahead(EvDecoder *d)
+{
+    if (!d->ahead_started)
+        return;
+    pthread_mutex_lock(&d->ahead_lock);
+    d->ahead_stop = 1;
+    pthread_cond_broadcast(&d->ahead_cond);
+    pthread_mutex_unlock(&d->ahead_lock);
+    ev_device_ring_interrupt(d->ring); /* a wait for a frame still lent ends */
+    pthread_join(d->ahead, NULL);
+    for (; d->ahead_len; d->ahead_len--, d->ahead_head = (d->ahead_head + 1) % EV_DECODE_AHEAD)
+        ev_device_ring_give(d->ahead_queue[d->ahead_head]);
+    pthread_cond_destroy(&d->ahead_cond);
+    pthread_mutex_destroy(&d->ahead_lock);
+    d->ahead_started = 0;
+}
+
+int ev_decode_read_device(EvVideo *const v, EvPicture *const pic, EvVideoDeviceFrame **const frame)
+{
+    *frame = NULL;
+    EvDecoder *d = v->dec;
+    if (!d || !d->on_device)
+        return ev_video_fail(v, -ENOTSUP, "its frames are not kept on the device (%s)",
+                             d ? d->what : "not an encoded input");
+    if (!d->ahead_started && start_ahead(v, d)) {
+        EvVideoDeviceFrame *f; /* no thread: read here */
+        const int ret = next_device_frame(v, d, &f);
+        if (ret > 0) {
+            *pic = f->pic;
+            *frame = f;
+        }
+        return ret;
+    }
+    pthread_mutex_lock(&d->ahead_lock);
+    while (!d->ahead_len && !d->ahead_done)
+        pthread_cond_wait(&d->ahead_cond, &d->ahead_lock);
+    int ret = d->ahead_end;
+    if (d->ahead_len) {
+        *frame = d->ahead_queue[d->ahead_head];
+        d->ahead_head = (d->ahead_head + 1) % EV_DECODE_AHEAD;
+        d->ahead_len--;
+        *pic = (*frame)->pic;
+        ret = 1;
+        pthread_cond_broadcast(&d->ahead_cond);
+    }
+    pthread_mutex_unlock(&d->ahead_lock);
+    return ret;
 }
 #else
 #include <errno.h>

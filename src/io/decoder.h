@@ -12,6 +12,11 @@
 #include "io/scale_twin.h"
 #include "io/video_io.h"
 
+#include <pthread.h>
+
+/* Frames a reader keeps decoded ahead on the device (decode_device.c). */
+#define EV_DECODE_AHEAD 2
+
 struct EvDecoder {
     AVFormatContext *fmt;
     AVIOContext *avio; /* standard input only: our reader over the stream */
@@ -59,6 +64,15 @@ struct EvDecoder {
     int dev_w, dev_h, dev_sw_format; /* the decoded frames the route was made for */
     unsigned dev_bytes, dev_shift, dev_cw, dev_ch;
     int dev_semi;
+    /* read-ahead: from the first ev_video_read_device() on, a thread of the reader decodes and
+     * converts the next frames into the ring, EV_DECODE_AHEAD at most, so that decoding frame
+     * n + 1 overlaps the caller's use of frame n (the decoder is then the thread's alone) */
+    pthread_t ahead;
+    pthread_mutex_t ahead_lock;
+    pthread_cond_t ahead_cond;
+    int ahead_started, ahead_stop, ahead_done, ahead_end; /* ahead_end: its last result (<= 0) */
+    EvVideoDeviceFrame *ahead_queue[EV_DECODE_AHEAD];
+    unsigned ahead_head, ahead_len;
 };
 
 /* decode.c's steps, which decode_device.c calls too. */

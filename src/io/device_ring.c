@@ -12,7 +12,7 @@ struct EvDeviceRing {
     pthread_mutex_t lock;
     pthread_cond_t given_back;
     unsigned gpu, n, lent;
-    int closed;
+    int closed, interrupted;
     void *memory; /* one allocation: the frames one after another */
     EvVideoDeviceFrame frame[EV_DEVICE_RING_FRAMES];
 };
@@ -86,17 +86,31 @@ EvVideoDeviceFrame *ev_device_ring_take(EvDeviceRing *const r)
 {
     pthread_mutex_lock(&r->lock);
     EvVideoDeviceFrame *f = NULL;
-    while (!f) {
+    while (!f && !r->interrupted) {
         for (unsigned i = 0; i < r->n && !f; i++)
             if (!r->frame[i].lent)
                 f = &r->frame[i];
         if (!f)
             pthread_cond_wait(&r->given_back, &r->lock);
     }
-    f->lent = 1;
-    r->lent++;
+    if (r->interrupted)
+        f = NULL;
+    if (f) {
+        f->lent = 1;
+        r->lent++;
+    }
     pthread_mutex_unlock(&r->lock);
     return f;
+}
+
+void ev_device_ring_interrupt(EvDeviceRing *const r)
+{
+    if (!r)
+        return;
+    pthread_mutex_lock(&r->lock);
+    r->interrupted = 1;
+    pthread_cond_broadcast(&r->given_back);
+    pthread_mutex_unlock(&r->lock);
 }
 
 void ev_device_ring_give(EvVideoDeviceFrame *const f)

@@ -20,16 +20,22 @@ struct EvVideoDeviceFrame {
     int lent;
 };
 
-/* More than the engine ever holds back for its windows (EV_WINDOW_MAX_LOOKBACK earlier frames),
+/* More than the engine ever holds back for its windows (EV_WINDOW_MAX_LOOKBACK earlier frames)
+ * plus what the reader decodes ahead (EV_DECODE_AHEAD, decoder.h) and the frame it converts,
  * so that a reader waiting for a frame never waits for one only a later frame would free. */
-#define EV_DEVICE_RING_FRAMES 6
+#define EV_DEVICE_RING_FRAMES 8
 
 /* n frames of fmt on gpu. @return 0, or a negative code with why set. */
 int ev_device_ring_open(EvDeviceRing **out, unsigned gpu, const EvVideoFormat *fmt, unsigned n,
                         char *why, size_t why_size);
 
-/* A free frame, lent to the caller; waits while none is free. */
+/* A free frame, lent to the caller; waits while none is free. NULL once the ring is
+ * interrupted. */
 EvVideoDeviceFrame *ev_device_ring_take(EvDeviceRing *r);
+
+/* Wake every ev_device_ring_take() and make it (and every later one) return NULL: the reader is
+ * closing while its frames may still be lent. */
+void ev_device_ring_interrupt(EvDeviceRing *r);
 
 /* Give a lent frame back (any thread; NULL-safe). The last one back after the close frees the
  * ring. */

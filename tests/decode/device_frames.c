@@ -7,10 +7,12 @@
  * "device" both inputs must be kept on the device; with "host" the distorted must not be (a
  * conversion the twin does not give, which must then say why). Every frame of the device route
  * is copied back and compared with the host route's. Frames are given back three reads late,
- * and the last ones after ev_video_close(), to use the ring as a caller does. Prints one line per
+ * and the last ones after ev_video_close(), to use the ring (and the reader's read-ahead) as a
+ * caller does; a host read after device reads must be refused (-EBUSY). Prints one line per
  * input and a summary; exit 0, 1 a difference or an error, 77 without a device or decoding.
  */
 #include <cuda_runtime.h>
+#include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -141,6 +143,13 @@ int main(int argc, char **argv)
         if (ended || bad)
             break;
         n++;
+    }
+    if (!bad && n) { /* read on the device from the first such read on: host reads refused */
+        EvPicture x;
+        if (ev_video_read(dr, &x) != -EBUSY) {
+            printf("FAIL: a host read after device reads was not refused\n");
+            bad = 1;
+        }
     }
     ev_video_close(&hr);
     ev_video_close(&hd);
