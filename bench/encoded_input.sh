@@ -3,7 +3,8 @@
 # route alternating with the others, RUNS rounds (default 2), one table of the fastest run of
 # each with fps and CPU seconds:
 #   - the decoders' own rate for the pair: ffmpeg decoding both to null, software (its default
-#     threads) and, where CUDA is there, NVDEC with the frames left on the device;
+#     threads) and, where CUDA is there, NVDEC with the frames left on the device, and the two
+#     together (NVDEC one stream, the CPU the other: the issue's "both together" bound);
 #   - exactvmaf on the encodes: --backend cpu; and with a GPU: --backend cuda with software
 #     decoding, --backend cuda with NVDEC, and the automatic choice;
 #   - the path users take today: ffmpeg -> y4m pipes -> Netflix vmaf --threads <cores>, when
@@ -47,6 +48,13 @@ for ((k = 0; k < runs; k++)); do
   ((gpu)) && route "ffmpeg decoding both, NVDEC (frames on the device)" "$ff" -nostdin -v error \
     -hwaccel cuda -hwaccel_output_format cuda -i "$ref" -hwaccel cuda -hwaccel_output_format cuda \
     -i "$dis" -map 0:v -map 1:v -f null -
+  # both together: NVDEC decodes one stream while the CPU decodes the other
+  ((gpu)) && route "ffmpeg decoding both, NVDEC the reference, software the distorted" "$ff" \
+    -nostdin -v error -hwaccel cuda -hwaccel_output_format cuda -i "$ref" -i "$dis" \
+    -map 0:v -map 1:v -f null -
+  ((gpu)) && route "ffmpeg decoding both, software the reference, NVDEC the distorted" "$ff" \
+    -nostdin -v error -i "$ref" -hwaccel cuda -hwaccel_output_format cuda -i "$dis" \
+    -map 0:v -map 1:v -f null -
   route "exactvmaf --backend cpu" "$ev" -q -r "$ref" -d "$dis" --model version=$model --backend cpu \
     --decoder cpu --json --precision max -o "$tmp/cpu.json"
   if ((gpu)); then
