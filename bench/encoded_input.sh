@@ -6,7 +6,8 @@
 #     threads) and, where CUDA is there, NVDEC with the frames left on the device, and the two
 #     together (NVDEC one stream, the CPU the other: the "both together" bound);
 #   - exactvmaf on the encodes: --backend cpu; and with a GPU: --backend cuda with software
-#     decoding, --backend cuda with NVDEC, and the automatic choice;
+#     decoding, --backend cuda with NVDEC, with NVDEC on one stream and the CPU on the other
+#     (--decoder nvdec,cpu and cpu,nvdec), and the automatic choice;
 #   - the path users take today: ffmpeg -> y4m pipes -> Netflix vmaf --threads <cores>, when
 #     NETFLIX_VMAF is set; and the same pipes into exactvmaf.
 # Every exactvmaf route's JSON values must equal the first's (checked, "same" column).
@@ -62,6 +63,11 @@ for ((k = 0; k < runs; k++)); do
       --backend cuda --decoder cpu --json --precision max -o "$tmp/cuda_cpu.json"
     route "exactvmaf --backend cuda --decoder nvdec" "$ev" -q -r "$ref" -d "$dis" --model version=$model \
       --backend cuda --decoder nvdec --json --precision max -o "$tmp/cuda_nvdec.json"
+    for sides in nvdec,cpu cpu,nvdec; do # both together: one stream each
+      route "exactvmaf --backend cuda --decoder $sides" "$ev" -q -r "$ref" -d "$dis" \
+        --model version=$model --backend cuda --decoder $sides --json --precision max \
+        -o "$tmp/cuda_${sides/,/_}.json"
+    done
     route "exactvmaf (automatic)" "$ev" -q -r "$ref" -d "$dis" --model version=$model --json \
       --precision max -o "$tmp/auto.json"
   fi
@@ -87,6 +93,8 @@ for name in "${names[@]}"; do
   case $name in
     "exactvmaf --backend cuda --decoder cpu") f=cuda_cpu ;;
     "exactvmaf --backend cuda --decoder nvdec") f=cuda_nvdec ;;
+    "exactvmaf --backend cuda --decoder nvdec,cpu") f=cuda_nvdec_cpu ;;
+    "exactvmaf --backend cuda --decoder cpu,nvdec") f=cuda_cpu_nvdec ;;
     "exactvmaf (automatic)") f=auto ;;
     "ffmpeg -> y4m pipes -> exactvmaf") f=pipes ;;
     *) f="" ;;

@@ -107,7 +107,9 @@ void cli_usage(FILE *f, const char *app)
         " --decoder cpu|nvdec|auto:    where encodes are decoded: cpu, nvdec, or auto\n"
         "                              (NVDEC where its frames stay on the GPU for the CUDA\n"
         "                              backend, else the CPU); default: auto where the\n"
-        "                              CUDA backend may score and a GPU exists, else cpu\n"
+        "                              CUDA backend may score and a GPU exists, else cpu;\n"
+        "                              REF,DIS (e.g. nvdec,cpu): the reference's and every\n"
+        "                              distorted's, the CPU's frames then uploaded\n"
         " --frame_cnt $unsigned:       score at most N frames (0 = all)\n"
         " --frame_skip_ref $unsigned:  skip the first N frames of the reference\n"
         " --frame_skip_dist $unsigned: skip the first N frames of the distorted\n"
@@ -174,6 +176,23 @@ void cli_usage(FILE *f, const char *app)
         " --version/-v:                version, the Netflix libvmaf matched, backends, SIMD\n"
         " --help:                      this text\n",
         app, app);
+}
+
+/* One --decoder word of len characters at w. @return 0, or -1 for another word. */
+static int parse_decoder(const char *w, const size_t len, CliDecoder *out)
+{
+    static const struct {
+        const char *name;
+        CliDecoder decoder;
+    } words[] = { { "cpu", CLI_DECODER_CPU },
+                  { "nvdec", CLI_DECODER_NVDEC },
+                  { "auto", CLI_DECODER_AUTO } };
+    for (size_t i = 0; i < sizeof(words) / sizeof(words[0]); i++)
+        if (strlen(words[i].name) == len && !strncmp(w, words[i].name, len)) {
+            *out = words[i].decoder;
+            return 0;
+        }
+    return -1;
 }
 
 static int parse_unsigned(const char *arg, const char *opt, unsigned *out, char *err, size_t n)
@@ -338,16 +357,19 @@ static int parse_one(CliSettings *s, int opt, const char *arg, char *err, size_t
         return 0;
     case ARG_GPU: return parse_unsigned(arg, "--gpu", &s->gpu, err, n);
     case ARG_SCALER: s->scaler = arg; return 0;
-    case ARG_DECODER:
-        if (!strcmp(arg, "cpu"))
-            s->decoder = CLI_DECODER_CPU;
-        else if (!strcmp(arg, "nvdec"))
-            s->decoder = CLI_DECODER_NVDEC;
-        else if (!strcmp(arg, "auto"))
-            s->decoder = CLI_DECODER_AUTO;
-        else
-            return cli_fail(err, n, "invalid decoder \"%s\": want cpu, nvdec or auto", arg);
+    case ARG_DECODER: {
+        /* WHERE or REF_WHERE,DIS_WHERE */
+        const char *comma = strchr(arg, ',');
+        const size_t first = comma ? (size_t)(comma - arg) : strlen(arg);
+        if (parse_decoder(arg, first, &s->decoder) ||
+            parse_decoder(comma ? comma + 1 : arg, comma ? strlen(comma + 1) : first,
+                          &s->dis_decoder))
+            return cli_fail(err, n,
+                            "invalid decoder \"%s\": want cpu, nvdec or auto, or REF,DIS: the "
+                            "reference's and the distorted's (e.g. nvdec,cpu)",
+                            arg);
         return 0;
+    }
     case 'n': s->no_prediction = 1; return 0;
     case 'q': s->quiet = 1; return 0;
     case 'v': s->version = 1; return 0;

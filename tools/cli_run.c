@@ -83,9 +83,14 @@ static int open_video(const CliSettings *s, const char *path, const EvVideo *ref
      * faster than libavcodec's threads on the H100 host for one pair at 1080p and 4K and for
      * a 4K ladder (docs/BENCHMARKS.md); copied to the host they are slower, so auto takes
      * NVDEC only where they stay (the library's EV_DECODE_AUTO with keep_on_device) */
-    o.keep_on_device = s->backend != EV_BACKEND_CPU;
+    /* a decoder for each side (--decoder REF,DIS): the CPU's frames are uploaded, so that the
+     * pair is read on the device whole */
+    o.keep_on_device = cpu || s->backend == EV_BACKEND_CPU ? EV_KEEP_ON_HOST
+                       : s->dis_decoder != s->decoder      ? EV_KEEP_ALL_FRAMES
+                                                           : EV_KEEP_NVDEC_FRAMES;
+    const CliDecoder asked = ref ? s->dis_decoder : s->decoder;
     const CliDecoder d = cpu                                      ? CLI_DECODER_CPU
-                         : s->decoder != CLI_DECODER_DEFAULT      ? s->decoder
+                         : asked != CLI_DECODER_DEFAULT           ? asked
                          : o.keep_on_device && ev_gpu_count() > 0 ? CLI_DECODER_AUTO
                                                                   : CLI_DECODER_CPU;
     o.decode_on = d == CLI_DECODER_NVDEC  ? EV_DECODE_NVDEC
@@ -108,11 +113,14 @@ int cli_open_video(const CliSettings *s, const char *path, const EvVideo *ref, E
 
 int cli_settle_decoders(const CliSettings *s, EvVideo **v, const char *const *path, unsigned n)
 {
-    if (s->decoder != CLI_DECODER_DEFAULT && s->decoder != CLI_DECODER_AUTO)
-        return 0;
+    for (int side = 0; side < 2; side++) {
+        const CliDecoder d = side ? s->dis_decoder : s->decoder;
+        if (d != CLI_DECODER_DEFAULT && d != CLI_DECODER_AUTO)
+            return 0; /* as asked */
+    }
     unsigned kept = 0;
     for (unsigned i = 0; i < n; i++)
-        kept += (unsigned)ev_video_on_device(v[i]);
+        kept += ev_video_on_device(v[i]) != 0;
     if (!kept || kept == n)
         return 0;
     for (unsigned i = 0; i < n; i++) /* the reference first: the distorted convert to it */

@@ -28,8 +28,9 @@ typedef struct CliSettings {
     unsigned n_dis;
     int raw; /* any of -w -h -p -b given: raw .yuv */
     EvVideoFormat raw_fmt;
-    const char *scaler; /* --scaler: libswscale flags for converting an encoded distorted */
-    CliDecoder decoder; /* --decoder */
+    const char *scaler;     /* --scaler: libswscale flags for converting an encoded distorted */
+    CliDecoder decoder;     /* --decoder: the reference's */
+    CliDecoder dis_decoder; /* --decoder's second word (every distorted's); else decoder */
     EvOutputFormat format;
     int precision; /* EV_PRECISION_* or 0..17 */
     CliFeature feature[CLI_MAX_ITEMS];

@@ -51,13 +51,22 @@ typedef enum EvDecodeOn {
     EV_DECODE_NVDEC = 1, /**< NVIDIA's NVDEC through libavcodec's CUDA hwaccel (the driver's
                               libnvcuvid, loaded at run time); an error when there is none or
                               the codec has no NVDEC path. The frames are NVDEC's, copied to host
-                              memory (or kept on the device: keep_on_device) and laid out as the software decoder lays them out (NV12
-                              -> 4:2:0 planes, P010/P016 -> 10/12-bit samples): the same samples,
-                              since decoding is exactly specified */
+                              memory (or kept on the device: keep_on_device) and laid out as the
+                              software decoder lays them out (NV12 -> 4:2:0 planes, P010/P016 ->
+                              10/12-bit samples): the same samples, since decoding is exactly
+                              specified */
     EV_DECODE_AUTO = 2,  /**< NVDEC where it can decode the stream, else the CPU; with
                               keep_on_device, NVDEC only where its frames stay on the device
-                              (ev_video_on_device()), else the CPU */
+                              (ev_video_on_device() 1), else the CPU (whose frames
+                              EV_KEEP_ALL_FRAMES uploads) */
 } EvDecodeOn;
+
+/** What EvVideoOptions.keep_on_device keeps in device memory. */
+typedef enum EvKeepOnDevice {
+    EV_KEEP_ON_HOST = 0,      /**< nothing: frames are read into host memory */
+    EV_KEEP_NVDEC_FRAMES = 1, /**< NVDEC's frames, where the device converts them as the host */
+    EV_KEEP_ALL_FRAMES = 2,   /**< NVDEC's frames so, and every other frame uploaded */
+} EvKeepOnDevice;
 
 /** How to open a video (ev_video_default_options() fills the defaults). */
 typedef struct EvVideoOptions {
@@ -78,9 +87,13 @@ typedef struct EvVideoOptions {
     EvDecodeOn decode_on;
     /** CUDA device for EV_DECODE_NVDEC / EV_DECODE_AUTO. */
     unsigned gpu_index;
-    /** 1: NVDEC's frames may stay in device memory, read with ev_video_read_device() (the
-     *  conversion to convert_to done there, with libswscale's bits); the host reads still
-     *  work. 0 (default): they are copied to the host. */
+    /** Encoded input read into device memory with ev_video_read_device() (EvKeepOnDevice):
+     *  EV_KEEP_NVDEC_FRAMES: NVDEC's frames may stay there (the conversion to convert_to done
+     *  there, with libswscale's bits); EV_KEEP_ALL_FRAMES: that, and every other frame (decoded
+     *  on the CPU, or a conversion the device does not do) converted on the host and uploaded,
+     *  so that a pair decoded one stream by NVDEC and one by the CPU is on the device whole.
+     *  The host reads work until the first device read. EV_KEEP_ON_HOST (0, the default): the
+     *  frames are read into host memory. */
     unsigned keep_on_device;
     unsigned reserved_[4]; /**< zero */
 } EvVideoOptions;
@@ -158,11 +171,14 @@ EV_API int ev_video_mappable(const EvVideo *v);
 typedef struct EvVideoDeviceFrame EvVideoDeviceFrame;
 
 /**
- * 1 when v's frames can be read into device memory with ev_video_read_device(): encoded input
- * opened with keep_on_device, decoded by NVDEC, whose conversion (if any) the device does with
- * the bits libswscale gives on the host: the same size change in the same layout and depth, 8
- * to 14 bits, bicubic, bilinear or lanczos (with accurate_rnd or bitexact, or libswscale's x86
- * default 8-bit path on x86), no range conversion, an even target size (docs/INPUT.md).
+ * Whether v's frames are read into device memory with ev_video_read_device(): 0 not; 1 encoded
+ * input opened with keep_on_device, decoded by NVDEC, whose conversion (if any) the device does
+ * with the bits libswscale gives on the host: the same size change in the same layout and
+ * depth, 8 to 14 bits, bicubic, bilinear or lanczos (with accurate_rnd or bitexact, or
+ * libswscale's x86 default 8-bit path on x86), no range conversion, an even target size
+ * (docs/INPUT.md); 2 encoded input opened with EV_KEEP_ALL_FRAMES whose frames are decoded
+ * on the CPU or converted on the host, then uploaded by the reader (the same bits as the host
+ * reads). ev_video_describe() says which, and why.
  */
 EV_API int ev_video_on_device(const EvVideo *v);
 

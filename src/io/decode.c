@@ -846,7 +846,7 @@ static int open_once(EvVideo *const v, const char *const path, void *const strea
         return ev_video_fail(v, -ENOMEM, "out of memory");
     v->dec = d;
     d->stream = stream;
-    d->keep_on_device = !!o->keep_on_device;
+    d->keep_on_device = (int)o->keep_on_device; /* checked by video.c */
     d->gpu = o->gpu_index;
     d->head_len = head_len < sizeof(d->head) ? head_len : sizeof(d->head);
     if (head_len)

@@ -37,13 +37,15 @@ int ev_decode_read(struct EvVideo *v, const EvPicture *dst, EvPicture *pic);
 int ev_decode_by_nvdec(const struct EvVideo *v);
 
 /* decode_device.c, after ev_decode_open() with EvVideoOptions.keep_on_device: set up the route
- * that keeps NVDEC's frames on the device where it gives the host route's bits, and say in the
- * description which route the frames take. Nothing for other inputs. */
+ * that keeps NVDEC's frames on the device where it gives the host route's bits, or (with
+ * EV_KEEP_ALL_FRAMES) the uploads of the host route's frames, and say in the description which
+ * route the frames take. Nothing for other inputs. */
 void ev_decode_setup_device(struct EvVideo *v);
 /* Free the route's device state (its ring lives on until its last frame is back). */
 void ev_decode_close_device(struct EvVideo *v);
 
-/* 1 when v's frames are read into device memory (decode_device.c, EvVideoOptions.keep_on_device). */
+/* ev_video_on_device(): 1 NVDEC's frames stay on the device, 2 the host route's are uploaded,
+ * 0 v's frames are read into host memory (decode_device.c). */
 int ev_decode_on_device(const struct EvVideo *v);
 
 /* The next frame, converted, in a device frame of v's ring (ev_video_read_device()).

@@ -138,33 +138,43 @@ static void stop_ahead(EvDecoder *d);
 void ev_decode_setup_device(EvVideo *v)
 {
     EvDecoder *d = v->dec;
-    if (!d || !d->keep_on_device || !d->on_gpu || d->gpu_refused)
+    const int nvdec = d && d->on_gpu && !d->gpu_refused;
+    if (!d || !d->keep_on_device || (!nvdec && d->keep_on_device != EV_KEEP_ALL_FRAMES))
         return;
     char why[256] = "";
     EvVideoFormat in;
-    const char *refused =
-        d->frame->format == AV_PIX_FMT_CUDA ? route_refused(v, d, &in) : "a software format";
+    /* why the frames take the host route, or NULL: NVDEC's stay on the device */
+    const char *host = !nvdec                                ? "decoded on the CPU"
+                       : d->frame->format == AV_PIX_FMT_CUDA ? route_refused(v, d, &in)
+                                                             : "a software format";
+    const int upload = host && d->keep_on_device == EV_KEEP_ALL_FRAMES;
     int err = 0;
-    if (!refused) {
-        plan_unpack(d, d->frame, d->out);
+    if (!host || upload) {
+        if (!host)
+            plan_unpack(d, d->frame, d->out); /* without it no frame fits the route */
         err = ev_gpu_stream_open(d->gpu, &d->gpu_stream, why, sizeof(why));
-        if (!err && !(in.width == v->fmt.width && in.height == v->fmt.height &&
-                      d->out->format == d->dst_format))
+        if (!err && !host &&
+            !(in.width == v->fmt.width && in.height == v->fmt.height &&
+              d->out->format == d->dst_format))
             err = open_scaler(v, d, &in, why, sizeof(why));
         if (!err)
             err = ev_device_ring_open(&d->ring, d->gpu, &v->fmt, EV_DEVICE_RING_FRAMES, why,
                                       sizeof(why));
-        refused = err ? why : NULL;
     }
     const size_t len = strlen(d->what);
-    if (refused) {
+    if (err || !(upload || !host)) {
         close_route(d);
-        snprintf(d->what + len, sizeof(d->what) - len, ", frames copied to the host (%s)", refused);
+        snprintf(d->what + len, sizeof(d->what) - len, ", frames %s the host (%s)",
+                 nvdec ? "copied to" : "left on", err ? why : host);
         return;
     }
-    d->on_device = 1;
-    snprintf(d->what + len, sizeof(d->what) - len, ", kept on the device%s",
-             d->twin ? " and scaled there" : "");
+    d->on_device = upload ? 2 : 1;
+    if (upload)
+        snprintf(d->what + len, sizeof(d->what) - len,
+                 ", converted on the host and uploaded to the device (%s)", host);
+    else
+        snprintf(d->what + len, sizeof(d->what) - len, ", kept on the device%s",
+                 d->twin ? " and scaled there" : "");
 }
 
 void ev_decode_close_device(EvVideo *v)
@@ -253,7 +263,7 @@ static int convert_on_host(EvVideo *v, EvDecoder *d, EvVideoDeviceFrame *out)
 
 int ev_decode_on_device(const EvVideo *const v)
 {
-    return v->dec && v->dec->on_device;
+    return v->dec ? v->dec->on_device : 0;
 }
 
 /* The next frame decoded and converted into a frame of the ring (*out). @return 1, 0 end of

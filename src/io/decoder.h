@@ -51,9 +51,10 @@ struct EvDecoder {
     int has_estimate;
     char what[320];
     /* frames kept on the device (EvVideoOptions.keep_on_device): decode_device.c */
-    int keep_on_device; /* asked for */
+    int keep_on_device; /* asked for (EvKeepOnDevice) */
     int primary_ctx;    /* NVDEC's device is the primary context (hw) */
-    int on_device;      /* ev_video_on_device(): the route below is set up */
+    int on_device;      /* ev_video_on_device(): 1 the route below is set up, 2 every frame
+                         * takes the host route and is uploaded (EV_KEEP_ALL_FRAMES) */
     unsigned gpu;
     EvDeviceRing *ring;
     void *gpu_stream;  /* the route's work: unpack, scale, upload */

@@ -207,7 +207,7 @@ static int setup(EvVideo *v, const char *path, const EvVideoOptions *o)
         if (!ret)
             ev_decode_setup_device(v); /* NVDEC's frames kept on the device, when asked */
         if (!ret && !is_stdin && o->decode_on == EV_DECODE_AUTO && o->keep_on_device &&
-            ev_decode_by_nvdec(v) && !ev_decode_on_device(v)) {
+            ev_decode_by_nvdec(v) && ev_decode_on_device(v) != 1) {
             /* automatic, for the GPU: NVDEC only where its frames stay on the device (copied
              * to the host they come slower than libavcodec's threads give them) */
             ev_decode_close_device(v);
@@ -216,6 +216,8 @@ static int setup(EvVideo *v, const char *path, const EvVideoOptions *o)
             EvVideoOptions cpu = *o;
             cpu.decode_on = EV_DECODE_CPU;
             ret = ev_decode_open(v, path, NULL, v->head, v->head_len, &cpu);
+            if (!ret)
+                ev_decode_setup_device(v); /* EV_KEEP_ALL_FRAMES: uploaded */
         }
         if (!ret || !raw)
             return ret;
@@ -286,6 +288,11 @@ int ev_io_video_open_with(EvVideo **const out, const char *const path,
         return -EINVAL;
     }
     *out = NULL;
+    if (o->keep_on_device > EV_KEEP_ALL_FRAMES) {
+        open_error(err, err_size, "ev_video_open: keep_on_device %u is not an EvKeepOnDevice",
+                   o->keep_on_device);
+        return -EINVAL;
+    }
     EvVideo *v = calloc(1, sizeof(*v));
     if (!v) {
         open_error(err, err_size, "%s: out of memory", path);
@@ -498,7 +505,7 @@ int ev_io_video_read_into(EvVideo *const v, const EvPicture *const dst)
 
 int ev_io_video_on_device(const EvVideo *const v)
 {
-    return v && v->dec && ev_decode_on_device(v);
+    return v && v->dec ? ev_decode_on_device(v) : 0;
 }
 
 int ev_io_video_read_device(EvVideo *const v, EvPicture *const pic,
@@ -509,8 +516,8 @@ int ev_io_video_read_device(EvVideo *const v, EvPicture *const pic,
     *frame = NULL;
     if (!ev_io_video_on_device(v))
         return ev_video_fail(v, -ENOTSUP,
-                             "its frames are not kept on the device (EvVideoOptions.keep_on_device "
-                             "with NVDEC: %s)",
+                             "its frames are not read into device memory "
+                             "(EvVideoOptions.keep_on_device: %s)",
                              ev_io_video_describe(v));
     if (v->status)
         return v->status;

@@ -1,12 +1,17 @@
 /*
  * Encoded input kept on the device (ev_video_read_device) against the host route, sample for
  * sample:
- *   device_frames REF DIS SCALER device|host
+ *   device_frames REF DIS SCALER device|host|uploaded|always
  * opens the pair twice with ev_video_open_pair(): software decoding and libswscale on the host;
- * NVDEC with keep_on_device (decode_device.c: the device unpack and the scaler's twin). With
- * "device" both inputs must be kept on the device; with "host" the distorted must not be (a
- * conversion the twin does not give, which must then say why). Every frame of the device route
- * is copied back and compared with the host route's. Frames are given back three reads late,
+ * and the route under test (decode_device.c):
+ *   device    NVDEC, EV_KEEP_NVDEC_FRAMES: both inputs kept on the device (the device unpack and
+ *             the scaler's twin);
+ *   host      the same, where the distorted must not be (a conversion the twin does not give,
+ *             which must then say why);
+ *   uploaded  the CPU decoder, EV_KEEP_ALL_FRAMES: both converted on the host and uploaded;
+ *   always    NVDEC, EV_KEEP_ALL_FRAMES, where the distorted's conversion has no twin: the
+ *             reference kept on the device, the distorted uploaded.
+ * Every frame read on the device is copied back and compared with the host route's. Frames are given back three reads late,
  * and the last ones after ev_video_close(), to use the ring (and the reader's read-ahead) as a
  * caller does; a host read after device reads must be refused (-EBUSY). Prints one line per
  * input and a summary; exit 0, 1 a difference or an error, 77 without a device or decoding.
@@ -22,16 +27,18 @@
 
 #define LAG 3
 
-static int open_pair(EvVideo **ref, EvVideo **dis, char **argv, const int device)
+/* The pair with the route's decoder and keep_on_device (the host route: CPU, on the host). */
+static int open_pair(EvVideo **ref, EvVideo **dis, char **argv, const EvDecodeOn decoder,
+                     const EvKeepOnDevice keep)
 {
     EvVideoOptions o;
     ev_video_default_options(&o);
     o.scaler = argv[3];
-    o.decode_on = device ? EV_DECODE_NVDEC : EV_DECODE_CPU;
-    o.keep_on_device = (unsigned)device;
+    o.decode_on = decoder;
+    o.keep_on_device = keep;
     char err[512];
     if (ev_video_open_pair(ref, dis, argv[1], argv[2], &o, err, sizeof(err))) {
-        printf("FAIL: %s route: %s\n", device ? "device" : "host", err);
+        printf("FAIL: %s route: %s\n", keep ? argv[4] : "host", err);
         return -1;
     }
     return 0;
@@ -76,8 +83,25 @@ static int compare(const EvPicture *h, const EvPicture *d, unsigned frame, const
 
 int main(int argc, char **argv)
 {
-    if (argc != 5 || (strcmp(argv[4], "device") && strcmp(argv[4], "host"))) {
-        fprintf(stderr, "usage: device_frames REF DIS SCALER device|host\n");
+    /* each route: its decoder and keep_on_device, and where the two inputs must be read
+     * (ev_video_on_device() of the reference and of the distorted) */
+    static const struct {
+        const char *name;
+        EvDecodeOn decoder;
+        EvKeepOnDevice keep;
+        int ref_on, dis_on;
+    } routes[] = {
+        { "device", EV_DECODE_NVDEC, EV_KEEP_NVDEC_FRAMES, 1, 1 },
+        { "host", EV_DECODE_NVDEC, EV_KEEP_NVDEC_FRAMES, 1, 0 },
+        { "uploaded", EV_DECODE_CPU, EV_KEEP_ALL_FRAMES, 2, 2 },
+        { "always", EV_DECODE_NVDEC, EV_KEEP_ALL_FRAMES, 1, 2 },
+    };
+    int route = -1;
+    for (int i = 0; argc == 5 && i < (int)(sizeof(routes) / sizeof(routes[0])); i++)
+        if (!strcmp(argv[4], routes[i].name))
+            route = i;
+    if (route < 0) {
+        fprintf(stderr, "usage: device_frames REF DIS SCALER device|host|uploaded|always\n");
         return 2;
     }
     int devices = 0;
@@ -89,15 +113,18 @@ int main(int argc, char **argv)
         printf("skip: this build reads no encoded video\n");
         return 77;
     }
-    const int want_device = !strcmp(argv[4], "device");
     EvVideo *hr = NULL, *hd = NULL, *dr = NULL, *dd = NULL;
-    if (open_pair(&hr, &hd, argv, 0) || open_pair(&dr, &dd, argv, 1))
+    if (open_pair(&hr, &hd, argv, EV_DECODE_CPU, EV_KEEP_ON_HOST) ||
+        open_pair(&dr, &dd, argv, routes[route].decoder, routes[route].keep))
         return 1;
     printf("reference: %s\ndistorted: %s\n", ev_video_describe(dr), ev_video_describe(dd));
     int bad = 0;
-    if (!ev_video_on_device(dr) || ev_video_on_device(dd) != want_device) {
-        printf("FAIL: expected the reference %s and the distorted %s\n", "on the device",
-               want_device ? "on the device" : "on the host");
+    if (ev_video_on_device(dr) != routes[route].ref_on ||
+        ev_video_on_device(dd) != routes[route].dis_on) {
+        printf("FAIL: ev_video_on_device() of the reference %d and the distorted %d, not %d "
+               "and %d\n",
+               ev_video_on_device(dr), ev_video_on_device(dd), routes[route].ref_on,
+               routes[route].dis_on);
         bad = 1;
     }
     EvVideoDeviceFrame *held[2][LAG] = { { NULL } };

@@ -100,6 +100,11 @@ same_as_pipe bicubic+accurate_rnd "$tmp/ref8.mkv" "$tmp/vp9_720.webm" yuv420p 19
 "$bin" -q -r "$tmp/ref8.mkv" -d "$tmp/vp9_720.webm" --json --precision max -o "$tmp/file2.json"
 check "an encode on standard input" cmp -s <(values "$tmp/stdin.json") <(values "$tmp/file2.json")
 
+# a decoder for each side (--decoder REF,DIS), the CPU backend: the same values
+"$bin" -q -r "$tmp/ref8.mkv" -d "$tmp/h264_540.mp4" --backend cpu --decoder cpu,auto --json \
+  --precision max -o "$tmp/sides.json"
+check "--decoder cpu,auto" cmp -s <(values "$tmp/sides.json") <(values "$tmp/file.json")
+
 # many encodes against one reference: each output equals its own run's
 mkdir -p "$tmp/multi"
 if "$bin" -q -r "$tmp/ref8.mkv" -d "$tmp/h264_540.mp4" -d "$tmp/vp9_720.webm" -d "$tmp/av1_360.ivf" \
@@ -130,6 +135,8 @@ ff -i "$tmp/ref8.mkv" -vf "setpts='(N+3*gte(N,4))/(24*TB)'" -fps_mode vfr -c:v l
   "$tmp/vfr.mkv"
 expect_error variable_frame_rate "vfr.mkv variable frame rate" -r "$tmp/ref8.mkv" -d "$tmp/vfr.mkv"
 expect_error unknown_scaler "h264_540.mp4 scaler nosuch" -r "$tmp/ref8.mkv" -d "$tmp/h264_540.mp4" --scaler nosuch
+expect_error bad_decoder_pair "invalid decoder nvdec,gpu" -r "$tmp/ref8.mkv" -d "$tmp/h264_540.mp4" \
+  --decoder nvdec,gpu
 printf 'not a video at all\n' >"$tmp/notes.txt"
 expect_error not_video "notes.txt not a y4m" -r "$tmp/ref8.mkv" -d "$tmp/notes.txt"
 # a stream whose middle is overwritten: refused, or scored only if the decoder saw no error

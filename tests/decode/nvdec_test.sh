@@ -68,7 +68,7 @@ for f in "$clips"/*.mp4 "$clips"/*.mkv "$clips"/*.webm "$clips"/*.ivf; do
 done
 [ "$n" -gt 0 ] && ok || bad "no clips in $clips"
 
-# frames kept on the device against the host route: REF DIS SCALER device|host
+# frames read on the device against the host route: REF DIS SCALER device|host|uploaded|always
 device_pair() {
   [ -f "$clips/$1" ] && [ -f "$clips/$2" ] || { echo "not checked: $1 / $2: no such clips"; return; }
   if "$device_frames" "$clips/$1" "$clips/$2" "$3" "$4" >"$tmp/dev.txt" 2>&1; then
@@ -86,6 +86,9 @@ if [ "$device_frames" != - ]; then
   device_pair h264.mp4 vp9.webm bicubic device
   device_pair h264.mp4 hevc10.mp4 bicubic host
   device_pair h264.mp4 h264_small.mp4 spline host
+  device_pair h264.mp4 h264_small.mp4 bicubic uploaded   # EV_KEEP_ALL_FRAMES, the CPU decoding
+  device_pair hevc10.mp4 hevc10_small.mp4 lanczos uploaded
+  device_pair h264.mp4 h264_small.mp4 spline always      # NVDEC and uploads in one pair
 fi
 
 # the whole route: NVDEC + CUDA twins against software decoding + CPU, scaled distorted

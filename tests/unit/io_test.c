@@ -935,12 +935,22 @@ static void test_device_frames_refused(void)
     EvVideoDeviceFrame *f = (EvVideoDeviceFrame *)&pic; /* set to NULL by the call */
     CHECK(ev_video_read_device(v, &pic, &f) == -ENOTSUP && f == NULL);
     CHECK(strstr(ev_video_error(v), "sample_ref.y4m") != NULL &&
-          strstr(ev_video_error(v), "not kept on the device") != NULL);
+          strstr(ev_video_error(v), "not read into device memory") != NULL);
     CHECK(ev_video_read_device(NULL, &pic, &f) == -EINVAL);
     ev_video_release_device(NULL); /* NULL-safe */
     /* the host read still works after the refusal */
     CHECK(ev_video_read(v, &pic) == 1);
     ev_video_close(&v);
+    /* EV_KEEP_ALL_FRAMES uploads encoded input only: y4m stays on the host */
+    o.keep_on_device = EV_KEEP_ALL_FRAMES;
+    o.decode_on = EV_DECODE_CPU;
+    CHECK(ev_video_open_with(&v, ref, &o, err, sizeof(err)) == 0 && v);
+    CHECK(ev_video_on_device(v) == 0 && ev_video_read(v, &pic) == 1);
+    ev_video_close(&v);
+    /* a value that is not an EvKeepOnDevice is refused, by name */
+    o.keep_on_device = EV_KEEP_ALL_FRAMES + 1;
+    CHECK(ev_video_open_with(&v, ref, &o, err, sizeof(err)) == -EINVAL && !v);
+    CHECK(strstr(err, "keep_on_device 3") != NULL);
 }
 
 static void run_all(void)
