@@ -108,8 +108,9 @@ void cli_usage(FILE *f, const char *app)
         "                              (NVDEC where its frames stay on the GPU for the CUDA\n"
         "                              backend, else the CPU); default: auto where the\n"
         "                              CUDA backend may score and a GPU exists, else cpu;\n"
-        "                              REF,DIS (e.g. nvdec,cpu): the reference's and every\n"
-        "                              distorted's, the CPU's frames then uploaded\n"
+        "                              REF,DIS... (e.g. nvdec,cpu): the reference's, then\n"
+        "                              each -d's (the last repeats); the CPU's frames are\n"
+        "                              then uploaded to the GPU\n"
         " --frame_cnt $unsigned:       score at most N frames (0 = all)\n"
         " --frame_skip_ref $unsigned:  skip the first N frames of the reference\n"
         " --frame_skip_dist $unsigned: skip the first N frames of the distorted\n"
@@ -357,18 +358,22 @@ static int parse_one(CliSettings *s, int opt, const char *arg, char *err, size_t
         return 0;
     case ARG_GPU: return parse_unsigned(arg, "--gpu", &s->gpu, err, n);
     case ARG_SCALER: s->scaler = arg; return 0;
-    case ARG_DECODER: {
-        /* WHERE or REF_WHERE,DIS_WHERE */
-        const char *comma = strchr(arg, ',');
-        const size_t first = comma ? (size_t)(comma - arg) : strlen(arg);
-        if (parse_decoder(arg, first, &s->decoder) ||
-            parse_decoder(comma ? comma + 1 : arg, comma ? strlen(comma + 1) : first,
-                          &s->dis_decoder))
-            return cli_fail(err, n,
-                            "invalid decoder \"%s\": want cpu, nvdec or auto, or REF,DIS: the "
-                            "reference's and the distorted's (e.g. nvdec,cpu)",
-                            arg);
-        return 0;
+    case ARG_DECODER: { /* WHERE[,WHERE...]: the reference's, then each -d's */
+        s->n_decoders = 0;
+        for (const char *w = arg;; w++) {
+            const char *comma = strchr(w, ',');
+            const size_t len = comma ? (size_t)(comma - w) : strlen(w);
+            if (s->n_decoders == CLI_MAX_ITEMS + 1 ||
+                parse_decoder(w, len, &s->decoder[s->n_decoders++]))
+                return cli_fail(err, n,
+                                "invalid decoder \"%s\": want cpu, nvdec or auto, or one for "
+                                "the reference and each -d in order, comma-separated (e.g. "
+                                "nvdec,cpu; the last one repeats)",
+                                arg);
+            if (!comma)
+                return 0;
+            w = comma;
+        }
     }
     case 'n': s->no_prediction = 1; return 0;
     case 'q': s->quiet = 1; return 0;
@@ -427,6 +432,11 @@ int cli_parse(int argc, char **argv, CliSettings *s, char *err, size_t n)
         return cli_fail(err, n,
                         "%u --bitrate values for %u --distorted inputs: give one each, in order",
                         s->n_bitrate, s->n_dis);
+    if (s->n_decoders > s->n_dis + 1)
+        return cli_fail(err, n,
+                        "--decoder gives %u decoders for %u inputs: one for the reference and "
+                        "one for each -d at most",
+                        s->n_decoders, s->n_dis + 1);
     if ((s->plot_path && !strcmp(s->plot_path, "-")) ||
         (s->report_path && !strcmp(s->report_path, "-")))
         return cli_fail(err, n, "--plot and --report write files, not standard output (-)");

@@ -332,10 +332,10 @@ static long long expected_total(const CliSettings *s, const EvVideo *ref, const 
 
 static int open_all(const CliSettings *s, EvVideo **ref, Scoring *sc, unsigned n_dis)
 {
-    if (cli_open_video(s, s->ref_path, NULL, ref))
+    if (cli_open_video(s, s->ref_path, NULL, ref, 0))
         return -1;
     for (unsigned i = 0; i < n_dis; i++)
-        if (cli_open_video(s, sc[i].path, *ref, &sc[i].video) ||
+        if (cli_open_video(s, sc[i].path, *ref, &sc[i].video, i + 1) ||
             cli_check_pair(s, s->ref_path, *ref, sc[i].path, sc[i].video))
             return -1;
     EvVideo *all[CLI_MAX_ITEMS + 1];

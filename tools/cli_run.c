@@ -69,9 +69,25 @@ static void warn_tag_mismatch(const char *ref_path, const EvVideo *ref, const ch
                 ia ? "interlaced" : "progressive", dis_path, ib ? "interlaced" : "progressive");
 }
 
+CliDecoder cli_decoder_of(const CliSettings *s, const unsigned input)
+{
+    if (!s->n_decoders)
+        return CLI_DECODER_DEFAULT;
+    return s->decoder[input < s->n_decoders ? input : s->n_decoders - 1];
+}
+
+/* Do the inputs' decoders differ (--decoder nvdec,cpu)? */
+static int decoders_differ(const CliSettings *s)
+{
+    for (unsigned i = 1; i < s->n_decoders; i++)
+        if (s->decoder[i] != s->decoder[0])
+            return 1;
+    return 0;
+}
+
 /* cli_open_video with the decoder chosen: forced to the CPU (cpu), or as the settings say. */
 static int open_video(const CliSettings *s, const char *path, const EvVideo *ref, EvVideo **v,
-                      const int cpu)
+                      const unsigned input, const int cpu)
 {
     char err[512];
     EvVideoOptions o;
@@ -86,9 +102,9 @@ static int open_video(const CliSettings *s, const char *path, const EvVideo *ref
     /* a decoder for each side (--decoder REF,DIS): the CPU's frames are uploaded, so that the
      * pair is read on the device whole */
     o.keep_on_device = cpu || s->backend == EV_BACKEND_CPU ? EV_KEEP_ON_HOST
-                       : s->dis_decoder != s->decoder      ? EV_KEEP_ALL_FRAMES
+                       : decoders_differ(s)                ? EV_KEEP_ALL_FRAMES
                                                            : EV_KEEP_NVDEC_FRAMES;
-    const CliDecoder asked = ref ? s->dis_decoder : s->decoder;
+    const CliDecoder asked = cli_decoder_of(s, input);
     const CliDecoder d = cpu                                      ? CLI_DECODER_CPU
                          : asked != CLI_DECODER_DEFAULT           ? asked
                          : o.keep_on_device && ev_gpu_count() > 0 ? CLI_DECODER_AUTO
@@ -106,15 +122,16 @@ static int open_video(const CliSettings *s, const char *path, const EvVideo *ref
     return 0;
 }
 
-int cli_open_video(const CliSettings *s, const char *path, const EvVideo *ref, EvVideo **v)
+int cli_open_video(const CliSettings *s, const char *path, const EvVideo *ref, EvVideo **v,
+                   const unsigned input)
 {
-    return open_video(s, path, ref, v, 0);
+    return open_video(s, path, ref, v, input, 0);
 }
 
 int cli_settle_decoders(const CliSettings *s, EvVideo **v, const char *const *path, unsigned n)
 {
-    for (int side = 0; side < 2; side++) {
-        const CliDecoder d = side ? s->dis_decoder : s->decoder;
+    for (unsigned i = 0; i < n; i++) {
+        const CliDecoder d = cli_decoder_of(s, i);
         if (d != CLI_DECODER_DEFAULT && d != CLI_DECODER_AUTO)
             return 0; /* as asked */
     }
@@ -126,7 +143,7 @@ int cli_settle_decoders(const CliSettings *s, EvVideo **v, const char *const *pa
     for (unsigned i = 0; i < n; i++) /* the reference first: the distorted convert to it */
         if (ev_video_on_device(v[i])) {
             ev_video_close(&v[i]);
-            if (open_video(s, path[i], i ? v[0] : NULL, &v[i], 1))
+            if (open_video(s, path[i], i ? v[0] : NULL, &v[i], i, 1))
                 return -1;
         }
     return 0;

@@ -22,9 +22,13 @@ void cli_log_line(void *user, EvLogLevel level, const char *line);
 /* Monotonic seconds. */
 double cli_now(void);
 
-/* Open one input with the raw flags of s (a y4m is recognised by its magic). */
-/* Open an input; ref != NULL: a distorted, an encode converted to ref's format (--scaler). */
-int cli_open_video(const CliSettings *s, const char *path, const EvVideo *ref, EvVideo **v);
+/* Open an input (the raw flags of s; a y4m is recognised by its magic); ref != NULL: a
+ * distorted, an encode converted to ref's format (--scaler).
+ * input: 0 the reference, k the k-th -d (its --decoder word). */
+int cli_open_video(const CliSettings *s, const char *path, const EvVideo *ref, EvVideo **v,
+                   unsigned input);
+/* The --decoder word of an input (0 the reference, k the k-th -d). */
+CliDecoder cli_decoder_of(const CliSettings *s, unsigned input);
 /* The automatic decoder (--decoder auto, or the default) keeps the frames of every input on the
  * device or of none: a pair lent to the twins is on the device or on the host, and NVDEC's
  * frames copied to the host come slower than libavcodec's threads. So where some of v[0..n)

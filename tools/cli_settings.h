@@ -28,9 +28,11 @@ typedef struct CliSettings {
     unsigned n_dis;
     int raw; /* any of -w -h -p -b given: raw .yuv */
     EvVideoFormat raw_fmt;
-    const char *scaler;     /* --scaler: libswscale flags for converting an encoded distorted */
-    CliDecoder decoder;     /* --decoder: the reference's */
-    CliDecoder dis_decoder; /* --decoder's second word (every distorted's); else decoder */
+    const char *scaler; /* --scaler: libswscale flags for converting an encoded distorted */
+    /* --decoder's words: the reference's, then each -d's in order, the last one repeating
+     * (none given: CLI_DECODER_DEFAULT for every input; cli_decoder_of()) */
+    CliDecoder decoder[CLI_MAX_ITEMS + 1];
+    unsigned n_decoders;
     EvOutputFormat format;
     int precision; /* EV_PRECISION_* or 0..17 */
     CliFeature feature[CLI_MAX_ITEMS];

@@ -24,7 +24,8 @@ static const char *app = "exactvmaf";
 
 static int open_inputs(const CliSettings *s, EvVideo **ref, EvVideo **dis)
 {
-    if (cli_open_video(s, s->ref_path, NULL, ref) || cli_open_video(s, s->dis_path, *ref, dis))
+    if (cli_open_video(s, s->ref_path, NULL, ref, 0) ||
+        cli_open_video(s, s->dis_path, *ref, dis, 1))
         return -1;
     EvVideo *both[2] = { *ref, *dis };
     const char *paths[2] = { s->ref_path, s->dis_path };

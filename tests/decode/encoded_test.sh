@@ -107,8 +107,9 @@ check "--decoder cpu,auto" cmp -s <(values "$tmp/sides.json") <(values "$tmp/fil
 
 # many encodes against one reference: each output equals its own run's
 mkdir -p "$tmp/multi"
+# (a decoder word for each input, the CPU backend: the same values)
 if "$bin" -q -r "$tmp/ref8.mkv" -d "$tmp/h264_540.mp4" -d "$tmp/vp9_720.webm" -d "$tmp/av1_360.ivf" \
-  --feature psnr --json --precision max -o "$tmp/multi/"; then
+  --feature psnr --json --precision max --backend cpu --decoder cpu,auto,cpu -o "$tmp/multi/"; then
   for e in h264_540.mp4 vp9_720.webm av1_360.ivf; do
     "$bin" -q -r "$tmp/ref8.mkv" -d "$tmp/$e" --feature psnr --json --precision max -o "$tmp/one.json"
     check "many encodes: ${e%.*} as alone" cmp -s <(values "$tmp/multi/${e%.*}.json") <(values "$tmp/one.json")
@@ -137,6 +138,8 @@ expect_error variable_frame_rate "vfr.mkv variable frame rate" -r "$tmp/ref8.mkv
 expect_error unknown_scaler "h264_540.mp4 scaler nosuch" -r "$tmp/ref8.mkv" -d "$tmp/h264_540.mp4" --scaler nosuch
 expect_error bad_decoder_pair "invalid decoder nvdec,gpu" -r "$tmp/ref8.mkv" -d "$tmp/h264_540.mp4" \
   --decoder nvdec,gpu
+expect_error too_many_decoders "decoder 3 decoders 2 inputs" -r "$tmp/ref8.mkv" \
+  -d "$tmp/h264_540.mp4" --decoder cpu,cpu,cpu
 printf 'not a video at all\n' >"$tmp/notes.txt"
 expect_error not_video "notes.txt not a y4m" -r "$tmp/ref8.mkv" -d "$tmp/notes.txt"
 # a stream whose middle is overwritten: refused, or scored only if the decoder saw no error
