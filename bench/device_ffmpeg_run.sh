@@ -98,10 +98,11 @@ EOF
         echo "rc $?"; grep -vE '^$' $L/encoded_$p.txt | tail -14
       done ;;
     ladder)  # issue 24: the 4K ladder, one reference and six encodes (bench/ladder.sh);
-      # LADDER_NF=0: no Netflix row; LADDER_SCORES: more rounds with these SCORE arguments,
+      # LADDER_NF=0: no Netflix row; LADDER_SPLIT: ladder.sh's SPLIT (a --decoder list: NVDEC
+      # and the CPU together); LADDER_SCORES: more rounds with these SCORE arguments,
       # '|'-separated (e.g. "-n --feature psnr": the input path's own bound)
       nfv=$root/.device/netflix-vmaf; [ "${LADDER_NF:-1}" = 0 ] && nfv=
-      FFMPEG=/tmp/libav/bin/ffmpeg NETFLIX_VMAF=$nfv RUNS=${LADDER_RUNS:-1} \
+      FFMPEG=/tmp/libav/bin/ffmpeg NETFLIX_VMAF=$nfv RUNS=${LADDER_RUNS:-1} SPLIT=${LADDER_SPLIT:-} \
         timeout $(($(left) - 20)) bench/ladder.sh /tmp/build-gpu/exactvmaf ${LADDER_FRAMES:-300} \
         .device/rates/ref_2160.mkv .device/rates/ladder_*.mp4 >$L/ladder.txt 2>&1
       echo "rc $?"; grep -vE '^$' $L/ladder.txt | tail -12

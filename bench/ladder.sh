@@ -14,7 +14,9 @@
 #   FFMPEG=ffmpeg [NETFLIX_VMAF=.../vmaf] bench/ladder.sh EXACTVMAF FRAMES REF ENC...
 # MODEL (default vmaf_v0.6.1); SCORE: exactvmaf's scoring arguments instead of the model's
 # (e.g. "-n --feature psnr": the input path's own bound; the Netflix row then keeps MODEL).
-# FRAMES: the frames scored of each (--frame_cnt / -frames:v).
+# FRAMES: the frames scored of each (--frame_cnt / -frames:v). SPLIT: a --decoder list (cpu or
+# nvdec for the reference, then each encode: NVDEC's engines and the CPU together) for two more
+# rows, ffmpeg decoding so and exactvmaf --decoder SPLIT.
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 ev=$1 frames=$2 ref=$3
@@ -52,6 +54,18 @@ nvdec_in=()
 for f in "$ref" "${encs[@]}"; do nvdec_in+=(-hwaccel cuda -hwaccel_output_format cuda -i "$f"); done
 sw_in=()
 for f in "$ref" "${encs[@]}"; do sw_in+=(-i "$f"); done
+split=${SPLIT:-}
+split_in=()
+if [ -n "$split" ]; then # each stream where SPLIT says (its last word repeating)
+  IFS=, read -r -a words <<<"$split"
+  k=0
+  for f in "$ref" "${encs[@]}"; do
+    w=${words[$((k < ${#words[@]} ? k : ${#words[@]} - 1))]}
+    [ "$w" = nvdec ] && split_in+=(-hwaccel cuda -hwaccel_output_format cuda)
+    split_in+=(-i "$f")
+    k=$((k + 1))
+  done
+fi
 maps=()
 for ((k = 0; k <= n; k++)); do maps+=(-map "$k:v"); done
 for ((k = 0; k < runs; k++)); do
@@ -59,8 +73,16 @@ for ((k = 0; k < runs; k++)); do
     "${nvdec_in[@]}" "${maps[@]}" -frames:v "$frames" -f null -
   route "ffmpeg decoding every stream, software" "$ff" -nostdin -v error "${sw_in[@]}" "${maps[@]}" \
     -frames:v "$frames" -f null -
-  for r in nvdec cpu; do
+  [ -n "$split" ] && route "ffmpeg decoding every stream, NVDEC and software ($split)" "$ff" \
+    -nostdin -v error "${split_in[@]}" "${maps[@]}" -frames:v "$frames" -f null -
+  for r in nvdec cpu ${split:+split}; do
     mkdir -p "$tmp/$r"
+    if [ $r = split ]; then
+      route "exactvmaf, one run, --backend cuda --decoder $split" "$ev" -q -r "$ref" \
+        "${dis_args[@]}" --frame_cnt "$frames" "${score[@]}" --backend cuda --decoder "$split" \
+        --json --precision max -o "$tmp/$r/"
+      continue
+    fi
     route "exactvmaf, one run, --backend cuda --decoder $r" "$ev" -q -r "$ref" "${dis_args[@]}" \
       --frame_cnt "$frames" "${score[@]}" --backend cuda --decoder $r --json \
       --precision max -o "$tmp/$r/"
@@ -80,7 +102,7 @@ print(json.dumps(d, sort_keys=True))' "$1" 2>/dev/null
 # every encode must be scored on FRAMES pairs, or the rates above are not per scored pair
 for e in "${encs[@]}"; do
   b=$(basename "$e"); b=${b%.*}
-  for d in cpu nvdec auto; do
+  for d in cpu nvdec auto split; do
     [ -s "$tmp/$d/$b.json" ] || continue
     got=$(python3 -c 'import json,sys; print(len(json.load(open(sys.argv[1]))["frames"]))' "$tmp/$d/$b.json")
     [ "$got" = "$frames" ] || echo "WARNING: $b has $got scored frames, not FRAMES=$frames: the rates below are wrong; give FRAMES <= every input's length"
@@ -96,6 +118,7 @@ for name in "${names[@]}"; do
   same=""
   case $name in
     *"--decoder nvdec") d=nvdec ;;
+    *"--decoder $split") d=split ;;
     *automatic*) d=auto ;;
     *) d="" ;;
   esac
