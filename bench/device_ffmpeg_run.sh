@@ -99,10 +99,10 @@ EOF
       done ;;
     ladder)  # issue 24: the 4K ladder, one reference and six encodes (bench/ladder.sh);
       # LADDER_NF=0: no Netflix row; LADDER_SPLIT: ladder.sh's SPLIT (a --decoder list: NVDEC
-      # and the CPU together); LADDER_SCORES: more rounds with these SCORE arguments,
+      # and the CPU together; default: the 4K streams NVDEC, the rest the CPU); LADDER_SCORES: more rounds with these SCORE arguments,
       # '|'-separated (e.g. "-n --feature psnr": the input path's own bound)
       nfv=$root/.device/netflix-vmaf; [ "${LADDER_NF:-1}" = 0 ] && nfv=
-      FFMPEG=/tmp/libav/bin/ffmpeg NETFLIX_VMAF=$nfv RUNS=${LADDER_RUNS:-1} SPLIT=${LADDER_SPLIT:-} \
+      FFMPEG=/tmp/libav/bin/ffmpeg NETFLIX_VMAF=$nfv RUNS=${LADDER_RUNS:-1} SPLIT=${LADDER_SPLIT-nvdec,cpu,cpu,cpu,cpu,nvdec} \
         timeout $(($(left) - 20)) bench/ladder.sh /tmp/build-gpu/exactvmaf ${LADDER_FRAMES:-300} \
         .device/rates/ref_2160.mkv .device/rates/ladder_*.mp4 >$L/ladder.txt 2>&1
       echo "rc $?"; grep -vE '^$' $L/ladder.txt | tail -12
