@@ -99,8 +99,9 @@ EOF
       done ;;
     ladder)  # issue 24: the 4K ladder, one reference and six encodes (bench/ladder.sh);
       # LADDER_NF=0: no Netflix row; LADDER_SPLIT: ladder.sh's SPLIT (a --decoder list: NVDEC
-      # and the CPU together; default: the 4K streams NVDEC, the rest the CPU); LADDER_SCORES: more rounds with these SCORE arguments,
-      # '|'-separated (e.g. "-n --feature psnr": the input path's own bound)
+      # and the CPU together; default: the 4K streams NVDEC, the rest the CPU; "" none);
+      # LADDER_SCORES: more rounds with these SCORE arguments, '|'-separated (e.g. "-n
+      # --feature psnr": the input path's own bound)
       nfv=$root/.device/netflix-vmaf; [ "${LADDER_NF:-1}" = 0 ] && nfv=
       FFMPEG=/tmp/libav/bin/ffmpeg NETFLIX_VMAF=$nfv RUNS=${LADDER_RUNS:-1} SPLIT=${LADDER_SPLIT-nvdec,cpu,cpu,cpu,cpu,nvdec} \
         timeout $(($(left) - 20)) bench/ladder.sh /tmp/build-gpu/exactvmaf ${LADDER_FRAMES:-300} \
