@@ -99,21 +99,24 @@ values() {
 for k in ("fps", "version", "backends"): d.pop(k, None)
 print(json.dumps(d, sort_keys=True, indent=1))' "$1"
 }
-json_pair() { # REF DIS
-  local ref=$clips/$1 dis=$clips/$2
+json_pair() { # REF DIS [DECODER]: --backend cuda --decoder DECODER (default nvdec)
+  local ref=$clips/$1 dis=$clips/$2 decoder=${3:-nvdec}
   [ -f "$ref" ] && [ -f "$dis" ] || { echo "not checked: $1 / $2: no such clips"; return; }
   "$bin" -q -r "$ref" -d "$dis" --feature psnr --backend cpu --decoder cpu --json --precision max \
     -o "$tmp/cpu.json"
-  "$bin" -q -r "$ref" -d "$dis" --feature psnr --backend cuda --decoder nvdec --json \
+  rm -f "$tmp/gpu.json"
+  "$bin" -q -r "$ref" -d "$dis" --feature psnr --backend cuda --decoder "$decoder" --json \
     --precision max -o "$tmp/gpu.json"
   if [ -s "$tmp/cpu.json" ] && cmp -s <(values "$tmp/cpu.json") <(values "$tmp/gpu.json"); then
-    ok "$2 against $1: --backend cuda --decoder nvdec JSON equals --backend cpu --decoder cpu"
+    ok "$2 against $1: --backend cuda --decoder $decoder JSON equals --backend cpu --decoder cpu"
   else
-    bad "$2 against $1: --backend cuda --decoder nvdec JSON differs from the CPU's"
+    bad "$2 against $1: --backend cuda --decoder $decoder JSON differs from the CPU's"
     diff <(values "$tmp/cpu.json") <(values "$tmp/gpu.json") | head -6
   fi
 }
 json_pair h264.mp4 h264_small.mp4
 json_pair hevc10.mp4 hevc10_small.mp4
 json_pair h264.mp4 hevc10.mp4
+json_pair h264.mp4 h264_small.mp4 nvdec,cpu # one stream each, the CPU's uploaded
+json_pair hevc10.mp4 hevc10_small.mp4 cpu,nvdec
 finish nvdec
