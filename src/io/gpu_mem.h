@@ -3,7 +3,7 @@
  * decode.c's NVDEC path): memory and a stream of the primary context of one device, the one
  * libavcodec's CUDA device is opened on (primary_ctx=1) and the one the engine uses when no
  * EvSettings.cuda_context is given. gpu_mem.cu; without CUDA every call reports -ENOSYS
- * (twins_none.c). Each call makes the device current on the calling thread first.
+ * (gpu_mem_none.c). Each call makes the device current on the calling thread first.
  */
 #ifndef EV_IO_GPU_MEM_H
 #define EV_IO_GPU_MEM_H

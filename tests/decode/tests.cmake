@@ -9,10 +9,22 @@ target_include_directories(decode_pair_frames PRIVATE ${PROJECT_SOURCE_DIR}/src)
 target_compile_definitions(decode_pair_frames PRIVATE _POSIX_C_SOURCE=200809L)
 ev_exact_flags(decode_pair_frames)
 ev_warnings(decode_pair_frames)
+# upload_frames: the uploaded route (EV_KEEP_ALL_FRAMES: the read-ahead thread, the ring, the
+# close) over its own gpu_mem.h in host memory, so that it runs without a GPU.
+add_executable(decode_upload_frames ${CMAKE_CURRENT_LIST_DIR}/upload_frames.c)
+target_link_libraries(decode_upload_frames PRIVATE exactvmaf)
+target_include_directories(decode_upload_frames PRIVATE ${PROJECT_SOURCE_DIR}/src)
+target_compile_definitions(decode_upload_frames PRIVATE _POSIX_C_SOURCE=200809L)
+ev_exact_flags(decode_upload_frames)
+ev_warnings(decode_upload_frames)
 add_test(NAME encoded_input
          COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/encoded_test.sh $<TARGET_FILE:exactvmaf_cli>
                  $<TARGET_FILE:decode_pair_frames> ${PROJECT_SOURCE_DIR})
 set_tests_properties(encoded_input PROPERTIES LABELS "decode;cli" SKIP_RETURN_CODE 77 TIMEOUT 1500)
+add_test(NAME decode_upload
+         COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/upload_test.sh $<TARGET_FILE:decode_upload_frames>
+                 ${PROJECT_SOURCE_DIR})
+set_tests_properties(decode_upload PROPERTIES LABELS "decode" SKIP_RETURN_CODE 77 TIMEOUT 300)
 
 # Encoded input kept on the device (ev_video_read_device: the device unpack and the scaler's
 # twin) against the host route, frame by frame; run by gpu_nvdec on its pairs.
