@@ -3,20 +3,19 @@
 # the ffmpeg-pipe route, and the two must agree bit for bit, frames and JSON. Skips (77) without
 # ffmpeg or without libav* in the build. pair_frames is its frame-by-frame check of the library
 # entry (ev_video_open_pair), run by the script.
-add_executable(decode_pair_frames ${CMAKE_CURRENT_LIST_DIR}/pair_frames.c)
-target_link_libraries(decode_pair_frames PRIVATE exactvmaf)
-target_include_directories(decode_pair_frames PRIVATE ${PROJECT_SOURCE_DIR}/src)
-target_compile_definitions(decode_pair_frames PRIVATE _POSIX_C_SOURCE=200809L)
-ev_exact_flags(decode_pair_frames)
-ev_warnings(decode_pair_frames)
+# A check program of the library's internals: src/ included, the exact flags, the warnings.
+function(ev_decode_tool name source)
+  add_executable(${name} ${CMAKE_CURRENT_FUNCTION_LIST_DIR}/${source})
+  target_link_libraries(${name} PRIVATE exactvmaf ${ARGN})
+  target_include_directories(${name} PRIVATE ${PROJECT_SOURCE_DIR}/src)
+  target_compile_definitions(${name} PRIVATE _POSIX_C_SOURCE=200809L)
+  ev_exact_flags(${name})
+  ev_warnings(${name})
+endfunction()
+ev_decode_tool(decode_pair_frames pair_frames.c)
 # upload_frames: the uploaded route (EV_KEEP_ALL_FRAMES: the read-ahead thread, the ring, the
 # close) over its own gpu_mem.h in host memory, so that it runs without a GPU.
-add_executable(decode_upload_frames ${CMAKE_CURRENT_LIST_DIR}/upload_frames.c)
-target_link_libraries(decode_upload_frames PRIVATE exactvmaf)
-target_include_directories(decode_upload_frames PRIVATE ${PROJECT_SOURCE_DIR}/src)
-target_compile_definitions(decode_upload_frames PRIVATE _POSIX_C_SOURCE=200809L)
-ev_exact_flags(decode_upload_frames)
-ev_warnings(decode_upload_frames)
+ev_decode_tool(decode_upload_frames upload_frames.c)
 add_test(NAME encoded_input
          COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/encoded_test.sh $<TARGET_FILE:exactvmaf_cli>
                  $<TARGET_FILE:decode_pair_frames> ${PROJECT_SOURCE_DIR})
@@ -30,22 +29,14 @@ set_tests_properties(decode_upload PROPERTIES LABELS "decode" SKIP_RETURN_CODE 7
 # twin) against the host route, frame by frame; run by gpu_nvdec on its pairs.
 set(EV_DEVICE_FRAMES_TOOL -)
 if(EV_WITH_CUDA)
-  add_executable(decode_device_frames ${CMAKE_CURRENT_LIST_DIR}/device_frames.c)
-  target_link_libraries(decode_device_frames PRIVATE exactvmaf CUDA::cudart_static)
-  target_compile_definitions(decode_device_frames PRIVATE _POSIX_C_SOURCE=200809L)
-  ev_exact_flags(decode_device_frames)
-  ev_warnings(decode_device_frames)
+  ev_decode_tool(decode_device_frames device_frames.c CUDA::cudart_static)
   set(EV_DEVICE_FRAMES_TOOL $<TARGET_FILE:decode_device_frames>)
 endif()
 
 # NVDEC against the software decoders, and the CUDA route on encodes against the CPU's (label
 # gpu: skips without a device). EV_NVDEC_CLIPS names a folder of encodes (the device machine has
 # no ffmpeg to make them); without it, ffmpeg makes them.
-add_executable(decode_frame_hashes ${CMAKE_CURRENT_LIST_DIR}/frame_hashes.c)
-target_link_libraries(decode_frame_hashes PRIVATE exactvmaf)
-target_compile_definitions(decode_frame_hashes PRIVATE _POSIX_C_SOURCE=200809L)
-ev_exact_flags(decode_frame_hashes)
-ev_warnings(decode_frame_hashes)
+ev_decode_tool(decode_frame_hashes frame_hashes.c)
 add_test(NAME gpu_nvdec
          COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/nvdec_test.sh $<TARGET_FILE:exactvmaf_cli>
                  $<TARGET_FILE:decode_frame_hashes> ${PROJECT_SOURCE_DIR} ${EV_DEVICE_FRAMES_TOOL})
@@ -55,12 +46,7 @@ set_tests_properties(gpu_nvdec PROPERTIES LABELS "gpu;decode" SKIP_RETURN_CODE 7
 # sample for sample, on its C path and its x86 SIMD paths (label decode). Built with libav*:
 # the test links libswscale itself.
 if(EV_WITH_FFMPEG)
-  add_executable(decode_scale_ref ${CMAKE_CURRENT_LIST_DIR}/scale_ref_test.c)
-  target_include_directories(decode_scale_ref PRIVATE ${PROJECT_SOURCE_DIR}/src)
-  target_link_libraries(decode_scale_ref PRIVATE exactvmaf ev::libav)
-  target_compile_definitions(decode_scale_ref PRIVATE _POSIX_C_SOURCE=200809L)
-  ev_exact_flags(decode_scale_ref)
-  ev_warnings(decode_scale_ref)
+  ev_decode_tool(decode_scale_ref scale_ref_test.c ev::libav)
   add_test(NAME decode_scale_ref COMMAND decode_scale_ref)
   set_tests_properties(decode_scale_ref PROPERTIES LABELS "decode" TIMEOUT 600)
 endif()
