@@ -147,16 +147,29 @@ void ev_decode_setup_device(EvVideo *v)
     const char *host = !nvdec                                ? "decoded on the CPU"
                        : d->frame->format == AV_PIX_FMT_CUDA ? route_refused(v, d, &in)
                                                              : "a software format";
-    const int upload = host && d->keep_on_device == EV_KEEP_ALL_FRAMES;
+    const int keep_all = d->keep_on_device == EV_KEEP_ALL_FRAMES;
+    char refused[sizeof(why)];
     int err = 0;
-    if (!host || upload) {
-        if (!host)
-            plan_unpack(d, d->frame, d->out); /* without it no frame fits the route */
+    if (!host) {
+        plan_unpack(d, d->frame, d->out); /* without it no frame fits the route */
         err = ev_gpu_stream_open(d->gpu, &d->gpu_stream, why, sizeof(why));
-        if (!err && !host &&
-            !(in.width == v->fmt.width && in.height == v->fmt.height &&
-              d->out->format == d->dst_format))
+        if (!err && !(in.width == v->fmt.width && in.height == v->fmt.height &&
+                      d->out->format == d->dst_format))
             err = open_scaler(v, d, &in, why, sizeof(why));
+        if (err == -ENOTSUP && keep_all) {
+            /* a conversion without a twin (a scaler, a filter): converted on the host and
+             * uploaded, as the frames of a refused route are */
+            close_route(d);
+            d->dev_w = d->dev_h = 0; /* no NVDEC frame fits the route now */
+            snprintf(refused, sizeof(refused), "%s", why);
+            host = refused;
+            err = 0;
+        }
+    }
+    const int upload = host && keep_all;
+    if (!err && (!host || upload)) {
+        if (upload)
+            err = ev_gpu_stream_open(d->gpu, &d->gpu_stream, why, sizeof(why));
         if (!err)
             err = ev_device_ring_open(&d->ring, d->gpu, &v->fmt, EV_DEVICE_RING_FRAMES, why,
                                       sizeof(why));
