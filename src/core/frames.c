@@ -189,15 +189,10 @@ static int start_workers(EvEngine *c)
     /* a held reference keeps its slot: one more per frame held, so that as many frames as
      * before can be in flight (ev_engine_open made the room; nothing is queued yet) */
     c->n_slots += c->lookback;
-    for (unsigned i = 0; i < c->n_slots; i++) {
-        const size_t n = 2 * c->frame_bytes;
-        c->slots[i].buf = c->use_cuda ? ev_cuda_host_alloc(n) : malloc(n);
-        if (!c->slots[i].buf)
+    for (unsigned i = 0; i < c->n_slots && c->lookback; i++)
+        if (!(c->slots[i].window_values =
+                  calloc((size_t)c->n_reg * EV_WINDOW_MAX_VALUES, sizeof(double))))
             return -ENOMEM;
-        if (c->lookback && !(c->slots[i].window_values =
-                                 calloc((size_t)c->n_reg * EV_WINDOW_MAX_VALUES, sizeof(double))))
-            return -ENOMEM;
-    }
     /* the caller scores frames only when there are no workers: else it needs no scratch */
     err = n_workers ? 0 : alloc_scratch(c, &c->caller);
     for (unsigned i = 0; !err && i < n_workers; i++) {
@@ -232,6 +227,33 @@ static void describe_packed(const EvPicInfo *info, uint8_t *buf, EvPic *pic)
         pic->data[p] = pic->w[p] && pic->h[p] ? buf : NULL; /* 4:0:0 has no chroma */
         buf += (size_t)pic->stride[p] * pic->h[p];
     }
+}
+
+/* Slot s's packed pair (the reference's planes, then the distorted's) described in s->ref and
+ * s->dis. Its buffer is made at the slot's first packed pair, pinned with CUDA (in the engine's
+ * context), so that a context fed only device pictures or lent host planes holds none: at 4K
+ * with 16 threads a CUDA context's slots were 850 MB of pinned memory, most of a ladder's
+ * start. @return 0, or -ENOMEM (logged). */
+static int pack_slot(EvEngine *c, EvSlot *s)
+{
+    if (!s->buf) {
+        const size_t n = 2 * c->frame_bytes;
+        void *saved = NULL;
+        if (!c->use_cuda)
+            s->buf = malloc(n);
+        else if (!ev_cuda_enter(&c->cuda, &saved, &c->log)) {
+            s->buf = ev_cuda_host_alloc(n);
+            ev_cuda_restore(saved);
+        }
+        if (!s->buf) {
+            ev_log(&c->log, EV_LOG_ERROR, "no memory for a frame slot (%zu bytes%s)", n,
+                   c->use_cuda ? ", pinned" : "");
+            return -ENOMEM;
+        }
+    }
+    describe_packed(&c->info, s->buf, &s->ref);
+    describe_packed(&c->info, s->buf + c->frame_bytes, &s->dis);
+    return 0;
 }
 
 /* Copy a caller's picture into a packed picture. */
@@ -645,8 +667,10 @@ static int prepare_pair(EvEngine *const c, const EvPicture *const ref, const EvP
     if ((err = admit_frame(c, ref)))
         return err;
     EvSlot *s = take_free_slot(c);
-    describe_packed(&c->info, s->buf, &s->ref);
-    describe_packed(&c->info, s->buf + c->frame_bytes, &s->dis);
+    if ((err = pack_slot(c, s))) {
+        release_slot(c, s);
+        return err;
+    }
     copy_picture(ref, &s->ref);
     copy_picture(dis, &s->dis);
     *slot = s;
@@ -858,9 +882,9 @@ static int fill_from_device(EvEngine *c, EvSlot *s, const EvPicture *ref, const 
         s->release = NULL;
         s->wait_ready = 0; /* the copy waited for the stream */
     } else {
-        describe_packed(&c->info, s->buf, &s->ref);
-        describe_packed(&c->info, s->buf + c->frame_bytes, &s->dis);
-        err = ev_cuda_copy_device_picture(&src_ref, &s->ref, 0, stream, &c->log);
+        err = pack_slot(c, s);
+        if (!err)
+            err = ev_cuda_copy_device_picture(&src_ref, &s->ref, 0, stream, &c->log);
         if (!err)
             err = ev_cuda_copy_device_picture(&src_dis, &s->dis, 0, stream, &c->log);
     }
@@ -915,10 +939,11 @@ int ev_engine_lend(EvEngine *const c, const EvPicture *const ref, const EvPictur
         s->release = release;
         s->release_user = user;
     } else {
-        describe_packed(&c->info, s->buf, &s->ref);
-        describe_packed(&c->info, s->buf + c->frame_bytes, &s->dis);
-        copy_picture(ref, &s->ref);
-        copy_picture(dis, &s->dis);
+        err = pack_slot(c, s);
+        if (!err) {
+            copy_picture(ref, &s->ref);
+            copy_picture(dis, &s->dis);
+        }
         release(user);
     }
     if (err) {
@@ -983,8 +1008,10 @@ int ev_engine_borrow(EvEngine *const c, const unsigned width, const unsigned hei
     if (err)
         return err;
     EvSlot *s = take_free_slot(c);
-    describe_packed(&c->info, s->buf, &s->ref);
-    describe_packed(&c->info, s->buf + c->frame_bytes, &s->dis);
+    if ((err = pack_slot(c, s))) {
+        release_slot(c, s);
+        return err;
+    }
     public_view(&s->ref, ref);
     public_view(&s->dis, dis);
     s->group = NULL;

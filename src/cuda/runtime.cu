@@ -177,8 +177,6 @@ extern "C" int ev_cuda_worker_open(EvCudaWorker **out, const EvCudaPlace *place,
         err = map_error(cudaStreamCreateWithFlags(&w->stream, cudaStreamNonBlocking), log,
                         "create stream");
     if (!err)
-        err = map_error(cudaMalloc(&w->slot, slot_bytes), log, "allocate frame");
-    if (!err)
         err =
             map_error(cudaMalloc(&w->scratch_dev, EV_CUDA_SCRATCH_BYTES), log, "allocate scratch");
     // On the worker's own stream, waited for: a plain cudaMemset goes to the legacy default
@@ -236,6 +234,13 @@ static void point_at_device(const EvCudaWorker *w, const void *slot, EvPic *p)
     p->gpu = const_cast<EvCudaWorker *>(w);
 }
 
+// The worker's device copy of a frame slot, made at its first upload: a worker fed only
+// device pictures holds none (at 4K 10-bit it is 50 MB a worker).
+static int device_slot(EvCudaWorker *w)
+{
+    return w->slot ? 0 : map_error(cudaMalloc(&w->slot, w->slot_bytes), w->log, "allocate frame");
+}
+
 // One plane of each picture, at its offset in the slot.
 static cudaError_t upload_luma(EvCudaWorker *w, const void *slot, const EvPic *p)
 {
@@ -253,6 +258,8 @@ extern "C" int ev_cuda_upload(EvCudaWorker *w, const void *slot, EvPic *ref, EvP
     // the worker's thread runs in the engine's context (a scheduler thread may run frames of
     // several passes; the calling thread, without workers, may have another one current)
     int err = ev_cuda_enter(&w->place, nullptr, w->log);
+    if (!err)
+        err = device_slot(w);
     if (err)
         return err;
     cudaError_t e;
@@ -275,6 +282,8 @@ extern "C" int ev_cuda_upload(EvCudaWorker *w, const void *slot, EvPic *ref, EvP
 extern "C" int ev_cuda_upload_planes(EvCudaWorker *w, EvPic *ref, EvPic *dis, int luma_only)
 {
     int err = ev_cuda_enter(&w->place, nullptr, w->log);
+    if (!err)
+        err = device_slot(w);
     if (err)
         return err;
     char *at = static_cast<char *>(w->slot);

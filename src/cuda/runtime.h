@@ -2,7 +2,8 @@
  * The CUDA runtime every twin shares, seen from C: a worker (one per scheduler thread) owns a
  * stream, a device copy of the frame slot it is working on (both pictures, uploaded once per
  * frame and read by every twin), and a small device + pinned host area for per-frame results.
- * Slot buffers are pinned host memory, so the upload is one asynchronous copy.
+ * Slot buffers are pinned host memory, so the upload is one asynchronous copy. The device
+ * copy is made at a worker's first upload: a worker fed device pictures only holds none.
  * Without CUDA in the build every call reports -ENOSYS.
  */
 #ifndef EV_CUDA_RUNTIME_H
