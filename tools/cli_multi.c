@@ -334,10 +334,12 @@ static int open_all(const CliSettings *s, EvVideo **ref, Scoring *sc, unsigned n
 {
     if (cli_open_video(s, s->ref_path, NULL, ref, 0))
         return -1;
+    EvVideo *dis[CLI_MAX_ITEMS];
+    const int opened = cli_open_distorted(s, *ref, dis, n_dis);
     for (unsigned i = 0; i < n_dis; i++)
-        if (cli_open_video(s, sc[i].path, *ref, &sc[i].video, i + 1) ||
-            cli_check_pair(s, s->ref_path, *ref, sc[i].path, sc[i].video))
-            return -1;
+        sc[i].video = dis[i];
+    if (opened)
+        return -1;
     EvVideo *all[CLI_MAX_ITEMS + 1];
     const char *paths[CLI_MAX_ITEMS + 1];
     all[0] = *ref;
@@ -417,11 +419,12 @@ int cli_run_multi(const CliSettings *s)
 failed:
     fprintf(stderr, "%s: %s\n", app, err);
 done:
+    EvVideo *all[CLI_MAX_ITEMS + 1] = { ref };
     for (unsigned i = 0; sc && i < n_dis; i++) {
         ev_close(&sc[i].ctx);
-        ev_video_close(&sc[i].video);
+        all[i + 1] = sc[i].video;
     }
-    ev_video_close(&ref);
+    cli_close_videos(all, sc ? n_dis + 1 : 1);
     free(sc);
     free(paths);
     return rc;

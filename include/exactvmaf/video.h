@@ -81,7 +81,8 @@ typedef struct EvVideoOptions {
     /** libswscale's flags for the conversion, as ffmpeg's scale filter takes them
      *  ("bicubic", "lanczos", "bilinear+accurate_rnd", ...). NULL: "bicubic". */
     const char *scaler;
-    /** Decoder threads; 0: libavcodec's choice (one per core). */
+    /** Decoder threads; 0: one per core for software decoding, one for a file NVDEC decodes
+     *  (the GPU decodes; libavcodec's frame threads would only add start-up and surfaces). */
     unsigned decoder_threads;
     /** Where encoded input is decoded (EV_DECODE_CPU, the default, or NVDEC). */
     EvDecodeOn decode_on;

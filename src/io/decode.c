@@ -344,6 +344,19 @@ static const AVCodec *setup_nvdec(EvVideo *v, EvDecoder *d, const AVCodec *codec
     return gpu;
 }
 
+/* libavcodec's threads for d: EvVideoOptions.decoder_threads, else one per core (0), but one
+ * for a file NVDEC decodes. There the GPU decodes and frame threads only parse ahead, while
+ * each adds decode surfaces and start-up: on the H100 host a 4K HEVC decoder opened in
+ * 0.055-0.1 s with one thread and 0.09-0.2 s with 16, and a ladder of seven streams decoded no
+ * slower. A file NVDEC then refuses at its first frame is opened again on the CPU
+ * (ev_decode_open); a pipe cannot be, so it keeps one thread per core. */
+static int decoder_threads(const EvDecoder *d, const EvVideoOptions *o)
+{
+    if (o->decoder_threads)
+        return (int)o->decoder_threads;
+    return d->on_gpu && !d->stream ? 1 : 0;
+}
+
 static int open_decoder(EvVideo *v, EvDecoder *d, const EvVideoOptions *o)
 {
     const AVCodec *codec = NULL;
@@ -382,7 +395,7 @@ static int open_decoder(EvVideo *v, EvDecoder *d, const EvVideoOptions *o)
         d->codec->get_format = pick_format;
     }
     d->codec->pkt_timebase = st->time_base;
-    d->codec->thread_count = (int)o->decoder_threads; /* 0: one per core */
+    d->codec->thread_count = decoder_threads(d, o);
     ret = avcodec_open2(d->codec, codec, NULL);
     if (ret < 0)
         return ev_decoder_fail_av(v, ret, "cannot open the decoder");
@@ -881,8 +894,12 @@ int ev_decode_open(EvVideo *const v, const char *const path, void *const stream,
     pthread_once(&once, install_log);
     int ret = open_once(v, path, stream, head, head_len, o);
     /* EV_DECODE_AUTO: a stream NVDEC failed on at its first frame (a codec or profile the
-     * GPU's decoder lacks) is decoded on the CPU; a file can be opened again, a pipe cannot */
-    if (ret && o->decode_on == EV_DECODE_AUTO && v->dec && v->dec->on_gpu && !stream) {
+     * GPU's decoder lacks) is decoded on the CPU; a file can be opened again, a pipe cannot.
+     * So is a file NVDEC refused at its first frame (libavcodec then decodes it in software):
+     * its decoder had the one thread of an NVDEC decoder (open_decoder) */
+    const EvDecoder *d = v->dec;
+    const int refused = !ret && d && d->on_gpu && d->gpu_refused && !o->decoder_threads;
+    if ((ret || refused) && o->decode_on == EV_DECODE_AUTO && d && d->on_gpu && !stream) {
         ev_decode_close(&v->dec);
         v->err[0] = 0;
         EvVideoOptions cpu = *o;
