@@ -391,7 +391,7 @@ int cli_run_multi(const CliSettings *s)
     const unsigned n_dis = s->n_dis;
     char(*paths)[CLI_MULTI_PATH_SIZE] = calloc(n_dis, sizeof(*paths));
     Scoring *sc = calloc(n_dis, sizeof(*sc));
-    EvVideo *ref = NULL;
+    EvVideo *ref = NULL, *all[CLI_MAX_ITEMS + 1]; /* at the end: every input, to close */
     int rc = 1;
     char err[4400];
     if (!paths || !sc) {
@@ -419,7 +419,7 @@ int cli_run_multi(const CliSettings *s)
 failed:
     fprintf(stderr, "%s: %s\n", app, err);
 done:
-    EvVideo *all[CLI_MAX_ITEMS + 1] = { ref };
+    all[0] = ref;
     for (unsigned i = 0; sc && i < n_dis; i++) {
         ev_close(&sc[i].ctx);
         all[i + 1] = sc[i].video;
