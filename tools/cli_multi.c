@@ -334,12 +334,10 @@ static int open_all(const CliSettings *s, EvVideo **ref, Scoring *sc, unsigned n
 {
     if (cli_open_video(s, s->ref_path, NULL, ref, 0))
         return -1;
-    EvVideo *dis[CLI_MAX_ITEMS];
-    const int opened = cli_open_distorted(s, *ref, dis, n_dis);
     for (unsigned i = 0; i < n_dis; i++)
-        sc[i].video = dis[i];
-    if (opened)
-        return -1;
+        if (cli_open_video(s, sc[i].path, *ref, &sc[i].video, i + 1) ||
+            cli_check_pair(s, s->ref_path, *ref, sc[i].path, sc[i].video))
+            return -1;
     EvVideo *all[CLI_MAX_ITEMS + 1];
     const char *paths[CLI_MAX_ITEMS + 1];
     all[0] = *ref;
@@ -391,7 +389,7 @@ int cli_run_multi(const CliSettings *s)
     const unsigned n_dis = s->n_dis;
     char(*paths)[CLI_MULTI_PATH_SIZE] = calloc(n_dis, sizeof(*paths));
     Scoring *sc = calloc(n_dis, sizeof(*sc));
-    EvVideo *ref = NULL, *all[CLI_MAX_ITEMS + 1]; /* at the end: every input, to close */
+    EvVideo *ref = NULL;
     int rc = 1;
     char err[4400];
     if (!paths || !sc) {
@@ -419,12 +417,11 @@ int cli_run_multi(const CliSettings *s)
 failed:
     fprintf(stderr, "%s: %s\n", app, err);
 done:
-    all[0] = ref;
     for (unsigned i = 0; sc && i < n_dis; i++) {
         ev_close(&sc[i].ctx);
-        all[i + 1] = sc[i].video;
+        ev_video_close(&sc[i].video);
     }
-    cli_close_videos(all, sc ? n_dis + 1 : 1);
+    ev_video_close(&ref);
     free(sc);
     free(paths);
     return rc;

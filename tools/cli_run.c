@@ -85,12 +85,11 @@ static int decoders_differ(const CliSettings *s)
     return 0;
 }
 
-/* cli_open_video with the decoder chosen: forced to the CPU (cpu), or as the settings say; the
- * problem, if any, into err. */
-static int open_video_quietly(const CliSettings *s, const char *path, const EvVideo *ref,
-                              EvVideo **v, const unsigned input, const int cpu, char *err,
-                              const size_t err_size)
+/* cli_open_video with the decoder chosen: forced to the CPU (cpu), or as the settings say. */
+static int open_video(const CliSettings *s, const char *path, const EvVideo *ref, EvVideo **v,
+                      const unsigned input, const int cpu)
 {
+    char err[512];
     EvVideoOptions o;
     ev_video_default_options(&o);
     o.raw = s->raw ? &s->raw_fmt : NULL;
@@ -118,84 +117,9 @@ static int open_video_quietly(const CliSettings *s, const char *path, const EvVi
         ev_video_format(ref, &target);
         o.convert_to = &target;
     }
-    return ev_video_open_with(v, path, &o, err, err_size) ? -1 : 0;
-}
-
-static int open_video(const CliSettings *s, const char *path, const EvVideo *ref, EvVideo **v,
-                      const unsigned input, const int cpu)
-{
-    char err[512];
-    if (open_video_quietly(s, path, ref, v, input, cpu, err, sizeof(err)))
+    if (ev_video_open_with(v, path, &o, err, sizeof(err)))
         return fprintf(stderr, "%s: %s\n", app, err), -1;
     return 0;
-}
-
-/* One distorted input opened on a thread of its own (cli_open_distorted). */
-typedef struct OpenJob {
-    const CliSettings *s;
-    const EvVideo *ref;
-    EvVideo **v;
-    unsigned input;
-    int rc;
-    char err[512];
-    pthread_t thread;
-    int started;
-} OpenJob;
-
-static void *open_job(void *arg)
-{
-    OpenJob *j = arg;
-    j->rc = open_video_quietly(j->s, j->s->dis_paths[j->input - 1], j->ref, j->v, j->input, 0,
-                               j->err, sizeof(j->err));
-    return NULL;
-}
-
-int cli_open_distorted(const CliSettings *s, const EvVideo *ref, EvVideo **v, const unsigned n)
-{
-    OpenJob *job = calloc(n, sizeof(*job));
-    if (!job)
-        return fprintf(stderr, "%s: cannot start: out of memory\n", app), -1;
-    for (unsigned i = 0; i < n; i++) {
-        v[i] = NULL;
-        job[i] = (OpenJob){ .s = s, .ref = ref, .v = &v[i], .input = i + 1 };
-        job[i].started = n > 1 && !pthread_create(&job[i].thread, NULL, open_job, &job[i]);
-        if (!job[i].started) /* one input, or no thread: here */
-            open_job(&job[i]);
-    }
-    for (unsigned i = 0; i < n; i++)
-        if (job[i].started)
-            pthread_join(job[i].thread, NULL);
-    int rc = 0;
-    for (unsigned i = 0; i < n && !rc; i++) {
-        if (job[i].rc) {
-            fprintf(stderr, "%s: %s\n", app, job[i].err);
-            rc = -1;
-        } else
-            rc = cli_check_pair(s, s->ref_path, ref, s->dis_paths[i], v[i]);
-    }
-    free(job);
-    return rc;
-}
-
-static void *close_job(void *arg)
-{
-    ev_video_close(arg);
-    return NULL;
-}
-
-void cli_close_videos(EvVideo **v, const unsigned n)
-{
-    pthread_t thread[CLI_MAX_ITEMS + 1];
-    int started[CLI_MAX_ITEMS + 1] = { 0 };
-    for (unsigned i = 0; i < n; i++) {
-        started[i] = n > 1 && i <= CLI_MAX_ITEMS && v[i] &&
-                     !pthread_create(&thread[i], NULL, close_job, &v[i]);
-        if (!started[i])
-            ev_video_close(&v[i]);
-    }
-    for (unsigned i = 0; i < n && i <= CLI_MAX_ITEMS; i++)
-        if (started[i])
-            pthread_join(thread[i], NULL);
 }
 
 int cli_open_video(const CliSettings *s, const char *path, const EvVideo *ref, EvVideo **v,

@@ -27,16 +27,6 @@ double cli_now(void);
  * input: 0 the reference, k the k-th -d (its --decoder word). */
 int cli_open_video(const CliSettings *s, const char *path, const EvVideo *ref, EvVideo **v,
                    unsigned input);
-/* Every -d of s opened against ref into v[0..n) at once, each on a thread of its own (an
- * encode's opening decodes its first frame, and setting up NVDEC for a stream takes 0.05-0.2 s
- * on the H100 host: one after another, a ladder of seven streams took 0.75 s to open), then
- * each checked against ref (cli_check_pair), in order: the problem said is the first in that
- * order, as when they are opened one by one. v[i] is NULL where an input failed to open; the
- * caller closes the rest. @return 0, or -1 (said why). */
-int cli_open_distorted(const CliSettings *s, const EvVideo *ref, EvVideo **v, unsigned n);
-/* ev_video_close() of v[0..n) at once, each on a thread of its own (a decoder's close frees its
- * device memory); every v[i] is NULL after. */
-void cli_close_videos(EvVideo **v, unsigned n);
 /* The --decoder word of an input (0 the reference, k the k-th -d). */
 CliDecoder cli_decoder_of(const CliSettings *s, unsigned input);
 /* The automatic decoder (--decoder auto, or the default) keeps the frames of every input on the
