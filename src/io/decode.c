@@ -198,28 +198,33 @@ static int pix_fmt_of(const EvVideoFormat *f)
     return av_get_pix_fmt(name);
 }
 
-int ev_decode_probe_file(const char *const path)
+/* The container libavformat recognises in the file's first megabyte, by content only (no
+ * filename, so that rawvideo's ".yuv" never matches); NULL when none is likely. */
+static const AVInputFormat *probe_container(const char *const path)
 {
-    if (ev_libav_load())
-        return 0;
     FILE *f = fopen(path, "rb");
     if (!f)
-        return 0;
+        return NULL;
     struct stat st;
     uint8_t *buf = NULL;
-    int yes = 0;
+    const AVInputFormat *fmt = NULL;
     if (!fstat(fileno(f), &st) && S_ISREG(st.st_mode) &&
         (buf = calloc(1, PROBE_BYTES + AVPROBE_PADDING_SIZE))) {
         const size_t n = fread(buf, 1, PROBE_BYTES, f);
-        /* by content only: no filename, so that rawvideo's ".yuv" never matches */
         AVProbeData pd = { .filename = "", .buf = buf, .buf_size = (int)n };
         int score = 0;
-        const AVInputFormat *fmt = av_probe_input_format3(&pd, 1, &score);
-        yes = fmt && score > AVPROBE_SCORE_MAX / 4;
+        fmt = av_probe_input_format3(&pd, 1, &score);
+        if (score <= AVPROBE_SCORE_MAX / 4)
+            fmt = NULL;
     }
     free(buf);
     fclose(f);
-    return yes;
+    return fmt;
+}
+
+int ev_decode_probe_file(const char *const path)
+{
+    return !ev_libav_load() && probe_container(path);
 }
 
 /* Standard input through our stream: the bytes read to look for "YUV4MPEG2" come first. */
@@ -237,6 +242,28 @@ static int read_stdin(void *opaque, uint8_t *buf, int size)
     if (got == 0)
         return ferror(d->stream) ? AVERROR(EIO) : AVERROR_EOF;
     return (int)got;
+}
+
+/* A file libavformat recognised but could not open: a container cut short or damaged (a
+ * Matroska file of headers only, say), named as the probe named it; libavformat's own line
+ * (offsets in the file) says nothing more to a user where the reason is the end of the file. */
+static int open_failed(EvVideo *v, const int averr, const char *path)
+{
+    const AVInputFormat *fmt = path ? probe_container(path) : NULL;
+    if (!fmt)
+        return ev_decoder_fail_av(v, averr, "not y4m, and not a video ffmpeg's libraries read");
+    const char *name = fmt->long_name ? fmt->long_name : fmt->name;
+    if (averr == AVERROR_EOF || averr == AVERROR_INVALIDDATA || averr == AVERROR(EIO)) {
+        const char *why = averr == AVERROR_EOF           ? "the file ends inside them"
+                          : averr == AVERROR_INVALIDDATA ? "invalid data"
+                                                         : "a read past what the file holds";
+        return ev_video_fail(v, -EINVAL,
+                             "%s, cut short or damaged: libavformat cannot read its headers (%s)",
+                             name, why);
+    }
+    char what[192];
+    snprintf(what, sizeof(what), "%s that libavformat cannot open", name);
+    return ev_decoder_fail_av(v, averr, what);
 }
 
 static int open_input(EvVideo *v, EvDecoder *d, const char *path)
@@ -257,7 +284,7 @@ static int open_input(EvVideo *v, EvDecoder *d, const char *path)
     }
     int ret = avformat_open_input(&d->fmt, d->stream ? "" : path, NULL, NULL);
     if (ret < 0)
-        return ev_decoder_fail_av(v, ret, "not y4m, and not a video ffmpeg's libraries read");
+        return open_failed(v, ret, d->stream ? NULL : path);
     ret = avformat_find_stream_info(d->fmt, NULL);
     if (ret < 0)
         return ev_decoder_fail_av(v, ret, "cannot read the streams");
@@ -357,10 +384,26 @@ static int decoder_threads(const EvDecoder *d, const EvVideoOptions *o)
     return d->on_gpu && !d->stream ? 1 : 0;
 }
 
+/* The streams whose headers name a codec: none in a file cut inside them (an mp4 cut in its
+ * moov atom has a stream of unknown kind and codec, or none). */
+static unsigned known_streams(const AVFormatContext *fmt)
+{
+    unsigned n = 0;
+    for (unsigned i = 0; i < fmt->nb_streams; i++)
+        n += fmt->streams[i]->codecpar->codec_id != AV_CODEC_ID_NONE;
+    return n;
+}
+
 static int open_decoder(EvVideo *v, EvDecoder *d, const EvVideoOptions *o)
 {
     const AVCodec *codec = NULL;
     d->index = av_find_best_stream(d->fmt, AVMEDIA_TYPE_VIDEO, -1, -1, &codec, 0);
+    if (d->index == AVERROR_STREAM_NOT_FOUND && !known_streams(d->fmt))
+        return ev_video_fail(v, -EINVAL,
+                             "no video stream: its %s headers describe no stream (cut short or "
+                             "damaged?)",
+                             d->fmt->iformat->long_name ? d->fmt->iformat->long_name
+                                                        : d->fmt->iformat->name);
     if (d->index == AVERROR_STREAM_NOT_FOUND)
         return ev_video_fail(v, -EINVAL, "no video stream");
     if (d->index < 0 || !codec) {
@@ -368,10 +411,14 @@ static int open_decoder(EvVideo *v, EvDecoder *d, const EvVideoOptions *o)
         for (unsigned i = 0; i < d->fmt->nb_streams && any < 0; i++)
             if (d->fmt->streams[i]->codecpar->codec_type == AVMEDIA_TYPE_VIDEO)
                 any = (int)i;
-        const char *name =
-            any >= 0 ? avcodec_get_name(d->fmt->streams[any]->codecpar->codec_id) : "unknown";
+        const enum AVCodecID id =
+            any >= 0 ? d->fmt->streams[any]->codecpar->codec_id : AV_CODEC_ID_NONE;
+        if (id == AV_CODEC_ID_NONE) /* a stream whose headers were cut before its codec */
+            return ev_video_fail(v, -EINVAL,
+                                 "the video stream names no codec: its headers are cut short or "
+                                 "damaged");
         return ev_video_fail(v, -EINVAL, "unsupported codec %s: this ffmpeg has no decoder for it",
-                             name);
+                             avcodec_get_name(id));
     }
     AVStream *st = d->fmt->streams[d->index];
     const int fo = st->codecpar->field_order;

@@ -174,7 +174,7 @@ int ev_y4m_read_header(EvVideo *v)
     if (ferror(v->f))
         return ev_video_fail(v, -EIO, "read error: %s", strerror(errno));
     if (got == 0)
-        return ev_video_fail(v, -EINVAL, "empty file (no YUV4MPEG2 header)");
+        return ev_video_fail(v, -EINVAL, "empty (0 bytes): no video in it");
     if (memcmp(magic, Y4M_MAGIC, got < Y4M_MAGIC_LEN ? got : Y4M_MAGIC_LEN))
         return not_y4m(v);
     if (got < sizeof(magic))

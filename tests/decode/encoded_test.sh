@@ -127,6 +127,16 @@ check "a shorter encode: one warning" grep -q "ends after 5 frames" "$tmp/short.
 # bad input: one line naming the file, a non-zero exit, no output file
 head -c $(($(stat -c %s "$tmp/h264_540.mp4") * 2 / 3)) "$tmp/h264_540.mp4" >"$tmp/cut.mp4"
 expect_error truncated_mp4 "cut.mp4" -r "$tmp/ref8.mkv" -d "$tmp/cut.mp4"
+# cut inside the container's headers: named as the container, not "not a video"
+ff -i "$tmp/h264_540.mp4" -c copy -movflags +faststart "$tmp/faststart.mp4"
+head -c 200 "$tmp/faststart.mp4" >"$tmp/cut_head.mp4"
+expect_error mp4_cut_in_its_headers "cut_head.mp4 QuickTime cut short" -r "$tmp/ref8.mkv" \
+  -d "$tmp/cut_head.mp4"
+ff -f lavfi -i testsrc2=size=320x240 -frames:v 0 -c:v libx264 "$tmp/no_frames.mkv"
+expect_error mkv_of_headers_only "no_frames.mkv Matroska cut short" -r "$tmp/ref8.mkv" \
+  -d "$tmp/no_frames.mkv"
+: >"$tmp/empty.mp4"
+expect_error empty_file "empty.mp4 empty 0 bytes" -r "$tmp/ref8.mkv" -d "$tmp/empty.mp4"
 ff -f lavfi -i "sine=frequency=440:duration=1" -c:a aac "$tmp/audio.m4a"
 expect_error audio_only "audio.m4a no video stream" -r "$tmp/ref8.mkv" -d "$tmp/audio.m4a"
 ff -i "$tmp/ref8.mkv" -vf scale=960:540 -c:v libx264 -preset veryfast -flags +ildct+ilme -x264-params tff=1 \

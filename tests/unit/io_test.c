@@ -369,7 +369,7 @@ static void test_open_errors(void)
 
 static void test_y4m_header_errors(void)
 {
-    expect_y4m_header_error("e.y4m", "", "empty file (no YUV4MPEG2 header)");
+    expect_y4m_header_error("e.y4m", "", "empty (0 bytes): no video in it");
     expect_y4m_header_error("r.yuv", "\x10\x80\x80 raw samples\n",
                             "not a y4m file (no YUV4MPEG2 header); raw .yuv needs --width "
                             "--height --pixel_format --bitdepth");
@@ -500,7 +500,7 @@ static void stdin_empty(void)
     char err[1024];
     EvVideo *v = NULL;
     CHECK(ev_video_open(&v, "-", NULL, err, sizeof(err)) == -EINVAL);
-    CHECK(!strcmp(err, "stdin: empty file (no YUV4MPEG2 header)"));
+    CHECK(!strcmp(err, "stdin: empty (0 bytes): no video in it"));
     /* the size of a stream is unknown at open: an empty raw stream simply has no frame */
     CHECK(ev_video_open(&v, "-", &stdin_fmt, err, sizeof(err)) == 0);
     EvPicture pic;
