@@ -332,6 +332,12 @@ static long long expected_total(const CliSettings *s, const EvVideo *ref, const 
 
 static int open_all(const CliSettings *s, EvVideo **ref, Scoring *sc, unsigned n_dis)
 {
+    /* the contexts first: CUDA engines bring the device up while the inputs open */
+    for (unsigned i = 0; i < n_dis; i++) {
+        sc[i].log = (CliLogUser){ s->ref_path, sc[i].path, 0 };
+        if (cli_open_context(s, &sc[i].log, &sc[i].ctx))
+            return -1;
+    }
     if (cli_open_video(s, s->ref_path, NULL, ref, 0))
         return -1;
     for (unsigned i = 0; i < n_dis; i++)
@@ -352,11 +358,6 @@ static int open_all(const CliSettings *s, EvVideo **ref, Scoring *sc, unsigned n
         sc[i].video = all[i + 1];
     if (err)
         return -1;
-    for (unsigned i = 0; i < n_dis; i++) {
-        sc[i].log = (CliLogUser){ s->ref_path, sc[i].path, 0 };
-        if (cli_open_context(s, &sc[i].log, &sc[i].ctx))
-            return -1;
-    }
     if (cli_skip_frames(*ref, s->frame_skip_ref, s->ref_path))
         return -1;
     for (unsigned i = 0; i < n_dis; i++)

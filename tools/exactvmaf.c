@@ -224,10 +224,9 @@ static int run(const CliSettings *s)
         fprintf(stderr, "%s: %s\n", app, err);
         return 1; /* before any input is read */
     }
-    if (open_inputs(s, &ref, &dis))
-        goto done;
+    /* the context first: a CUDA engine brings the device up while the inputs open */
     CliLogUser log = { s->ref_path, s->dis_path, 0 };
-    if (cli_open_context(s, &log, &ctx))
+    if (cli_open_context(s, &log, &ctx) || open_inputs(s, &ref, &dis))
         goto done;
     if (cli_skip_frames(ref, s->frame_skip_ref, s->ref_path) ||
         cli_skip_frames(dis, s->frame_skip_dist, s->dis_path))

@@ -148,6 +148,14 @@ typedef struct EvContext EvContext; /* opaque */
 EV_API void ev_default_settings(EvSettings *s);
 
 /** Open a scoring context. *out is NULL on failure, and nothing leaks.
+ *  A context that may use the device (EV_BACKEND_CUDA or EV_BACKEND_AUTO, cuda_context NULL)
+ *  starts bringing up the CUDA driver and the primary context of gpu_index on a thread of its
+ *  own, so that the first picture does not wait for them: open the context before the inputs
+ *  and the two overlap. A primary context found inactive is made with blocking sync
+ *  (CU_CTX_SCHED_BLOCKING_SYNC), the flags libavutil's CUDA device asks for, so that NVDEC
+ *  decoders can share it (exactvmaf/video.h); one already active keeps its flags. If the first
+ *  picture chooses the CPU, or the context closes before any, the primary context is released
+ *  (it ends there unless others hold it).
  *  @return 0, or a negative errno code. */
 EV_API int ev_open(EvContext **out, const EvSettings *s);
 

@@ -73,6 +73,10 @@ int ev_engine_open(EvEngine **const out, const EvSettings *const s)
         err = -ENOMEM;
         goto fail_sync;
     }
+    /* an engine that may use the device brings the driver and the primary context up while the
+     * caller opens its inputs (a caller's own context is up already) */
+    if (s->backend != EV_BACKEND_CPU && !s->cuda_context)
+        c->warm = ev_cuda_warm_start(s->gpu_index);
     *out = c;
     return 0;
 
@@ -103,6 +107,7 @@ void ev_engine_close(EvEngine **const pc)
         ev_worker_free(c, &c->workers[i]);
     }
     ev_worker_free(c, &c->caller);
+    ev_cuda_warm_close(&c->warm); /* an engine closed before its first frame */
     ev_engine_give_back_lent(c);
     /* out of the group's jobs before the registrations go: another member's job claim reads
      * them (every dispatched slot left already; this is for the rest) */

@@ -96,6 +96,7 @@ struct EvEngine {
 
     int use_cuda;     /* decided at the first frame (settings.backend) */
     EvCudaPlace cuda; /* where the CUDA work runs: settings.cuda_context or gpu_index */
+    EvCudaWarm *warm; /* the CUDA start begun at ev_engine_open, until the first frame */
     EvSlot *borrowed; /* slot lent by ev_borrow_pictures, until submitted */
 
     unsigned n_frames;     /* pairs pushed */

@@ -113,6 +113,19 @@ static int more_cuda_workers(EvEngine *c)
     return 0;
 }
 
+/* The first frame waits for the CUDA start that ev_engine_open began (nothing to wait for
+ * on the CPU backend or with a caller's context), and says at debug level how long it took. */
+static double seconds_now(void);
+static void wait_warm_start(EvEngine *c)
+{
+    if (!c->warm)
+        return;
+    const double t0 = seconds_now();
+    const double took = ev_cuda_warm_wait(c->warm);
+    ev_log(&c->log, EV_LOG_DEBUG, "cuda: the warm start took %.3f s, the first frame waited %.3f s",
+           took, seconds_now() - t0);
+}
+
 /* First frame: fix the geometry, choose the backend, initialise every extractor, allocate
  * slots and per-worker scratch. */
 static int start_stream(EvEngine *c, const EvPicture *ref)
@@ -127,19 +140,26 @@ static int start_stream(EvEngine *c, const EvPicture *ref)
         ev_pic_plane_size(ref->width, ref->height, ref->layout, p, &pw, &ph);
         c->frame_bytes += (size_t)pw * ph * bytes;
     }
+    const double t0 = seconds_now();
+    wait_warm_start(c);
     int err = ev_select_backend(c);
-    if (err)
-        return err;
-    if (c->use_cuda && (err = more_cuda_workers(c)))
-        return err;
+    if (!err && c->use_cuda)
+        err = more_cuda_workers(c);
     /* the CUDA set-up below runs in the engine's context; the caller's thread gets its own
      * context back */
     void *saved = NULL;
-    if (c->use_cuda && (err = ev_cuda_enter(&c->cuda, &saved, &c->log)))
+    if (!err && c->use_cuda)
+        err = ev_cuda_enter(&c->cuda, &saved, &c->log);
+    /* the runtime holds the primary context now, if it is used at all: the warm start's
+     * reference goes (and with it a context that the CPU backend does not need) */
+    ev_cuda_warm_close(&c->warm);
+    if (err)
         return err;
     err = start_workers(c);
     if (c->use_cuda)
         ev_cuda_restore(saved);
+    ev_log(&c->log, EV_LOG_DEBUG, "backend %s: the first frame's start took %.3f s",
+           c->use_cuda ? "cuda" : "cpu", seconds_now() - t0);
     return err;
 }
 

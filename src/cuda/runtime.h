@@ -38,6 +38,19 @@ int ev_cuda_device_count(void);
 /* 0 when device `index` can be used; else a negative code and one line in why. */
 int ev_cuda_probe(int index, char *why, size_t why_size);
 
+/* The warm start (warm_start.cu): the driver's initialisation and device's primary context
+ * brought up on a thread of its own, for an engine that may use the device, so that the first
+ * frame does not wait for them. A primary context it finds inactive gets libavcodec's flags
+ * (blocking sync), so that NVDEC decoders can share it whichever opens first. It reports
+ * nothing: a failure leaves the work, and its message, to the first frame. start returns NULL
+ * when no thread could start (or without CUDA); wait joins it and returns the seconds it took;
+ * close waits and drops its reference on the primary context (which ends there unless the
+ * runtime or another holder has it). */
+typedef struct EvCudaWarm EvCudaWarm;
+EvCudaWarm *ev_cuda_warm_start(int device);
+double ev_cuda_warm_wait(EvCudaWarm *w);
+void ev_cuda_warm_close(EvCudaWarm **w);
+
 /* Make place's context current on the calling thread. *saved (when not NULL) gets the context
  * that was current, for ev_cuda_restore(): the calls made on a caller's thread give it back its
  * context. Returns 0, or a negative code and a log line. */

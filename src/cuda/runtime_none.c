@@ -17,6 +17,20 @@ int ev_cuda_probe(int index, char *why, size_t why_size)
     return -ENOSYS;
 }
 
+EvCudaWarm *ev_cuda_warm_start(int device)
+{
+    return NULL;
+}
+double ev_cuda_warm_wait(EvCudaWarm *w)
+{
+    return 0.0;
+}
+void ev_cuda_warm_close(EvCudaWarm **w)
+{
+    if (w)
+        *w = NULL;
+}
+
 int ev_cuda_enter(const EvCudaPlace *place, void **saved, const EvLog *log)
 {
     if (saved)

@@ -74,6 +74,13 @@ if(EV_WITH_CUDA)
               LABELS gpu ARGS 120)
 endif()
 
+# The warm start (cuda/runtime.h): what an engine leaves of the device's primary context (none
+# from a CPU engine or one closed before its first frame; libavcodec's flags from a CUDA one),
+# and a CUDA engine's first frames against the CPU's.
+if(EV_WITH_CUDA)
+  ev_add_test(gpu_warm_start SOURCES ${CMAKE_CURRENT_LIST_DIR}/warm_start_test.c LABELS gpu)
+endif()
+
 # psnr_hvs: its search CPU against CPU (CI), the gate's rows and a short search on the GPU.
 # Sizes from 1x1: planes without an 8x8 block (NaN scores) are drawn too; depths 8..12 (the
 # CPU refuses deeper samples, and the gate's 16-bit fixtures are refused by both).
