@@ -27,8 +27,8 @@ struct EvCudaWarm {
     pthread_t thread;
     int device;
     PrimaryCalls calls;
-    int retained;       // the thread holds a reference on the primary context
-    double seconds;     // how long the thread took
+    int retained;   // the thread holds a reference on the primary context
+    double seconds; // how long the thread took
     int joined;
 };
 

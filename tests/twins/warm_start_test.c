@@ -82,8 +82,9 @@ static int score(EvContext *c, uint8_t *planes)
         EvPicture p[2];
         for (unsigned k = 0; k < 2; k++) {
             uint8_t *b = planes + (size_t)(2 * i + k) * W * H * 3 / 2;
-            p[k] = (EvPicture){ W, H, 8, EV_PIX_420, { b, b + W * H, b + W * H * 5 / 4 },
-                                { W, W / 2, W / 2 } };
+            p[k] = (EvPicture){
+                W, H, 8, EV_PIX_420, { b, b + W * H, b + W * H * 5 / 4 }, { W, W / 2, W / 2 }
+            };
         }
         if (ev_send_pictures(c, &p[0], &p[1]))
             return -1;
@@ -142,12 +143,16 @@ int main(void)
     if (s != 1 || (flags & CU_CTX_SCHED_MASK) != CU_CTX_SCHED_BLOCKING_SYNC) {
         printf("warm_start_test: after a CUDA engine's frames the primary context is %s, "
                "flags 0x%x (want active, blocking sync 0x%x)\n",
-               s == 1 ? "active" : s ? "unknown" : "inactive", flags, CU_CTX_SCHED_BLOCKING_SYNC);
+               s == 1 ? "active"
+               : s    ? "unknown"
+                      : "inactive",
+               flags, CU_CTX_SCHED_BLOCKING_SYNC);
         bad = 1;
     }
     ev_close(&gpu);
     ev_close(&cpu);
     free(planes);
-    printf("warm_start_test: %u values compared, %s\n", values, bad ? "FAILED" : "all checks passed");
+    printf("warm_start_test: %u values compared, %s\n", values,
+           bad ? "FAILED" : "all checks passed");
     return bad;
 }
