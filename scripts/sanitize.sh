@@ -30,13 +30,15 @@ ctest --test-dir build-asan --output-on-failure -j"$(nproc)" -E "$skip" -LE 'pyt
 
 # ThreadSanitizer (CPU only): the engine's scheduling under its threads, through the unit tests
 # that drive it hardest (the windowed references held across frames, lent pairs released once,
-# many-encodes groups, the scheduler's refusals), and an encoded reader's read-ahead thread
-# (decode_upload: its ring, its queue, its close while it waits; skipped without ffmpeg). A
-# race report fails the test (exit 66).
+# many-encodes groups, the scheduler's refusals), an encoded reader's read-ahead thread
+# (decode_upload: its ring, its queue, its close while it waits; skipped without ffmpeg) and a
+# stream decoded in segments (decode_segments: the demuxer's, the decoders' and the reader's
+# threads). A race report fails the test (exit 66).
 cmake -S . -B build-tsan -DEXACTVMAF_CUDA=OFF -DEV_BUILD_BENCH=OFF \
   -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_C_FLAGS="-fsanitize=thread" \
   -DCMAKE_EXE_LINKER_FLAGS="-fsanitize=thread" >build-tsan.log 2>&1 || { cat build-tsan.log; exit 1; }
-tsan_tests='unit_window|unit_lend|unit_multi|unit_core|decode_upload'
+tsan_tests='unit_window|unit_lend|unit_multi|unit_core|decode_upload|decode_segments'
 cmake --build build-tsan -j"$(nproc)" --target unit_window unit_lend unit_multi unit_core \
-  decode_upload_frames >>build-tsan.log 2>&1 || { tail -50 build-tsan.log; exit 1; }
+  decode_upload_frames decode_frame_hashes exactvmaf_cli >>build-tsan.log 2>&1 ||
+  { tail -50 build-tsan.log; exit 1; }
 TSAN_OPTIONS="halt_on_error=1" ctest --test-dir build-tsan --output-on-failure -R "^($tsan_tests)\$"

@@ -36,6 +36,7 @@ enum {
     ARG_REPORT,
     ARG_SCALER,
     ARG_DECODER,
+    ARG_DECODE_SESSIONS,
 };
 
 static const struct option long_opts[] = {
@@ -76,6 +77,7 @@ static const struct option long_opts[] = {
     { "report", 1, NULL, ARG_REPORT },
     { "scaler", 1, NULL, ARG_SCALER },
     { "decoder", 1, NULL, ARG_DECODER },
+    { "decode_sessions", 1, NULL, ARG_DECODE_SESSIONS },
     { NULL, 0, NULL, 0 },
 };
 
@@ -111,6 +113,10 @@ void cli_usage(FILE *f, const char *app)
         "                              REF,DIS... (e.g. nvdec,cpu): the reference's, then\n"
         "                              each -d's (the last repeats); the CPU's frames are\n"
         "                              then uploaded to the GPU\n"
+        " --decode_sessions $unsigned: decoders for each HEVC or H.264 encode (mp4, mkv):\n"
+        "                              2-8 cut it at its random-access points and decode\n"
+        "                              the pieces at once, the same frames; 1: one decoder;\n"
+        "                              default: with NVDEC, 3 for a pair, fewer for more -d\n"
         " --frame_cnt $unsigned:       score at most N frames (0 = all)\n"
         " --frame_skip_ref $unsigned:  skip the first N frames of the reference\n"
         " --frame_skip_dist $unsigned: skip the first N frames of the distorted\n"
@@ -358,6 +364,12 @@ static int parse_one(CliSettings *s, int opt, const char *arg, char *err, size_t
         return 0;
     case ARG_GPU: return parse_unsigned(arg, "--gpu", &s->gpu, err, n);
     case ARG_SCALER: s->scaler = arg; return 0;
+    case ARG_DECODE_SESSIONS:
+        if (parse_unsigned(arg, "--decode_sessions", &s->decode_sessions, err, n))
+            return -1;
+        if (s->decode_sessions < 1 || s->decode_sessions > 8)
+            return cli_fail(err, n, "invalid value \"%s\" for --decode_sessions: want 1 to 8", arg);
+        return 0;
     case ARG_DECODER: { /* WHERE[,WHERE...]: the reference's, then each -d's */
         s->n_decoders = 0;
         for (const char *w = arg;; w++) {

@@ -33,6 +33,7 @@ typedef struct CliSettings {
      * (none given: CLI_DECODER_DEFAULT for every input; cli_decoder_of()) */
     CliDecoder decoder[CLI_MAX_ITEMS + 1];
     unsigned n_decoders;
+    unsigned decode_sessions; /* --decode_sessions: decoders per encode; 0: automatic */
     EvOutputFormat format;
     int precision; /* EV_PRECISION_* or 0..17 */
     CliFeature feature[CLI_MAX_ITEMS];

@@ -96,7 +96,15 @@ typedef struct EvVideoOptions {
      *  The host reads work until the first device read. EV_KEEP_ON_HOST (0, the default): the
      *  frames are read into host memory. */
     unsigned keep_on_device;
-    unsigned reserved_[4]; /**< zero */
+    /** Encoded input only: decoders for the one stream, at most 8. 0 or 1: one. 2 or more: an
+     *  HEVC or H.264 stream in MP4/MOV or Matroska is cut at its random-access points (HEVC
+     *  IDR, BLA and CRA, H.264 IDR; segments of 24 packets or more) and the segments are
+     *  decoded by that many decoders at once, each on a thread of its own, the frames handed
+     *  out in order with the bits one decoder gives. For NVDEC: one session decodes on one of
+     *  the GPU's engines, so a stream cut in segments keeps several busy. Other streams, and
+     *  standard input, have one decoder. Software decoders get decoder_threads each. */
+    unsigned decode_sessions;
+    unsigned reserved_[3]; /**< zero */
 } EvVideoOptions;
 
 /** Defaults: no raw format, no conversion, bicubic, automatic threads. */

@@ -308,6 +308,23 @@ static enum AVPixelFormat pick_format(AVCodecContext *ctx, const enum AVPixelFor
     return AV_PIX_FMT_NONE;
 }
 
+/* The same choice for a segment decoder (its context's opaque is not the EvDecoder: the reader
+ * learns the choice from the first frame's format). */
+static enum AVPixelFormat pick_segment_format(AVCodecContext *ctx,
+                                              const enum AVPixelFormat *offered)
+{
+    (void)ctx;
+    for (const enum AVPixelFormat *p = offered; *p != AV_PIX_FMT_NONE; p++)
+        if (*p == AV_PIX_FMT_CUDA)
+            return *p;
+    for (const enum AVPixelFormat *p = offered; *p != AV_PIX_FMT_NONE; p++) {
+        const AVPixFmtDescriptor *desc = av_pix_fmt_desc_get(*p);
+        if (desc && !(desc->flags & AV_PIX_FMT_FLAG_HWACCEL))
+            return *p;
+    }
+    return AV_PIX_FMT_NONE;
+}
+
 static int has_cuda_path(const AVCodec *codec)
 {
     const AVCodecHWConfig *cfg;
@@ -394,6 +411,60 @@ static unsigned known_streams(const AVFormatContext *fmt)
     return n;
 }
 
+/* A decoder context for d's stream (opened by the caller): the hardware device and the format
+ * choice for NVDEC (segment: a segment decoder's), the stream's time base, d's threads. */
+static int set_up_context(EvDecoder *d, AVCodecContext **out, const int segment)
+{
+    AVCodecContext *c = *out = avcodec_alloc_context3(d->decoder);
+    if (!c)
+        return AVERROR(ENOMEM);
+    int ret = avcodec_parameters_to_context(c, d->par);
+    if (ret < 0)
+        return ret;
+    if (d->on_gpu) {
+        c->hw_device_ctx = av_buffer_ref(d->hw);
+        if (!c->hw_device_ctx)
+            return AVERROR(ENOMEM);
+        c->opaque = segment ? NULL : d;
+        c->get_format = segment ? pick_segment_format : pick_format;
+    }
+    c->pkt_timebase = d->time_base;
+    c->thread_count = d->threads;
+    return 0;
+}
+
+/* EvSegmentsOpen: called on a segment decoder's thread (d is read, not written). */
+static int open_segment_decoder(void *opaque, AVCodecContext **codec)
+{
+    EvDecoder *d = opaque;
+    const int ret = set_up_context(d, codec, 1);
+    return ret < 0 ? ret : avcodec_open2(*codec, d->decoder, NULL);
+}
+
+/* EvSegmentsHold: NVDEC's frames are its surfaces: copied (software frames are reference
+ * counted buffers of their own). */
+static int hold_frame(void *opaque, const unsigned k, AVFrame *f, char *why, const size_t why_size)
+{
+    return f->format == AV_PIX_FMT_CUDA ? ev_decoder_hold_surface(opaque, k, f, why, why_size) : 0;
+}
+
+static const char *thread_log(void)
+{
+    return av_last_error;
+}
+
+/* One decoded frame's bytes in the stream's format (the bound of the segments' queues). */
+static size_t frame_bytes(const AVCodecParameters *par)
+{
+    const AVPixFmtDescriptor *desc = av_pix_fmt_desc_get(par->format);
+    const size_t luma =
+        (size_t)(par->width > 0 ? par->width : 0) * (size_t)(par->height > 0 ? par->height : 0);
+    if (!desc)
+        return 2 * luma;
+    const size_t bytes = desc->comp[0].depth > 8 ? 2 : 1;
+    return bytes * (luma + 2 * (luma >> (desc->log2_chroma_w + desc->log2_chroma_h)));
+}
+
 static int open_decoder(EvVideo *v, EvDecoder *d, const EvVideoOptions *o)
 {
     const AVCodec *codec = NULL;
@@ -428,25 +499,24 @@ static int open_decoder(EvVideo *v, EvDecoder *d, const EvVideoOptions *o)
                              "-vf bwdif or yadif)");
     if (o->decode_on != EV_DECODE_CPU && !(codec = setup_nvdec(v, d, codec, o)))
         return -ENOTSUP;
-    d->codec = avcodec_alloc_context3(codec);
-    if (!d->codec)
+    d->decoder = codec;
+    d->threads = decoder_threads(d, o);
+    d->time_base = st->time_base;
+    d->par = avcodec_parameters_alloc(); /* the segments' demuxer may update st's own */
+    int ret = d->par ? avcodec_parameters_copy(d->par, st->codecpar) : AVERROR(ENOMEM);
+    if (!ret)
+        ret = set_up_context(d, &d->codec, 0);
+    if (ret == AVERROR(ENOMEM))
         return ev_video_fail(v, -ENOMEM, "out of memory");
-    int ret = avcodec_parameters_to_context(d->codec, st->codecpar);
     if (ret < 0)
         return ev_decoder_fail_av(v, ret, "cannot set up the decoder");
-    if (d->on_gpu) {
-        d->codec->hw_device_ctx = av_buffer_ref(d->hw);
-        if (!d->codec->hw_device_ctx)
-            return ev_video_fail(v, -ENOMEM, "out of memory");
-        d->codec->opaque = d;
-        d->codec->get_format = pick_format;
+    const unsigned sessions = o->decode_sessions;
+    const int in_segments = sessions >= 2 && !d->stream && ev_segments_usable(d->fmt, d->index);
+    if (!in_segments) {
+        ret = avcodec_open2(d->codec, codec, NULL);
+        if (ret < 0)
+            return ev_decoder_fail_av(v, ret, "cannot open the decoder");
     }
-    d->codec->pkt_timebase = st->time_base;
-    d->codec->thread_count = decoder_threads(d, o);
-    ret = avcodec_open2(d->codec, codec, NULL);
-    if (ret < 0)
-        return ev_decoder_fail_av(v, ret, "cannot open the decoder");
-    d->time_base = st->time_base;
     d->rate = av_guess_frame_rate(d->fmt, st, NULL);
     d->first_pts = AV_NOPTS_VALUE;
     if (st->nb_frames > 0) {
@@ -469,6 +539,12 @@ static int open_decoder(EvVideo *v, EvDecoder *d, const EvVideoOptions *o)
     d->planar = av_frame_alloc();
     if (!d->pkt || !d->frame || !d->scaled || !d->sw || !d->planar)
         return ev_video_fail(v, -ENOMEM, "out of memory");
+    if (in_segments) { /* from now on the demuxer's thread alone reads fmt */
+        ret = ev_segments_start(&d->segments, d->fmt, d->index, sessions, frame_bytes(d->par),
+                                open_segment_decoder, hold_frame, thread_log, d);
+        if (ret)
+            return ev_video_fail(v, ret, "cannot start the segment decoders: %s", strerror(-ret));
+    }
     return 0;
 }
 
@@ -570,12 +646,30 @@ static int decode_failed(EvVideo *v, const EvDecoder *d, const int averr)
     return ev_decoder_fail_av(v, averr, "corrupt stream: decoding failed");
 }
 
-int ev_decoder_next(EvVideo *v, EvDecoder *d, const int keep_device)
+/* The next frame of the segments' decoders into d->frame. @return 1, 0 end, or an error. */
+static int next_of_segments(EvVideo *v, EvDecoder *d)
+{
+    char why[sizeof(av_last_error)];
+    int demux;
+    const int ret = ev_segments_next(d->segments, d->frame, why, sizeof(why), &demux);
+    if (ret == 0)
+        return d->ended = 1, 0;
+    if (ret < 0) {
+        snprintf(av_last_error, sizeof(av_last_error), "%s", why);
+        return demux ? ev_decoder_fail_av(v, ret, "read error") : decode_failed(v, d, ret);
+    }
+    if (d->on_gpu && !d->frames) /* libavcodec's choice, as pick_format records it */
+        d->gpu_refused = d->frame->format != AV_PIX_FMT_CUDA;
+    return 1;
+}
+
+/* The next frame of d's own decoder into d->frame. @return 1, 0 end, or an error. */
+static int next_decoded(EvVideo *v, EvDecoder *d)
 {
     for (;;) {
         int ret = avcodec_receive_frame(d->codec, d->frame);
         if (ret >= 0)
-            break;
+            return 1;
         if (ret == AVERROR_EOF)
             return d->ended = 1, 0;
         if (ret != AVERROR(EAGAIN))
@@ -598,6 +692,13 @@ int ev_decoder_next(EvVideo *v, EvDecoder *d, const int keep_device)
         if (ret < 0 && ret != AVERROR(EAGAIN))
             return decode_failed(v, d, ret);
     }
+}
+
+int ev_decoder_next(EvVideo *v, EvDecoder *d, const int keep_device)
+{
+    const int got = d->segments ? next_of_segments(v, d) : next_decoded(v, d);
+    if (got <= 0)
+        return got;
     const unsigned n = d->frames;
     if ((d->frame->flags & AV_FRAME_FLAG_CORRUPT) || d->frame->decode_error_flags)
         return ev_video_fail(v, -EINVAL, "frame %u is corrupt (the decoder concealed errors%s%s)",
@@ -951,6 +1052,7 @@ int ev_decode_open(EvVideo *const v, const char *const path, void *const stream,
         v->err[0] = 0;
         EvVideoOptions cpu = *o;
         cpu.decode_on = EV_DECODE_CPU;
+        cpu.decode_sessions = 0; /* libavcodec's threads, as for any stream on the CPU */
         ret = open_once(v, path, stream, head, head_len, &cpu);
     }
     return ret;
@@ -966,7 +1068,14 @@ int ev_decode_estimate(const EvVideo *const v, unsigned long long *const n)
 
 const char *ev_decode_describe(const EvVideo *const v)
 {
-    return v->dec ? v->dec->what : "";
+    EvDecoder *d = v->dec;
+    if (!d)
+        return "";
+    if (!d->segments)
+        return d->what;
+    snprintf(d->what_now, sizeof(d->what_now), "%s, in segments by %u decoders (%u cut so far)",
+             d->what, ev_segments_decoders(d->segments), ev_segments_count(d->segments));
+    return d->what_now;
 }
 
 int ev_decode_by_nvdec(const EvVideo *const v)
@@ -979,6 +1088,8 @@ void ev_decode_close(EvDecoder **const pd)
     if (!pd || !*pd)
         return;
     EvDecoder *d = *pd;
+    ev_segments_close(&d->segments); /* its threads read fmt and d */
+    ev_decoder_release_holds(d);
     sws_freeContext(d->sws);
     av_frame_free(&d->frame);
     av_frame_free(&d->sw);
@@ -986,6 +1097,7 @@ void ev_decode_close(EvDecoder **const pd)
     av_frame_free(&d->scaled);
     av_packet_free(&d->pkt);
     avcodec_free_context(&d->codec);
+    avcodec_parameters_free(&d->par);
     avformat_close_input(&d->fmt);
     av_buffer_unref(&d->hw);
     if (d->avio) {

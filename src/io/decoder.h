@@ -2,7 +2,7 @@
  * The state of one encoded input, shared by decode.c (demuxing, decoding, the host conversion)
  * and decode_device.c (frames kept on the device: NVDEC's, unpacked and scaled by the twins),
  * which calls decode.c's steps below (never the other way).
- * Private to those two files; only in a build with libav* (EV_HAVE_FFMPEG).
+ * Private to those two files and surface_copy.c; only in a build with libav* (EV_HAVE_FFMPEG).
  */
 #ifndef EV_IO_DECODER_H
 #define EV_IO_DECODER_H
@@ -10,6 +10,7 @@
 #include "io/device_ring.h"
 #include "io/libav.h" /* libav*'s headers; its calls through ev_libav */
 #include "io/scale_twin.h"
+#include "io/segments.h"
 #include "io/video_io.h"
 
 #include <pthread.h>
@@ -23,8 +24,15 @@ struct EvDecoder {
     FILE *stream;
     uint8_t head[Y4M_HEAD_BYTES];
     size_t head_len, head_pos;
-    AVCodecContext *codec;
-    int index; /* the video stream */
+    AVCodecContext *codec; /* opened unless the stream is decoded in segments */
+    int index;             /* the video stream */
+    /* the stream decoded by several decoders at once (EvVideoOptions.decode_sessions): the
+     * segments' threads read fmt, and the frames come from them */
+    EvSegments *segments;
+    const AVCodec *decoder; /* what the segments' decoders open, with threads each, */
+    AVCodecParameters *par; /* ... from a copy of the stream's parameters */
+    int threads;
+    void *hold_stream[8]; /* a segment decoder's copies of NVDEC's frames (surface_copy.c) */
     AVPacket *pkt;
     AVFrame *frame; /* the last decoded frame */
     AVFrame *out;   /* what the conversion reads: frame, or planar (NVDEC) */
@@ -50,6 +58,7 @@ struct EvDecoder {
     unsigned long long estimate;
     int has_estimate;
     char what[320];
+    char what_now[400]; /* what, and the segments cut so far */
     /* frames kept on the device (EvVideoOptions.keep_on_device): decode_device.c */
     int keep_on_device; /* asked for (EvKeepOnDevice) */
     int primary_ctx;    /* NVDEC's device is the primary context (hw) */
@@ -88,6 +97,14 @@ int ev_decoder_next(EvVideo *v, struct EvDecoder *d, int keep_device);
 
 /* d->frame (NVDEC's, in device memory) copied to the host and unpacked into d->planar. */
 int ev_decoder_download(EvVideo *v, struct EvDecoder *d);
+
+/* Replace f, a frame of NVDEC (one of its surfaces) that segment decoder k keeps, by a copy of
+ * its own in the same frames context, on k's stream (surface_copy.c). @return 0, or a libav
+ * error with why set. */
+int ev_decoder_hold_surface(struct EvDecoder *d, unsigned k, AVFrame *f, char *why,
+                            size_t why_size);
+/* Close the streams of ev_decoder_hold_surface() (after the segments' threads ended). */
+void ev_decoder_release_holds(struct EvDecoder *d);
 
 /* d->out converted as the scale filter converts it (or passed through): into dst, or
  * described in *pic when dst is NULL. @return 0, or an error. */

@@ -33,6 +33,10 @@ int ev_gpu_stream_wait(unsigned gpu, void *stream, char *why, size_t why_size);
 int ev_gpu_upload_rows(unsigned gpu, void *dst, size_t dst_pitch, const void *src, size_t src_pitch,
                        size_t row_bytes, size_t h, void *stream, char *why, size_t why_size);
 
+/* Queue the copy of h rows of row_bytes from device src (pitch src_pitch) to device dst. */
+int ev_gpu_copy_rows(unsigned gpu, void *dst, size_t dst_pitch, const void *src, size_t src_pitch,
+                     size_t row_bytes, size_t h, void *stream, char *why, size_t why_size);
+
 #ifdef __cplusplus
 }
 #endif

@@ -56,4 +56,12 @@ int ev_gpu_upload_rows(unsigned gpu, void *dst, size_t dst_pitch, const void *sr
     (void)stream;
     return no_cuda(why, why_size);
 }
+
+int ev_gpu_copy_rows(unsigned gpu, void *dst, size_t dst_pitch, const void *src, size_t src_pitch,
+                     size_t row_bytes, size_t h, void *stream, char *why, size_t why_size)
+{
+    (void)gpu, (void)dst, (void)dst_pitch, (void)src, (void)src_pitch, (void)row_bytes, (void)h;
+    (void)stream;
+    return no_cuda(why, why_size);
+}
 #endif

@@ -32,6 +32,7 @@
     X(av_frame_copy_props)                                                                         \
     X(av_frame_free)                                                                               \
     X(av_frame_get_buffer)                                                                         \
+    X(av_frame_move_ref)                                                                           \
     X(av_frame_unref)                                                                              \
     X(av_free)                                                                                     \
     X(av_freep)                                                                                    \
@@ -39,6 +40,7 @@
     X(av_get_pix_fmt_name)                                                                         \
     X(av_guess_frame_rate)                                                                         \
     X(av_hwdevice_ctx_create)                                                                      \
+    X(av_hwframe_get_buffer)                                                                       \
     X(av_hwframe_transfer_data)                                                                    \
     X(av_image_copy_plane)                                                                         \
     X(av_log_format_line)                                                                          \
@@ -49,6 +51,7 @@
     X(av_opt_set_double)                                                                           \
     X(av_opt_set_int)                                                                              \
     X(av_packet_alloc)                                                                             \
+    X(av_packet_clone)                                                                             \
     X(av_packet_free)                                                                              \
     X(av_packet_unref)                                                                             \
     X(av_pix_fmt_desc_get)                                                                         \
@@ -56,10 +59,14 @@
     X(av_read_frame)                                                                               \
     X(av_strerror)                                                                                 \
     X(avcodec_alloc_context3)                                                                      \
+    X(avcodec_flush_buffers)                                                                       \
     X(avcodec_free_context)                                                                        \
     X(avcodec_get_hw_config)                                                                       \
     X(avcodec_get_name)                                                                            \
     X(avcodec_open2)                                                                               \
+    X(avcodec_parameters_alloc)                                                                    \
+    X(avcodec_parameters_copy)                                                                     \
+    X(avcodec_parameters_free)                                                                     \
     X(avcodec_parameters_to_context)                                                               \
     X(avcodec_receive_frame)                                                                       \
     X(avcodec_send_packet)                                                                         \
@@ -108,6 +115,7 @@ const char *ev_libav_error(void);
 #define av_frame_copy_props ev_libav.av_frame_copy_props
 #define av_frame_free ev_libav.av_frame_free
 #define av_frame_get_buffer ev_libav.av_frame_get_buffer
+#define av_frame_move_ref ev_libav.av_frame_move_ref
 #define av_frame_unref ev_libav.av_frame_unref
 #define av_free ev_libav.av_free
 #define av_freep ev_libav.av_freep
@@ -115,6 +123,7 @@ const char *ev_libav_error(void);
 #define av_get_pix_fmt_name ev_libav.av_get_pix_fmt_name
 #define av_guess_frame_rate ev_libav.av_guess_frame_rate
 #define av_hwdevice_ctx_create ev_libav.av_hwdevice_ctx_create
+#define av_hwframe_get_buffer ev_libav.av_hwframe_get_buffer
 #define av_hwframe_transfer_data ev_libav.av_hwframe_transfer_data
 #define av_image_copy_plane ev_libav.av_image_copy_plane
 #define av_log_format_line ev_libav.av_log_format_line
@@ -125,6 +134,7 @@ const char *ev_libav_error(void);
 #define av_opt_set_double ev_libav.av_opt_set_double
 #define av_opt_set_int ev_libav.av_opt_set_int
 #define av_packet_alloc ev_libav.av_packet_alloc
+#define av_packet_clone ev_libav.av_packet_clone
 #define av_packet_free ev_libav.av_packet_free
 #define av_packet_unref ev_libav.av_packet_unref
 #define av_pix_fmt_desc_get ev_libav.av_pix_fmt_desc_get
@@ -132,10 +142,14 @@ const char *ev_libav_error(void);
 #define av_read_frame ev_libav.av_read_frame
 #define av_strerror ev_libav.av_strerror
 #define avcodec_alloc_context3 ev_libav.avcodec_alloc_context3
+#define avcodec_flush_buffers ev_libav.avcodec_flush_buffers
 #define avcodec_free_context ev_libav.avcodec_free_context
 #define avcodec_get_hw_config ev_libav.avcodec_get_hw_config
 #define avcodec_get_name ev_libav.avcodec_get_name
 #define avcodec_open2 ev_libav.avcodec_open2
+#define avcodec_parameters_alloc ev_libav.avcodec_parameters_alloc
+#define avcodec_parameters_copy ev_libav.avcodec_parameters_copy
+#define avcodec_parameters_free ev_libav.avcodec_parameters_free
 #define avcodec_parameters_to_context ev_libav.avcodec_parameters_to_context
 #define avcodec_receive_frame ev_libav.avcodec_receive_frame
 #define avcodec_send_packet ev_libav.avcodec_send_packet

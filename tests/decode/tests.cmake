@@ -33,10 +33,17 @@ if(EV_WITH_CUDA)
   set(EV_DEVICE_FRAMES_TOOL $<TARGET_FILE:decode_device_frames>)
 endif()
 
+# A stream decoded in segments by several decoders (EvVideoOptions.decode_sessions) against one
+# decoder, hash for hash, on the CPU's decoders (encodes made at test time).
+ev_decode_tool(decode_frame_hashes frame_hashes.c)
+add_test(NAME decode_segments
+         COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/segments_test.sh $<TARGET_FILE:decode_frame_hashes>
+                 ${PROJECT_SOURCE_DIR} $<TARGET_FILE:exactvmaf_cli>)
+set_tests_properties(decode_segments PROPERTIES LABELS "decode" SKIP_RETURN_CODE 77 TIMEOUT 600)
+
 # NVDEC against the software decoders, and the CUDA route on encodes against the CPU's (label
 # gpu: skips without a device). EV_NVDEC_CLIPS names a folder of encodes (the device machine has
 # no ffmpeg to make them); without it, ffmpeg makes them.
-ev_decode_tool(decode_frame_hashes frame_hashes.c)
 add_test(NAME gpu_nvdec
          COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/nvdec_test.sh $<TARGET_FILE:exactvmaf_cli>
                  $<TARGET_FILE:decode_frame_hashes> ${PROJECT_SOURCE_DIR} ${EV_DEVICE_FRAMES_TOOL})

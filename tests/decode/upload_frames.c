@@ -93,6 +93,13 @@ int ev_gpu_upload_rows(unsigned gpu, void *dst, size_t dst_pitch, const void *sr
     return 0;
 }
 
+int ev_gpu_copy_rows(unsigned gpu, void *dst, size_t dst_pitch, const void *src, size_t src_pitch,
+                     size_t row_bytes, size_t h, void *stream, char *why, size_t why_size)
+{
+    return ev_gpu_upload_rows(gpu, dst, dst_pitch, src, src_pitch, row_bytes, h, stream, why,
+                              why_size);
+}
+
 static int open_pair(EvVideo **ref, EvVideo **dis, char **argv, const EvKeepOnDevice keep)
 {
     EvVideoOptions o;
