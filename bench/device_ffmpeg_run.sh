@@ -31,7 +31,8 @@
 # on the 4K clip, CEIL_MODELS: the host's own bound on frame-level parallelism), scaler (issue
 # 24: gpu_scale_twin and gpu_unpack_twin, the twins of src/io against their C references), nvdec
 # (issue 24: gpu_nvdec on .device/nv/clips), encoded (bench/encoded_input.sh on .device/rates'
-# 1080p and 4K pairs), ladder (bench/ladder.sh: the 4K reference and six encodes). Issue 24's
+# 1080p and 4K pairs), segments (issue 24: NVDEC in segments, hashes and bench/segments.sh on
+# those pairs), ladder (bench/ladder.sh: the 4K reference and six encodes). Issue 24's
 # stages need .device/nv/libav.tgz (bench/device_libav.sh) and .device/rates
 # (bench/encoded_clips.sh).
 # The build comes first, always.
@@ -89,6 +90,27 @@ EOF
       (cd /tmp/build-gpu && EV_NVDEC_CLIPS=$root/.device/nv/clips timeout 300 ctest -V -R gpu_nvdec \
         >$L/nvdec.txt 2>&1)
       echo "rc $?"; grep -E 'ok: |FAIL|not checked|passed|failed' $L/nvdec.txt | cut -c1-400 | head -40 ;;
+    segments)  # issue 24: one stream decoded in segments by several NVDEC sessions: frame
+      # hashes against the software decoder's (.device/rates' pairs), then bench/segments.sh on
+      # SEG_PAIRS (default 1080 2160), SEG_RUNS rounds (default 2), SEG_SESSIONS (default 1 2 3 4)
+      hs=/tmp/build-gpu/tests/decode_frame_hashes
+      for f in .device/rates/ref_1080.mkv .device/rates/dis_1080.mp4 .device/rates/dis_2160.mp4; do
+        "$hs" "$f" cpu 1 >$L/h_cpu.txt 2>/dev/null
+        for n in ${SEG_HASH_SESSIONS:-1 3}; do
+          "$hs" "$f" nvdec "$n" >$L/h_gpu.txt 2>$L/h_gpu.err
+          if cmp -s $L/h_cpu.txt $L/h_gpu.txt; then
+            echo "same: $(basename "$f"), NVDEC $n sessions: $(tail -1 $L/h_cpu.txt) ($(tail -1 $L/h_gpu.err | sed 's/.*at the end: //'))"
+          else
+            echo "DIFFER: $(basename "$f"), NVDEC $n sessions: $(grep -m1 '^error' $L/h_gpu.txt)"
+          fi
+        done
+      done
+      for p in ${SEG_PAIRS:-1080 2160}; do
+        FFMPEG=/tmp/libav/bin/ffmpeg RUNS=${SEG_RUNS:-2} SESSIONS=${SEG_SESSIONS:-1 2 3 4} \
+          timeout $(($(left) - 20)) bench/segments.sh /tmp/build-gpu/exactvmaf \
+          .device/rates/ref_$p.mkv .device/rates/dis_$p.mp4 >$L/segments_$p.txt 2>&1
+        echo "rc $?"; grep -vE '^$' $L/segments_$p.txt | tail -12
+      done ;;
     encoded)  # issue 24: the routes of one encoded pair, 1080p and 4K (bench/encoded_input.sh)
       nfe=$root/.device/netflix-vmaf; [ "${ENC_NF:-1}" = 0 ] && nfe=  # ENC_NF=0: no Netflix row
       for p in ${ENC_PAIRS:-1080 2160}; do

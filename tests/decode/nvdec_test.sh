@@ -8,11 +8,15 @@
 #      through, and for conversions the device does not do (a depth change, spline: host);
 #   3. --backend cuda with NVDEC gives the JSON of --backend cpu with software decoding, for
 #      pairs whose distorted is scaled on the device and on the host (vmaf_v0.6.1 and psnr,
-#      every value at %.17g).
+#      every value at %.17g);
+#   4. a stream decoded in segments by three NVDEC sessions (--decode_sessions 3) gives the
+#      software decoder's frames too, and its JSON (hevc_gop.mkv and h264_gop.mp4: 150 frames,
+#      a random-access point every 30, open GOPs in the HEVC one, cut into 5 segments).
 #   nvdec_test.sh EXACTVMAF FRAME_HASHES SOURCE_DIR DEVICE_FRAMES|- [CLIPS_DIR]
 # CLIPS_DIR holds h264.mp4 and hevc10.mp4 (1280x720), h264_small.mp4 and hevc10_small.mp4
-# (640x360), av1.mkv and vp9.webm (1280x720), and h264_444.mp4 (640x360 4:4:4, a stream that
-# libavcodec's NVDEC path refuses: --decoder auto opens it again on the CPU), as made below.
+# (640x360), av1.mkv and vp9.webm (1280x720), h264_444.mp4 (640x360 4:4:4, a stream that
+# libavcodec's NVDEC path refuses: --decoder auto opens it again on the CPU), and hevc_gop.mkv
+# and h264_gop.mp4 (640x360, 150 frames), as made below.
 set -uo pipefail
 bin=$1
 hashes=$2
@@ -39,6 +43,10 @@ if [ -z "$clips" ]; then
   ff -f lavfi -i "$s" -frames:v 24 -c:v libvpx-vp9 -deadline realtime "$clips/vp9.webm"
   ff -f lavfi -i "$s" -frames:v 24 -vf scale=640:360 -c:v libx264 -pix_fmt yuv444p -crf 28 \
     "$clips/h264_444.mp4"
+  ff -f lavfi -i "$s" -frames:v 150 -vf scale=640:360 -c:v libx265 \
+    -x265-params log-level=error:keyint=30:min-keyint=30:bframes=4 "$clips/hevc_gop.mkv"
+  ff -f lavfi -i "$s" -frames:v 150 -vf scale=640:360 -c:v libx264 -g 30 -sc_threshold 0 \
+    -crf 30 "$clips/h264_gop.mp4"
 fi
 
 n=0
@@ -52,7 +60,7 @@ for f in "$clips"/*.mp4 "$clips"/*.mkv "$clips"/*.webm "$clips"/*.ivf; do
   frames=$(tail -1 "$tmp/cpu.txt")
   "$hashes" "$f" auto >"$tmp/auto.txt" 2>"$tmp/auto.err"
   if cmp -s "$tmp/cpu.txt" "$tmp/auto.txt"; then
-    ok "$name: --decoder auto gives the software frames ($(cat "$tmp/auto.err"))"
+    ok "$name: --decoder auto gives the software frames ($(head -1 "$tmp/auto.err"))"
   else
     bad "$name: --decoder auto: $(grep '^error' "$tmp/auto.txt")"
   fi
@@ -63,7 +71,19 @@ for f in "$clips"/*.mp4 "$clips"/*.mkv "$clips"/*.webm "$clips"/*.ivf; do
   elif ! grep -q "decoded by NVDEC" "$tmp/gpu.err"; then
     bad "$name: not decoded by NVDEC: $(cat "$tmp/gpu.err")"
   elif cmp -s "$tmp/cpu.txt" "$tmp/gpu.txt" && ! grep -q "^error" "$tmp/cpu.txt"; then
-    ok "$name: NVDEC's frames equal the software decoder's ($frames, $(head -1 "$tmp/cpu.txt" | cut -d' ' -f2-4); $(cat "$tmp/gpu.err"))"
+    ok "$name: NVDEC's frames equal the software decoder's ($frames, $(head -1 "$tmp/cpu.txt" | cut -d' ' -f2-4); $(head -1 "$tmp/gpu.err"))"
+    # in segments by three NVDEC sessions
+    "$hashes" "$f" nvdec 3 >"$tmp/seg.txt" 2>"$tmp/seg.err"
+    cut=$(sed -n 's/.*(\([0-9]*\) cut so far).*/\1/p' "$tmp/seg.err" | tail -1)
+    case $name in *_gop*) least=5 ;; *) least=0 ;; esac
+    if ! cmp -s "$tmp/cpu.txt" "$tmp/seg.txt"; then
+      bad "$name: in segments by 3 NVDEC sessions, frames differ from the software decoder's"
+      diff "$tmp/cpu.txt" "$tmp/seg.txt" | head -4
+    elif [ "${cut:-0}" -lt "$least" ]; then
+      bad "$name: ${cut:-no} segments with 3 NVDEC sessions, want $least ($(tail -1 "$tmp/seg.err"))"
+    else
+      ok "$name: in segments by 3 NVDEC sessions, the software decoder's frames (${cut:-not} cut)"
+    fi
   else
     bad "$name: NVDEC's frames differ from the software decoder's"
     diff "$tmp/cpu.txt" "$tmp/gpu.txt" | head -4
@@ -102,18 +122,18 @@ values() {
 for k in ("fps", "version", "backends"): d.pop(k, None)
 print(json.dumps(d, sort_keys=True, indent=1))' "$1"
 }
-json_pair() { # REF DIS [DECODER]: --backend cuda --decoder DECODER (default nvdec)
-  local ref=$clips/$1 dis=$clips/$2 decoder=${3:-nvdec}
+json_pair() { # REF DIS [DECODER [SESSIONS]]: --backend cuda --decoder DECODER (default nvdec)
+  local ref=$clips/$1 dis=$clips/$2 decoder=${3:-nvdec} sessions=${4:-1}
   [ -f "$ref" ] && [ -f "$dis" ] || { echo "not checked: $1 / $2: no such clips"; return; }
   "$bin" -q -r "$ref" -d "$dis" --feature psnr --backend cpu --decoder cpu --json --precision max \
     -o "$tmp/cpu.json"
   rm -f "$tmp/gpu.json"
   "$bin" -q -r "$ref" -d "$dis" --feature psnr --backend cuda --decoder "$decoder" --json \
-    --precision max -o "$tmp/gpu.json"
+    --decode_sessions "$sessions" --precision max -o "$tmp/gpu.json"
   if [ -s "$tmp/cpu.json" ] && cmp -s <(values "$tmp/cpu.json") <(values "$tmp/gpu.json"); then
-    ok "$2 against $1: --backend cuda --decoder $decoder JSON equals --backend cpu --decoder cpu"
+    ok "$2 against $1: --backend cuda --decoder $decoder --decode_sessions $sessions JSON equals --backend cpu --decoder cpu"
   else
-    bad "$2 against $1: --backend cuda --decoder $decoder JSON differs from the CPU's"
+    bad "$2 against $1: --backend cuda --decoder $decoder --decode_sessions $sessions JSON differs from the CPU's"
     diff <(values "$tmp/cpu.json") <(values "$tmp/gpu.json") | head -6
   fi
 }
@@ -122,4 +142,5 @@ json_pair hevc10.mp4 hevc10_small.mp4
 json_pair h264.mp4 hevc10.mp4
 json_pair h264.mp4 h264_small.mp4 nvdec,cpu # one stream each, the CPU's uploaded
 json_pair hevc10.mp4 hevc10_small.mp4 cpu,nvdec
+json_pair hevc_gop.mkv h264_gop.mp4 nvdec 3 # both in segments, three sessions each
 finish nvdec
