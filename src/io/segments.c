@@ -23,7 +23,7 @@
 #define WHY_BYTES 256
 
 typedef struct Segment {
-    AVPacket **pkt; /* decoding order */
+    AVPacket **pkt;     /* decoding order */
     unsigned char *own; /* pkt[i] is this segment's: its frame is kept */
     unsigned n, cap;
     int complete; /* no packet comes after pkt[n - 1] */
@@ -62,7 +62,7 @@ struct EvSegments {
     pthread_cond_t demux_cond, decode_cond, read_cond;
     Segment **seg; /* seg[0 .. count) */
     unsigned count, seg_cap;
-    int demux_done; /* count is final */
+    int demux_done;   /* count is final */
     unsigned reading; /* the reader's segment */
     int stop;
     pthread_t demuxer;
@@ -95,11 +95,13 @@ int ev_segments_rap(const enum AVCodecID codec, const uint8_t *data, const size_
             const unsigned type = h >> 1 & 0x3f;
             if (type == 36 || type == 37) /* end of sequence, end of bitstream */
                 *eos = 1;
-            if (rap < 0 && type < 32) /* the first slice */
-                rap = type >= 16 && type <= 20   ? EV_RAP_CLEAN /* BLA, IDR */
-                      : type == 21 && after_eos ? EV_RAP_CLEAN /* CRA, leading frames skipped */
-                      : type == 21               ? EV_RAP_OPEN
-                                                 : EV_RAP_NONE;
+            /* the first slice: BLA and IDR are clean, so is a CRA whose leading frames one
+             * decoder skips too (after an end of sequence); another CRA is open */
+            if (rap < 0 && type < 32)
+                rap = type >= 16 && type <= 20 ? EV_RAP_CLEAN
+                      : type != 21             ? EV_RAP_NONE
+                      : after_eos              ? EV_RAP_CLEAN
+                                               : EV_RAP_OPEN;
         } else {
             const unsigned type = h & 0x1f;
             if (type == 10 || type == 11)
@@ -197,7 +199,7 @@ static int pts_add(PtsSet *set, const int64_t pts)
             return -1;
         for (size_t i = 0; i < cap; i++)
             slot[i] = INT64_MIN;
-        PtsSet grown = {slot, cap, 0};
+        PtsSet grown = { slot, cap, 0 };
         for (size_t i = 0; i < set->cap; i++)
             if (set->slot[i] != INT64_MIN)
                 pts_add(&grown, set->slot[i]);
@@ -237,7 +239,7 @@ static void *demux_thread(void *arg)
     unsigned since = 0;                        /* packets since g's start */
     int after_eos = 0, err = !pkt || !g ? AVERROR(ENOMEM) : 0;
     int cuttable = 1; /* every timestamp so far present and new */
-    PtsSet seen = {0};
+    PtsSet seen = { 0 };
     pthread_cond_broadcast(&s->decode_cond);
     pthread_mutex_unlock(&s->lock);
     while (!err) {
@@ -253,8 +255,8 @@ static void *demux_thread(void *arg)
             continue;
         }
         int eos;
-        const int rap = ev_segments_rap(s->codec_id, pkt->data, (size_t)pkt->size, s->nal_len,
-                                        after_eos, &eos);
+        const int rap =
+            ev_segments_rap(s->codec_id, pkt->data, (size_t)pkt->size, s->nal_len, after_eos, &eos);
         after_eos = eos;
         if (cuttable) {
             const int fresh = pkt->pts == AV_NOPTS_VALUE ? 0 : pts_add(&seen, pkt->pts);
@@ -326,7 +328,7 @@ static int put(EvSegments *s, Decoder *d, AVFrame *frame, const int averr)
         pthread_cond_wait(&s->decode_cond, &s->lock);
     if (s->stop)
         return AVERROR_EXIT;
-    d->q[(d->head + d->len++) % s->cap] = (Entry){frame, averr};
+    d->q[(d->head + d->len++) % s->cap] = (Entry){ frame, averr };
     pthread_cond_broadcast(&s->read_cond);
     return 0;
 }
@@ -439,8 +441,7 @@ static void *decode_thread(void *arg)
 
 /* ---- the reader ---- */
 
-int ev_segments_next(EvSegments *s, AVFrame *frame, char *why, const size_t why_size,
-                     int *demux)
+int ev_segments_next(EvSegments *s, AVFrame *frame, char *why, const size_t why_size, int *demux)
 {
     *demux = 0;
     pthread_mutex_lock(&s->lock);

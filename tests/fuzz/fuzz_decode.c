@@ -1,6 +1,8 @@
 /* libFuzzer harness: encoded input (include/exactvmaf/video.h, src/io/decode.c) on any bytes.
  * The input is the file. It is opened as decoded and again converted to a small target format
- * chosen by its first byte (size, depth, layout), as ev_video_open_pair() opens a distorted.
+ * chosen by its first byte (size, depth, layout), as ev_video_open_pair() opens a distorted,
+ * and then decoded in segments by three decoders (io/segments.h, closed after 24 frames while
+ * its threads may still decode).
  * Contract checked: open fails with one message or gives a sane format; every frame read, into
  * the reader's buffer or into a caller's exact-size planes, is that format and can be read in
  * full (ASan checks the bytes); a failure leaves a message and sticks. At most 24 frames are
@@ -73,12 +75,13 @@ static void read_some(EvVideo *v, const EvVideoFormat *f)
         free(plane[p]);
 }
 
-static void open_and_read(const char *path, const EvVideoFormat *target)
+static void open_and_read(const char *path, const EvVideoFormat *target, const unsigned sessions)
 {
     EvVideoOptions o;
     ev_video_default_options(&o);
     o.convert_to = target;
     o.decoder_threads = 1;
+    o.decode_sessions = sessions;
     char err[512];
     EvVideo *v = NULL;
     const int ret = ev_video_open_with(&v, path, &o, err, sizeof(err));
@@ -104,12 +107,12 @@ static void open_and_read(const char *path, const EvVideoFormat *target)
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     const char *path = fuzz_file(data, size, size);
-    open_and_read(path, NULL);
+    open_and_read(path, NULL, 1);
     static const unsigned depths[4] = { 8, 10, 12, 16 };
     const unsigned k = size ? data[0] : 0;
     const EvVideoFormat target = { 16 + (k & 7) * 5, 8 + (k >> 3 & 3) * 7, depths[k >> 5 & 3],
                                    (EvPixelLayout)(EV_PIX_420 + (k >> 7 & 1) * 2) };
-    open_and_read(path, &target);
+    open_and_read(path, &target, 3);
     fuzz_file_close();
     return 0;
 }
