@@ -516,14 +516,15 @@ static PyObject *context_send_device(ContextObject *self, PyObject *args)
  * released. raw: None or (width, height, bitdepth, layout) for .yuv. Returns frames pushed. */
 static PyObject *context_send_files(ContextObject *self, PyObject *args, PyObject *kw)
 {
-    static char *kwlist[] = { "ref",         "dis",     "raw",    "skip_ref", "skip_dis",
-                              "frame_count", "decoder", "scaler", NULL };
+    static char *kwlist[] = { "ref",         "dis",     "raw",    "skip_ref",        "skip_dis",
+                              "frame_count", "decoder", "scaler", "decode_sessions", NULL };
     const char *ref_path, *dis_path, *scaler = NULL;
     PyObject *raw = Py_None;
-    unsigned skip_ref = 0, skip_dis = 0, frame_cnt = 0;
+    unsigned skip_ref = 0, skip_dis = 0, frame_cnt = 0, sessions = 0;
     int decoder = EV_DECODE_CPU;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "ss|OIIIiz", kwlist, &ref_path, &dis_path, &raw,
-                                     &skip_ref, &skip_dis, &frame_cnt, &decoder, &scaler) ||
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "ss|OIIIizI", kwlist, &ref_path, &dis_path, &raw,
+                                     &skip_ref, &skip_dis, &frame_cnt, &decoder, &scaler,
+                                     &sessions) ||
         context_ready(self))
         return NULL;
     EvVideoFormat rawfmt;
@@ -540,6 +541,7 @@ static PyObject *context_send_files(ContextObject *self, PyObject *args, PyObjec
     }
     o.scaler = scaler;
     o.decode_on = (EvDecodeOn)decoder;
+    o.decode_sessions = sessions;
     char msg[1024] = "";
     EvVideo *ref = NULL, *dis = NULL;
     const size_t mark = log_mark(self);

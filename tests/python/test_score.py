@@ -214,6 +214,31 @@ def test_encoded_input(tmp_path):
     assert_bits(ev.score(SAMPLE_REF, str(enc)), js, "encoded")
 
 
+def test_encoded_input_in_segments(tmp_path):
+    # an HEVC pair with a random-access point every 10 frames, decoded by 3 decoders a stream:
+    # the scores of one decoder, bit for bit
+    import shutil
+    import subprocess
+
+    if not ev._c.can_decode() or not shutil.which("ffmpeg"):
+        pytest.skip("no encoded input in this build, or no ffmpeg")
+    paths = []
+    for name, crf in (("ref.mkv", "20"), ("dis.mp4", "40")):
+        paths.append(str(tmp_path / name))
+        r = subprocess.run(["ffmpeg", "-loglevel", "error", "-f", "lavfi", "-i",
+                            "testsrc2=size=160x96:rate=24", "-frames:v", "60", "-c:v", "libx265",
+                            "-x265-params", f"log-level=error:keyint=10:min-keyint=10:crf={crf}",
+                            paths[-1]])
+        if r.returncode:
+            pytest.skip("this ffmpeg has no libx265")
+    one = ev.score(*paths, features=["psnr"], decode_sessions=1)
+    three = ev.score(*paths, features=["psnr"], decode_sessions=3)
+    assert one.frame_count == 60
+    assert three == one
+    with pytest.raises(ev.InputError, match="decode_sessions"):
+        ev.score(*paths, decode_sessions=9)
+
+
 def test_odd_sizes_floor_or_ceil_chroma():
     # 575x323 4:2:0: chroma 287x161 as libvmaf sizes it, or 288x162 as ffmpeg writes it
     def crop(frames, cw, ch):
