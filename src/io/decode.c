@@ -581,12 +581,13 @@ static void split_row(uint8_t *u, uint8_t *v, const uint8_t *src, unsigned n, un
 }
 
 /* d->sw (NVDEC's layout) into d->planar, in the format the software decoder gives
- * (codec->sw_pix_fmt): the same samples, planes apart and LSB-aligned. */
+ * (codec->sw_pix_fmt; in segments, whose decoders are the threads', the stream's format, as
+ * libavformat read it): the same samples, planes apart and LSB-aligned. */
 static int unpack(EvVideo *v, EvDecoder *d)
 {
     const AVFrame *in = d->sw;
     AVFrame *out = d->planar;
-    const int fmt = d->codec->sw_pix_fmt;
+    const int fmt = d->segments ? d->par->format : d->codec->sw_pix_fmt;
     const AVPixFmtDescriptor *id = av_pix_fmt_desc_get(in->format);
     const AVPixFmtDescriptor *od = av_pix_fmt_desc_get(fmt);
     if (!id || !od || od->nb_components != 3 || id->nb_components != 3)
