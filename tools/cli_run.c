@@ -112,15 +112,9 @@ static int open_video(const CliSettings *s, const char *path, const EvVideo *ref
     o.decode_on = d == CLI_DECODER_NVDEC  ? EV_DECODE_NVDEC
                   : d == CLI_DECODER_AUTO ? EV_DECODE_AUTO
                                           : EV_DECODE_CPU;
-    /* one NVDEC session decodes on one of the GPU's engines (an H100 or H200 has 7): a pair
-     * cut in segments keeps six busy, a ladder has a stream for each already; libavcodec's
-     * threads keep the CPU's cores busy on one stream */
-    const unsigned inputs = 1 + s->n_dis, spread = 6 / inputs;
-    o.decode_sessions = s->decode_sessions             ? s->decode_sessions
-                        : o.decode_on == EV_DECODE_CPU ? 1
-                        : spread < 1                   ? 1
-                        : spread > 3                   ? 3
-                                                       : spread;
+    /* one decoder a stream unless asked (--decode_sessions): NVDEC in segments has not yet run
+     * whole on a GPU (docs/INPUT.md) */
+    o.decode_sessions = s->decode_sessions ? s->decode_sessions : 1;
     EvVideoFormat target;
     if (ref) { /* a distorted: an encode is converted to the reference's format */
         ev_video_format(ref, &target);
