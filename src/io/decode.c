@@ -293,13 +293,11 @@ static int open_input(EvVideo *v, EvDecoder *d, const char *path)
 
 /* libavcodec's choice of output format: CUDA frames when offered, else the software format
  * (the stream is one NVDEC cannot decode: a profile, depth or size beyond it). */
-static enum AVPixelFormat pick_format(AVCodecContext *ctx, const enum AVPixelFormat *offered)
+static enum AVPixelFormat choose_format(const enum AVPixelFormat *offered)
 {
-    EvDecoder *d = ctx->opaque;
     for (const enum AVPixelFormat *p = offered; *p != AV_PIX_FMT_NONE; p++)
         if (*p == AV_PIX_FMT_CUDA)
-            return d->gpu_refused = 0, *p;
-    d->gpu_refused = 1;
+            return *p;
     for (const enum AVPixelFormat *p = offered; *p != AV_PIX_FMT_NONE; p++) {
         const AVPixFmtDescriptor *desc = av_pix_fmt_desc_get(*p);
         if (desc && !(desc->flags & AV_PIX_FMT_FLAG_HWACCEL))
@@ -308,21 +306,22 @@ static enum AVPixelFormat pick_format(AVCodecContext *ctx, const enum AVPixelFor
     return AV_PIX_FMT_NONE;
 }
 
-/* The same choice for a segment decoder (its context's opaque is not the EvDecoder: the reader
- * learns the choice from the first frame's format). */
+/* The reader's own decoder: the choice, and whether NVDEC was refused. */
+static enum AVPixelFormat pick_format(AVCodecContext *ctx, const enum AVPixelFormat *offered)
+{
+    EvDecoder *d = ctx->opaque;
+    const enum AVPixelFormat f = choose_format(offered);
+    d->gpu_refused = f != AV_PIX_FMT_CUDA;
+    return f;
+}
+
+/* A segment decoder's (on its thread: the reader learns the choice from the first frame's
+ * format). */
 static enum AVPixelFormat pick_segment_format(AVCodecContext *ctx,
                                               const enum AVPixelFormat *offered)
 {
     (void)ctx;
-    for (const enum AVPixelFormat *p = offered; *p != AV_PIX_FMT_NONE; p++)
-        if (*p == AV_PIX_FMT_CUDA)
-            return *p;
-    for (const enum AVPixelFormat *p = offered; *p != AV_PIX_FMT_NONE; p++) {
-        const AVPixFmtDescriptor *desc = av_pix_fmt_desc_get(*p);
-        if (desc && !(desc->flags & AV_PIX_FMT_FLAG_HWACCEL))
-            return *p;
-    }
-    return AV_PIX_FMT_NONE;
+    return choose_format(offered);
 }
 
 static int has_cuda_path(const AVCodec *codec)

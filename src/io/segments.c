@@ -62,8 +62,10 @@ struct EvSegments {
     pthread_cond_t demux_cond, decode_cond, read_cond;
     Segment **seg; /* seg[0 .. count) */
     unsigned count, seg_cap;
-    int demux_done;   /* count is final */
-    unsigned reading; /* the reader's segment */
+    int demux_done;           /* count is final */
+    unsigned reading;         /* the reader's segment */
+    int failed, failed_demux; /* the reader's failure, returned again by every later read */
+    char failed_why[WHY_BYTES];
     int stop;
     pthread_t demuxer;
     int demuxer_started;
@@ -446,6 +448,12 @@ int ev_segments_next(EvSegments *s, AVFrame *frame, char *why, const size_t why_
     *demux = 0;
     pthread_mutex_lock(&s->lock);
     for (;;) {
+        if (s->failed) {
+            *demux = s->failed_demux;
+            snprintf(why, why_size, "%s", s->failed_why);
+            pthread_mutex_unlock(&s->lock);
+            return s->failed;
+        }
         if (s->demux_done && s->reading >= s->count) {
             pthread_mutex_unlock(&s->lock);
             return 0;
@@ -465,13 +473,12 @@ int ev_segments_next(EvSegments *s, AVFrame *frame, char *why, const size_t why_
             av_frame_free(&e.frame);
             return 1;
         }
-        if (e.averr) {
+        if (e.averr) { /* the queue ends here: its decoder stopped */
             const Segment *g = s->seg[s->reading];
-            *demux = g->failed && e.averr == g->averr;
-            snprintf(why, why_size, "%s", d->why);
-            d->len = 0;
-            pthread_mutex_unlock(&s->lock);
-            return e.averr; /* the queue ends here: its decoder stopped */
+            s->failed = e.averr;
+            s->failed_demux = g->failed && e.averr == g->averr;
+            snprintf(s->failed_why, sizeof(s->failed_why), "%s", d->why);
+            continue;
         }
         s->reading++;
         pthread_cond_broadcast(&s->demux_cond);
