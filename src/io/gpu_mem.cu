@@ -69,30 +69,24 @@ extern "C" int ev_gpu_stream_wait(unsigned gpu, void *stream, char *why, size_t 
                           why_size);
 }
 
-/* Queue a copy of h rows of `kind` on stream; what: the failure's words. */
-static int copy_rows(unsigned gpu, void *dst, size_t dst_pitch, const void *src, size_t src_pitch,
-                     size_t row_bytes, size_t h, cudaMemcpyKind kind, void *stream,
-                     const char *what, char *why, size_t why_size)
-{
-    const int r = use(gpu, why, why_size);
-    return r ? r
-             : gpu_failed(cudaMemcpy2DAsync(dst, dst_pitch, src, src_pitch, row_bytes, h, kind,
-                                            (cudaStream_t)stream),
-                          what, why, why_size);
-}
-
 extern "C" int ev_gpu_upload_rows(unsigned gpu, void *dst, size_t dst_pitch, const void *src,
                                   size_t src_pitch, size_t row_bytes, size_t h, void *stream,
                                   char *why, size_t why_size)
 {
-    return copy_rows(gpu, dst, dst_pitch, src, src_pitch, row_bytes, h, cudaMemcpyHostToDevice,
-                     stream, "upload a frame", why, why_size);
+    const int r = use(gpu, why, why_size);
+    return r ? r
+             : gpu_failed(cudaMemcpy2DAsync(dst, dst_pitch, src, src_pitch, row_bytes, h,
+                                            cudaMemcpyHostToDevice, (cudaStream_t)stream),
+                          "upload a frame", why, why_size);
 }
 
 extern "C" int ev_gpu_copy_rows(unsigned gpu, void *dst, size_t dst_pitch, const void *src,
                                 size_t src_pitch, size_t row_bytes, size_t h, void *stream,
                                 char *why, size_t why_size)
 {
-    return copy_rows(gpu, dst, dst_pitch, src, src_pitch, row_bytes, h, cudaMemcpyDeviceToDevice,
-                     stream, "copy a frame", why, why_size);
+    const int r = use(gpu, why, why_size);
+    return r ? r
+             : gpu_failed(cudaMemcpy2DAsync(dst, dst_pitch, src, src_pitch, row_bytes, h,
+                                            cudaMemcpyDeviceToDevice, (cudaStream_t)stream),
+                          "copy a frame", why, why_size);
 }
