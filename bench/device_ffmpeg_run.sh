@@ -91,13 +91,16 @@ EOF
         >$L/nvdec.txt 2>&1)
       echo "rc $?"; grep -E 'ok: |FAIL|not checked|passed|failed' $L/nvdec.txt | cut -c1-400 | head -40 ;;
     segments)  # issue 24: one stream decoded in segments by several NVDEC sessions: frame
-      # hashes against the software decoder's (.device/rates' pairs), then bench/segments.sh on
-      # SEG_PAIRS (default 1080 2160), SEG_RUNS rounds (default 2), SEG_SESSIONS (default 1 2 3 4)
+      # hashes against the software decoder's (SEG_DIR's pairs, default .device/rates), then
+      # bench/segments.sh on SEG_PAIRS (default 1080 2160), SEG_RUNS rounds (default 2),
+      # SEG_SESSIONS (default 1 2 3 4; N+M: N NVDEC sessions and M CPU decoders)
       hs=/tmp/build-gpu/tests/decode_frame_hashes
-      for f in .device/rates/ref_1080.mkv .device/rates/dis_1080.mp4 .device/rates/dis_2160.mp4; do
+      sd=${SEG_DIR:-.device/rates}
+      for f in $sd/ref_1080.mkv $sd/dis_1080.mp4 $sd/dis_2160.mp4; do
         "$hs" "$f" cpu 1 >$L/h_cpu.txt 2>/dev/null
-        for n in ${SEG_HASH_SESSIONS:-1 3}; do
-          "$hs" "$f" nvdec "$n" >$L/h_gpu.txt 2>$L/h_gpu.err
+        for n in ${SEG_HASH_SESSIONS:-1 3}; do  # N+M: N NVDEC sessions, M CPU decoders
+          own=${n%%+*} beside=0; [[ $n == *+* ]] && beside=${n#*+}
+          "$hs" "$f" nvdec "$own" 0 "$beside" >$L/h_gpu.txt 2>$L/h_gpu.err
           if cmp -s $L/h_cpu.txt $L/h_gpu.txt; then
             echo "same: $(basename "$f"), NVDEC $n sessions: $(tail -1 $L/h_cpu.txt) ($(tail -1 $L/h_gpu.err | sed 's/.*at the end: //'))"
           else
@@ -108,9 +111,25 @@ EOF
       for p in ${SEG_PAIRS:-1080 2160}; do
         FFMPEG=/tmp/libav/bin/ffmpeg RUNS=${SEG_RUNS:-2} SESSIONS=${SEG_SESSIONS:-1 2 3 4} \
           timeout $(($(left) - 20)) bench/segments.sh /tmp/build-gpu/exactvmaf \
-          .device/rates/ref_$p.mkv .device/rates/dis_$p.mp4 >$L/segments_$p.txt 2>&1
+          $sd/ref_$p.mkv $sd/dis_$p.mp4 >$L/segments_$p.txt 2>&1
         echo "rc $?"; grep -vE '^$' $L/segments_$p.txt | tail -12
       done ;;
+    segrepeat)  # issue 24: NVDEC in segments, SEG_REPEAT times (default 10) over the small
+      # clips with 3 sessions, 1+1 and 2+2 (NVDEC + CPU): a frame read before NVDEC mapped it
+      # shows as a hash that differs now and then
+      hs=/tmp/build-gpu/tests/decode_frame_hashes
+      same=0 differ=0
+      for f in hevc_gop.mkv h264_gop.mp4 hevc10_small.mp4 hevc_gop_small.mkv; do
+        "$hs" .device/nv/clips/$f cpu >$L/r_cpu.txt 2>/dev/null
+        for ((i = 0; i < ${SEG_REPEAT:-10}; i++)); do
+          for n in 3+0 1+1 2+2; do
+            "$hs" .device/nv/clips/$f nvdec ${n%+*} 0 ${n#*+} >$L/r_gpu.txt 2>$L/r_gpu.err
+            if cmp -s $L/r_cpu.txt $L/r_gpu.txt; then same=$((same + 1)); else
+              differ=$((differ + 1)); echo "DIFFER: $f $n round $i: $(diff $L/r_cpu.txt $L/r_gpu.txt | head -2 | tr '\n' ' ')"; fi
+          done
+        done
+      done
+      echo "segrepeat: $same equal, $differ differ ($(tail -1 $L/r_gpu.err | sed 's/.*at the end: //'))" ;;
     encoded)  # issue 24: the routes of one encoded pair, 1080p and 4K (bench/encoded_input.sh)
       nfe=$root/.device/netflix-vmaf; [ "${ENC_NF:-1}" = 0 ] && nfe=  # ENC_NF=0: no Netflix row
       for p in ${ENC_PAIRS:-1080 2160}; do

@@ -85,15 +85,56 @@ void ev_decode_close(EvDecoder **const d)
  * calling thread is kept for a failure's message. */
 static _Thread_local char av_last_error[256];
 
+/* The demuxers that said their file ends early (libavformat's Matroska demuxer warns "File
+ * ended prematurely", its MP4/MOV demuxer says "partial file"), by their AVFormatContext: a
+ * gap in the frames' timestamps is then a cut file, not a variable frame rate. A few at once
+ * (the inputs of one process); an entry is dropped when its reader closes. */
+#define CUT_SHORT_SLOTS 16
+static pthread_mutex_t cut_short_lock = PTHREAD_MUTEX_INITIALIZER;
+static const void *cut_short_fmt[CUT_SHORT_SLOTS];
+
+static void cut_short_mark(const void *fmt)
+{
+    pthread_mutex_lock(&cut_short_lock);
+    int free_slot = -1, seen = 0;
+    for (int i = 0; i < CUT_SHORT_SLOTS && !seen; i++) {
+        seen = cut_short_fmt[i] == fmt;
+        if (!cut_short_fmt[i] && free_slot < 0)
+            free_slot = i;
+    }
+    if (!seen && free_slot >= 0)
+        cut_short_fmt[free_slot] = fmt;
+    pthread_mutex_unlock(&cut_short_lock);
+}
+
+/* Did fmt's demuxer say its file ends early? forget: drop the entry. */
+static int cut_short_seen(const void *fmt, const int forget)
+{
+    int seen = 0;
+    pthread_mutex_lock(&cut_short_lock);
+    for (int i = 0; i < CUT_SHORT_SLOTS; i++)
+        if (fmt && cut_short_fmt[i] == fmt) {
+            seen = 1;
+            if (forget)
+                cut_short_fmt[i] = NULL;
+        }
+    pthread_mutex_unlock(&cut_short_lock);
+    return seen;
+}
+
 static void av_log_quiet(void *avcl, int level, const char *fmt, va_list ap)
 {
-    if (level > AV_LOG_ERROR)
+    if (level > AV_LOG_WARNING)
         return;
-    (void)avcl; /* no "[h264 @ 0x...]" prefix: it names pointers, and an object that is only
-                   a class (an option lookup) has no context to read */
+    /* no "[h264 @ 0x...]" prefix: it names pointers, and an object that is only a class (an
+     * option lookup) has no context to read */
     char line[256];
     int print_prefix = 0;
     av_log_format_line(NULL, level, fmt, ap, line, sizeof(line), &print_prefix);
+    if (avcl && (strstr(line, "ended prematurely") || strstr(line, "partial file")))
+        cut_short_mark(avcl);
+    if (level > AV_LOG_ERROR)
+        return;
     size_t n = strlen(line);
     while (n && (line[n - 1] == '\n' || line[n - 1] == '\r'))
         line[--n] = 0;
@@ -348,6 +389,15 @@ static const AVCodec *cuda_decoder(const AVCodec *def)
     return NULL;
 }
 
+/* The decoders a stream cut in segments would have: decode_sessions of its own kind, and with
+ * NVDEC (nvdec) the CPU's beside them; at most EV_SEGMENT_MAX_DECODERS. */
+static unsigned segment_decoders(const EvVideoOptions *o, const int nvdec)
+{
+    const unsigned own = o->decode_sessions ? o->decode_sessions : 1;
+    const unsigned n = own + (nvdec ? o->cpu_decode_sessions : 0);
+    return n > EV_SEGMENT_MAX_DECODERS ? EV_SEGMENT_MAX_DECODERS : n;
+}
+
 /* The CUDA device for NVDEC. @return the decoder to open (codec, or its CUDA-capable twin), or
  * NULL with v's error set when NVDEC is required and cannot be had. */
 static const AVCodec *setup_nvdec(EvVideo *v, EvDecoder *d, const AVCodec *codec,
@@ -365,9 +415,12 @@ static const AVCodec *setup_nvdec(EvVideo *v, EvDecoder *d, const AVCodec *codec
     snprintf(device, sizeof(device), "%u", o->gpu_index);
     /* frames kept on the device are read by the engine's twins: in the primary context of the
      * device, which the engine uses too (ffmpeg's hwcontext_cuda refuses it when it is already
-     * active with other flags than its own: then a context of its own, frames to the host) */
+     * active with other flags than its own: then a context of its own, frames to the host).
+     * So are the frames segment decoders copy (surface_copy.c): NVDEC maps a frame on the
+     * context's legacy default stream, and only in the same context does the copy on a stream
+     * of ours wait for it (in another, a copy read frames not yet mapped, one in ~150) */
     int ret = -1;
-    if (o->keep_on_device) {
+    if (o->keep_on_device || segment_decoders(o, 1) >= 2) {
         AVDictionary *opts = NULL;
         av_dict_set(&opts, "primary_ctx", "1", 0);
         ret = av_hwdevice_ctx_create(&d->hw, AV_HWDEVICE_TYPE_CUDA, device, opts, 0);
@@ -411,15 +464,21 @@ static unsigned known_streams(const AVFormatContext *fmt)
 }
 
 /* A decoder context for d's stream (opened by the caller): the hardware device and the format
- * choice for NVDEC (segment: a segment decoder's), the stream's time base, d's threads. */
-static int set_up_context(EvDecoder *d, AVCodecContext **out, const int segment)
+ * choice for NVDEC (segment: a segment decoder's), the stream's time base, d's threads; or, for
+ * a segment decoder on the CPU beside NVDEC's (cpu), the software decoder and its threads. */
+static int set_up_context(EvDecoder *d, AVCodecContext **out, const int segment, const int cpu)
 {
-    AVCodecContext *c = *out = avcodec_alloc_context3(d->decoder);
+    AVCodecContext *c = *out = avcodec_alloc_context3(cpu ? d->sw_decoder : d->decoder);
     if (!c)
         return AVERROR(ENOMEM);
     int ret = avcodec_parameters_to_context(c, d->par);
     if (ret < 0)
         return ret;
+    c->pkt_timebase = d->time_base;
+    if (cpu) {
+        c->thread_count = d->sw_threads;
+        return 0;
+    }
     if (d->on_gpu) {
         c->hw_device_ctx = av_buffer_ref(d->hw);
         if (!c->hw_device_ctx)
@@ -427,17 +486,19 @@ static int set_up_context(EvDecoder *d, AVCodecContext **out, const int segment)
         c->opaque = segment ? NULL : d;
         c->get_format = segment ? pick_segment_format : pick_format;
     }
-    c->pkt_timebase = d->time_base;
     c->thread_count = d->threads;
     return 0;
 }
 
-/* EvSegmentsOpen: called on a segment decoder's thread (d is read, not written). */
-static int open_segment_decoder(void *opaque, AVCodecContext **codec)
+/* EvSegmentsOpen: called on segment decoder k's thread (d is read, not written). The first
+ * d->seg_cpu_from decoders are the stream's own kind (NVDEC's sessions, or all of them on the
+ * CPU); the rest decode on the CPU beside NVDEC's (EvVideoOptions.cpu_decode_sessions). */
+static int open_segment_decoder(void *opaque, const unsigned k, AVCodecContext **codec)
 {
     EvDecoder *d = opaque;
-    const int ret = set_up_context(d, codec, 1);
-    return ret < 0 ? ret : avcodec_open2(*codec, d->decoder, NULL);
+    const int cpu = k >= d->seg_cpu_from;
+    const int ret = set_up_context(d, codec, 1, cpu);
+    return ret < 0 ? ret : avcodec_open2(*codec, cpu ? d->sw_decoder : d->decoder, NULL);
 }
 
 /* EvSegmentsHold: NVDEC's frames are its surfaces: copied (software frames are reference
@@ -496,6 +557,8 @@ static int open_decoder(EvVideo *v, EvDecoder *d, const EvVideoOptions *o)
         return ev_video_fail(v, -EINVAL,
                              "interlaced video is not supported: deinterlace it first (ffmpeg "
                              "-vf bwdif or yadif)");
+    d->sw_decoder = codec;
+    d->sw_threads = (int)o->decoder_threads;
     if (o->decode_on != EV_DECODE_CPU && !(codec = setup_nvdec(v, d, codec, o)))
         return -ENOTSUP;
     d->decoder = codec;
@@ -504,13 +567,18 @@ static int open_decoder(EvVideo *v, EvDecoder *d, const EvVideoOptions *o)
     d->par = avcodec_parameters_alloc(); /* the segments' demuxer may update st's own */
     int ret = d->par ? avcodec_parameters_copy(d->par, st->codecpar) : AVERROR(ENOMEM);
     if (!ret)
-        ret = set_up_context(d, &d->codec, 0);
+        ret = set_up_context(d, &d->codec, 0, 0);
     if (ret == AVERROR(ENOMEM))
         return ev_video_fail(v, -ENOMEM, "out of memory");
     if (ret < 0)
         return ev_decoder_fail_av(v, ret, "cannot set up the decoder");
-    const unsigned sessions = o->decode_sessions;
-    const int in_segments = sessions >= 2 && !d->stream && ev_segments_usable(d->fmt, d->index);
+    /* segment decoders: the stream's own kind, then (with NVDEC) those on the CPU beside them;
+     * NVDEC's only in the engine's (primary) context, where their copies are ordered */
+    const unsigned own = o->decode_sessions ? o->decode_sessions : 1;
+    const unsigned sessions = segment_decoders(o, d->on_gpu);
+    d->seg_cpu_from = own < sessions ? own : sessions;
+    const int in_segments = sessions >= 2 && !d->stream && (!d->on_gpu || d->primary_ctx) &&
+                            ev_segments_usable(d->fmt, d->index);
     if (!in_segments) {
         ret = avcodec_open2(d->codec, codec, NULL);
         if (ret < 0)
@@ -720,6 +788,13 @@ int ev_decoder_next(EvVideo *v, EvDecoder *d, const int keep_device)
         if (d->first_pts == AV_NOPTS_VALUE)
             d->first_pts = pts;
         const double at = (double)(pts - d->first_pts) * av_q2d(d->time_base) * av_q2d(d->rate);
+        if (fabs(at - (double)n) > VFR_PERIODS && cut_short_seen(d->fmt, 0))
+            return ev_video_fail(v, -EINVAL,
+                                 "cut short or damaged: the file ends early, and frames are "
+                                 "missing before frame %u (%.2f frames off the %d/%d fps grid at "
+                                 "%.3f s)",
+                                 n, at - (double)n, d->rate.num, d->rate.den,
+                                 (double)(pts - d->first_pts) * av_q2d(d->time_base));
         if (fabs(at - (double)n) > VFR_PERIODS)
             return ev_video_fail(v, -EINVAL,
                                  "variable frame rate: frame %u is at %.3f s, %.2f frames off "
@@ -1053,6 +1128,7 @@ int ev_decode_open(EvVideo *const v, const char *const path, void *const stream,
         EvVideoOptions cpu = *o;
         cpu.decode_on = EV_DECODE_CPU;
         cpu.decode_sessions = 0; /* libavcodec's threads, as for any stream on the CPU */
+        cpu.cpu_decode_sessions = 0;
         ret = open_once(v, path, stream, head, head_len, &cpu);
     }
     return ret;
@@ -1073,8 +1149,14 @@ const char *ev_decode_describe(const EvVideo *const v)
         return "";
     if (!d->segments)
         return d->what;
-    snprintf(d->what_now, sizeof(d->what_now), "%s, in segments by %u decoders (%u cut so far)",
-             d->what, ev_segments_decoders(d->segments), ev_segments_count(d->segments));
+    const unsigned n = ev_segments_decoders(d->segments);
+    if (d->seg_cpu_from < n)
+        snprintf(d->what_now, sizeof(d->what_now),
+                 "%s, in segments by %u decoders, %u of them on the CPU (%u cut so far)", d->what,
+                 n, n - d->seg_cpu_from, ev_segments_count(d->segments));
+    else
+        snprintf(d->what_now, sizeof(d->what_now), "%s, in segments by %u decoders (%u cut so far)",
+                 d->what, n, ev_segments_count(d->segments));
     return d->what_now;
 }
 
@@ -1098,6 +1180,7 @@ void ev_decode_close(EvDecoder **const pd)
     av_packet_free(&d->pkt);
     avcodec_free_context(&d->codec);
     avcodec_parameters_free(&d->par);
+    cut_short_seen(d->fmt, 1);
     avformat_close_input(&d->fmt);
     av_buffer_unref(&d->hw);
     if (d->avio) {

@@ -1,10 +1,15 @@
 /* One stream decoded by several decoders at once (io/segments.h says what is cut where, and
  * why the frames keep their bits).
  *
- * Threads: the demuxer reads the packets and appends them to the segments; decoder k takes
- * segments k, k + n, ... and puts the frames it keeps, then an end mark, into its queue; the
- * reader (ev_segments_next) takes segment c's frames from queue c % n until its end mark. One
- * lock guards everything shared; three conditions wake the demuxer, the decoders and the reader.
+ * Threads: the demuxer reads the packets and appends them to the segments; a free decoder takes
+ * the next segment not taken (decoder 0 the first: the others wait for it) and puts the frames
+ * it keeps, then an end mark, into its queue; the reader (ev_segments_next) takes segment c's
+ * frames from the queue of the decoder that took c, until its end mark. Segments are taken in
+ * order, so each queue holds its segments in order. One lock guards everything shared; three
+ * conditions wake the demuxer, the decoders and the reader.
+ * No deadlock: while the reader waits for segment c, every segment before c was read whole, so
+ * a decoder's queue holds c's frames or none of c's (then c's decoder is not waiting for room),
+ * and a segment not taken has every decoder free to take it (they hold no frames).
  * Bounds: the demuxer starts no segment more than 2n ahead of the reader (packets are small),
  * each queue holds at most `cap` frames (EV_SEGMENT_AHEAD_BYTES).
  */
@@ -19,7 +24,7 @@
 
 #if EV_HAVE_FFMPEG
 
-#define MAX_DECODERS 8
+#define MAX_DECODERS EV_SEGMENT_MAX_DECODERS
 #define WHY_BYTES 256
 
 typedef struct Segment {
@@ -27,7 +32,9 @@ typedef struct Segment {
     unsigned char *own; /* pkt[i] is this segment's: its frame is kept */
     unsigned n, cap;
     int complete; /* no packet comes after pkt[n - 1] */
-    int failed;   /* the demuxer failed after pkt[n - 1]: averr, why */
+    int taken;    /* by decoder `decoder` */
+    unsigned decoder;
+    int failed; /* the demuxer failed after pkt[n - 1]: averr, why */
     int averr;
     char why[WHY_BYTES];
 } Segment;
@@ -62,6 +69,7 @@ struct EvSegments {
     pthread_cond_t demux_cond, decode_cond, read_cond;
     Segment **seg; /* seg[0 .. count) */
     unsigned count, seg_cap;
+    unsigned taken;           /* seg[0 .. taken) have their decoders */
     int demux_done;           /* count is final */
     unsigned reading;         /* the reader's segment */
     int failed, failed_demux; /* the reader's failure, returned again by every later read */
@@ -380,7 +388,7 @@ static int decode_segment(EvSegments *s, Decoder *d, Segment *g)
 {
     int ret = 0;
     if (!d->codec)
-        ret = s->open(s->opaque, &d->codec);
+        ret = s->open(s->opaque, d->id, &d->codec);
     else
         avcodec_flush_buffers(d->codec); /* after the last segment's end of stream */
     unsigned sent = 0;
@@ -415,15 +423,35 @@ static int decode_segment(EvSegments *s, Decoder *d, Segment *g)
     return ret;
 }
 
+/* The next segment for d, taken; NULL when there is none (the end, or stopping). Under the
+ * lock. */
+static Segment *take(EvSegments *s, const Decoder *d)
+{
+    for (;;) {
+        if (s->stop)
+            return NULL;
+        /* the first segment is decoder 0's, whose first frame tells the reader the format */
+        if (s->taken < s->count && (s->taken || d->id == 0)) {
+            Segment *g = s->seg[s->taken++];
+            g->taken = 1;
+            g->decoder = d->id;
+            pthread_cond_broadcast(&s->decode_cond); /* the others may take the next */
+            pthread_cond_broadcast(&s->read_cond);
+            return g;
+        }
+        if (s->demux_done && s->taken >= s->count)
+            return NULL;
+        pthread_cond_wait(&s->decode_cond, &s->lock);
+    }
+}
+
 static void *decode_thread(void *arg)
 {
     Decoder *d = arg;
     EvSegments *s = d->s;
-    for (unsigned k = d->id;; k += s->n) {
+    for (;;) {
         pthread_mutex_lock(&s->lock);
-        while (!s->stop && k >= s->count && !s->demux_done)
-            pthread_cond_wait(&s->decode_cond, &s->lock);
-        Segment *g = !s->stop && k < s->count ? s->seg[k] : NULL;
+        Segment *g = take(s, d);
         pthread_mutex_unlock(&s->lock);
         if (!g)
             return NULL;
@@ -458,8 +486,9 @@ int ev_segments_next(EvSegments *s, AVFrame *frame, char *why, const size_t why_
             pthread_mutex_unlock(&s->lock);
             return 0;
         }
-        Decoder *d = &s->dec[s->reading % s->n];
-        if (!d->len) {
+        const Segment *now = s->reading < s->count ? s->seg[s->reading] : NULL;
+        Decoder *d = now && now->taken ? &s->dec[now->decoder] : NULL;
+        if (!d || !d->len) {
             pthread_cond_wait(&s->read_cond, &s->lock);
             continue;
         }

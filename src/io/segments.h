@@ -2,10 +2,12 @@
  * One stream decoded by several decoders at once (EvVideoOptions.decode_sessions).
  *
  * The stream is cut at its random-access points (HEVC's IDR, BLA and CRA pictures, H.264's IDR
- * pictures) into segments of at least EV_SEGMENT_MIN_PACKETS packets. Decoder k decodes segments
- * k, k + n, k + 2n, ... on a thread of its own; ev_segments_next() hands the frames out in the
- * stream's order. Why: one NVDEC session decodes one stream on one of the GPU's engines, so a
- * pair of streams leaves most engines idle; cut into segments, a stream keeps several busy.
+ * pictures) into segments of at least EV_SEGMENT_MIN_PACKETS packets. Each decoder, on a thread of
+ * its own, takes the next segment no decoder has taken whenever it is free (decoder 0 takes the
+ * first), so that decoders of different speeds (NVDEC's sessions and the CPU's decoders) each
+ * decode as much as they can; ev_segments_next() hands the frames out in the stream's order. Why:
+ * one NVDEC session decodes one stream on one of the GPU's engines, so a pair of streams leaves
+ * most engines idle; cut into segments, a stream keeps several busy, and the CPU can join in.
  *
  * The frames are the bits one decoder gives for the whole stream. A decoder started at such a
  * point decodes every frame from it on in output order as one started earlier does: no frame
@@ -29,6 +31,9 @@
 
 #include "io/libav.h"
 
+/* Decoders for one stream, at most. */
+#define EV_SEGMENT_MAX_DECODERS 8
+
 /* No segment is cut shorter than this many packets (an all-intra stream is one point a frame). */
 #define EV_SEGMENT_MIN_PACKETS 24
 
@@ -38,9 +43,10 @@
 
 typedef struct EvSegments EvSegments;
 
-/* Opens a decoder for the stream, as the caller opens its own (called on the decoders'
- * threads, at their first segment). @return 0, or a libav error. */
-typedef int (*EvSegmentsOpen)(void *opaque, AVCodecContext **codec);
+/* Opens decoder `decoder` (0 .. decoders - 1) for the stream (called on that decoder's thread,
+ * at its first segment; the caller picks its kind: decoder 0 opens as the caller's own would,
+ * since the reader learns the format from the first frame). @return 0, or a libav error. */
+typedef int (*EvSegmentsOpen)(void *opaque, unsigned decoder, AVCodecContext **codec);
 
 /* Make a decoder's frame independent of it (NVDEC's frames are its surfaces, of which it has a
  * few: copied into frames of their own), on decoder thread `decoder`. @return 0, or a libav
