@@ -93,14 +93,13 @@ EOF
     segments)  # issue 24: one stream decoded in segments by several NVDEC sessions: frame
       # hashes against the software decoder's (SEG_DIR's pairs, default .device/rates), then
       # bench/segments.sh on SEG_PAIRS (default 1080 2160), SEG_RUNS rounds (default 2),
-      # SEG_SESSIONS (default 1 2 3 4; N+M: N NVDEC sessions and M CPU decoders)
+      # SEG_SESSIONS (default 1 2 3 4)
       hs=/tmp/build-gpu/tests/decode_frame_hashes
       sd=${SEG_DIR:-.device/rates}
       for f in $sd/ref_1080.mkv $sd/dis_1080.mp4 $sd/dis_2160.mp4; do
         "$hs" "$f" cpu 1 >$L/h_cpu.txt 2>/dev/null
-        for n in ${SEG_HASH_SESSIONS:-1 3}; do  # N+M: N NVDEC sessions, M CPU decoders
-          own=${n%%+*} beside=0; [[ $n == *+* ]] && beside=${n#*+}
-          "$hs" "$f" nvdec "$own" 0 "$beside" >$L/h_gpu.txt 2>$L/h_gpu.err
+        for n in ${SEG_HASH_SESSIONS:-1 3}; do
+          "$hs" "$f" nvdec "$n" >$L/h_gpu.txt 2>$L/h_gpu.err
           if cmp -s $L/h_cpu.txt $L/h_gpu.txt; then
             echo "same: $(basename "$f"), NVDEC $n sessions: $(tail -1 $L/h_cpu.txt) ($(tail -1 $L/h_gpu.err | sed 's/.*at the end: //'))"
           else
@@ -115,15 +114,15 @@ EOF
         echo "rc $?"; grep -vE '^$' $L/segments_$p.txt | tail -12
       done ;;
     segrepeat)  # issue 24: NVDEC in segments, SEG_REPEAT times (default 10) over the small
-      # clips with 3 sessions, 1+1 and 2+2 (NVDEC + CPU): a frame read before NVDEC mapped it
+      # clips with 2 and 3 sessions: a frame read before NVDEC mapped it
       # shows as a hash that differs now and then
       hs=/tmp/build-gpu/tests/decode_frame_hashes
       same=0 differ=0
       for f in hevc_gop.mkv h264_gop.mp4 hevc10_small.mp4 hevc_gop_small.mkv; do
         "$hs" .device/nv/clips/$f cpu >$L/r_cpu.txt 2>/dev/null
         for ((i = 0; i < ${SEG_REPEAT:-10}; i++)); do
-          for n in 3+0 1+1 2+2; do
-            "$hs" .device/nv/clips/$f nvdec ${n%+*} 0 ${n#*+} >$L/r_gpu.txt 2>$L/r_gpu.err
+          for n in 2 3; do
+            "$hs" .device/nv/clips/$f nvdec $n >$L/r_gpu.txt 2>$L/r_gpu.err
             if cmp -s $L/r_cpu.txt $L/r_gpu.txt; then same=$((same + 1)); else
               differ=$((differ + 1)); echo "DIFFER: $f $n round $i: $(diff $L/r_cpu.txt $L/r_gpu.txt | head -2 | tr '\n' ' ')"; fi
           done

@@ -6,8 +6,7 @@
 # reversed every other round; every run's rate is printed. Every exactvmaf row's JSON values
 # must equal those of one decoder a stream ("same" column).
 #   FFMPEG=ffmpeg bench/segments.sh EXACTVMAF REF DIS
-# SESSIONS (default "1 2 3 4"): NVDEC sessions a stream; N+M: N sessions and M software decoders
-# sharing the segments (--cpu_decoders M). MODEL (default vmaf_v0.6.1).
+# SESSIONS (default "1 2 3 4"), MODEL (default vmaf_v0.6.1).
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 ev=$1 ref=$2 dis=$3
@@ -18,8 +17,6 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 rows=("ffmpeg decoding both, software" "ffmpeg decoding both, NVDEC")
 for n in ${SESSIONS:-1 2 3 4}; do rows+=("exactvmaf, NVDEC, $n decoders a stream"); done
-# "N+M" -> N and M; "N" -> N and 0
-split_spec() { own=${1%%+*}; beside=0; [[ $1 == *+* ]] && beside=${1#*+}; }
 rows+=("exactvmaf (automatic)" "exactvmaf --decoder cpu")
 declare -A rate
 run_row() { # NAME: one run, its fps appended to rate[NAME]
@@ -34,10 +31,9 @@ run_row() { # NAME: one run, its fps appended to rate[NAME]
     "exactvmaf, NVDEC, "*)
       local n=${name#exactvmaf, NVDEC, }
       n=${n%% *}
-      split_spec "$n"
       json=$tmp/s$n.json
       cmd=("$ev" -q -r "$ref" -d "$dis" --model version=$model --backend cuda --decoder nvdec
-        --decode_sessions "$own" --cpu_decoders "$beside" --json --precision max -o "$json") ;;
+        --decode_sessions "$n" --json --precision max -o "$json") ;;
     "exactvmaf (automatic)")
       json=$tmp/auto.json
       cmd=("$ev" -q -r "$ref" -d "$dis" --model version=$model --json --precision max -o "$json") ;;

@@ -37,7 +37,6 @@ enum {
     ARG_SCALER,
     ARG_DECODER,
     ARG_DECODE_SESSIONS,
-    ARG_CPU_DECODERS,
 };
 
 static const struct option long_opts[] = {
@@ -79,7 +78,6 @@ static const struct option long_opts[] = {
     { "scaler", 1, NULL, ARG_SCALER },
     { "decoder", 1, NULL, ARG_DECODER },
     { "decode_sessions", 1, NULL, ARG_DECODE_SESSIONS },
-    { "cpu_decoders", 1, NULL, ARG_CPU_DECODERS },
     { NULL, 0, NULL, 0 },
 };
 
@@ -119,9 +117,6 @@ void cli_usage(FILE *f, const char *app)
         "                              2-8 cut it at its random-access points and decode\n"
         "                              the pieces at once, the same frames; 1: one decoder;\n"
         "                              default: 2 for a pair NVDEC decodes, else 1\n"
-        " --cpu_decoders $unsigned:    software decoders that join NVDEC's on such an\n"
-        "                              encode, each taking the next piece when free (0-7;\n"
-        "                              8 decoders at most in all); default: 0\n"
         " --frame_cnt $unsigned:       score at most N frames (0 = all)\n"
         " --frame_skip_ref $unsigned:  skip the first N frames of the reference\n"
         " --frame_skip_dist $unsigned: skip the first N frames of the distorted\n"
@@ -374,13 +369,6 @@ static int parse_one(CliSettings *s, int opt, const char *arg, char *err, size_t
             return -1;
         if (s->decode_sessions < 1 || s->decode_sessions > 8)
             return cli_fail(err, n, "invalid value \"%s\" for --decode_sessions: want 1 to 8", arg);
-        return 0;
-    case ARG_CPU_DECODERS:
-        if (parse_unsigned(arg, "--cpu_decoders", &s->cpu_decoders, err, n))
-            return -1;
-        if (s->cpu_decoders > 7)
-            return cli_fail(err, n, "invalid value \"%s\" for --cpu_decoders: want 0 to 7", arg);
-        s->cpu_decoders_set = 1;
         return 0;
     case ARG_DECODER: { /* WHERE[,WHERE...]: the reference's, then each -d's */
         s->n_decoders = 0;

@@ -118,7 +118,6 @@ static int open_video(const CliSettings *s, const char *path, const EvVideo *ref
     o.decode_sessions = s->decode_sessions                              ? s->decode_sessions
                         : o.decode_on != EV_DECODE_CPU && s->n_dis == 1 ? 2
                                                                         : 1;
-    o.cpu_decode_sessions = s->cpu_decoders_set ? s->cpu_decoders : 0;
     EvVideoFormat target;
     if (ref) { /* a distorted: an encode is converted to the reference's format */
         ev_video_format(ref, &target);

@@ -34,8 +34,6 @@ typedef struct CliSettings {
     CliDecoder decoder[CLI_MAX_ITEMS + 1];
     unsigned n_decoders;
     unsigned decode_sessions; /* --decode_sessions: decoders per encode; 0: automatic */
-    unsigned cpu_decoders;    /* --cpu_decoders: software decoders beside NVDEC's ... */
-    int cpu_decoders_set;     /* ... when given (else automatic) */
     EvOutputFormat format;
     int precision; /* EV_PRECISION_* or 0..17 */
     CliFeature feature[CLI_MAX_ITEMS];

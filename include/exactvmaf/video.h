@@ -104,14 +104,7 @@ typedef struct EvVideoOptions {
      *  the GPU's engines, so a stream cut in segments keeps several busy. Other streams, and
      *  standard input, have one decoder. Software decoders get decoder_threads each. */
     unsigned decode_sessions;
-    /** With NVDEC (EV_DECODE_NVDEC or EV_DECODE_AUTO choosing it): this many software decoders
-     *  join the stream's decode_sessions NVDEC sessions on a stream cut in segments (as above;
-     *  at most 8 decoders in all), each taking the next segment whenever it is free, with
-     *  decoder_threads threads each. Their frames are the NVDEC sessions' bits (decoding is
-     *  exact); with keep_on_device they are converted on the host and uploaded. Ignored where
-     *  the CPU decodes the stream. 0: NVDEC's sessions alone. */
-    unsigned cpu_decode_sessions;
-    unsigned reserved_[2]; /**< zero */
+    unsigned reserved_[3]; /**< zero */
 } EvVideoOptions;
 
 /** Defaults: no raw format, no conversion, bicubic, automatic threads. */

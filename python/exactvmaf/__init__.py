@@ -205,8 +205,7 @@ def score(ref: Any, dis: Any, models: Union[str, Sequence[str], None] = ("vmaf_v
           frame_count: int = 0, skip_ref: int = 0, skip_dis: int = 0,
           gpu_index: Optional[int] = None, stream: Any = None, cpu_mask: int = 0,
           cuda_streams: int = 0, decoder: str = "cpu", scaler: Optional[str] = None,
-          decode_sessions: int = 0, cpu_decoders: int = 0, pool: Sequence[str] = (),
-          no_prediction: bool = False,
+          decode_sessions: int = 0, pool: Sequence[str] = (), no_prediction: bool = False,
           check_range: bool = True, output: Union[str, os.PathLike, None] = None,
           output_format: Optional[str] = None, precision: Union[str, int] = "netflix") -> Result:
     """Score a distorted video against its reference.
@@ -216,8 +215,7 @@ def score(ref: Any, dis: Any, models: Union[str, Sequence[str], None] = ("vmaf_v
         or ffmpeg's 'yuv420p10le', 'gray'...) and bitdepth, as the CLI's -w -h -p -b), or any
         encode ffmpeg's libraries read, in a build with them (decoded as the CLI decodes it;
         decoder 'cpu'/'nvdec'/'auto', scaler as --scaler, decode_sessions as
-        --decode_sessions: 0 one decoder, cpu_decoders as --cpu_decoders: software decoders
-        beside NVDEC's sessions). skip_ref, skip_dis, frame_count: as
+        --decode_sessions: 0 one decoder). skip_ref, skip_dis, frame_count: as
         --frame_skip_ref, --frame_skip_dist, --frame_cnt.
       - numpy arrays: (N, H, W) luma, (H, W) one frame, a tuple (Y, U, V) or dict
         {'y','u','v'} of planes ((N, h, w) each, or (h, w) for one frame), or a list of frames;
@@ -261,11 +259,8 @@ def score(ref: Any, dis: Any, models: Union[str, Sequence[str], None] = ("vmaf_v
                 raise InputError(f"unknown decoder {decoder!r} (cpu, nvdec, auto)")
             if not 0 <= decode_sessions <= 8:
                 raise InputError(f"decode_sessions {decode_sessions}: want 0 to 8")
-            if not 0 <= cpu_decoders <= 7:
-                raise InputError(f"cpu_decoders {cpu_decoders}: want 0 to 7")
             n = s.ctx.send_files(os.fsdecode(ref), os.fsdecode(dis), raw, skip_ref, skip_dis,
-                                 frame_count, _DECODERS[decoder], scaler, decode_sessions,
-                                 cpu_decoders)
+                                 frame_count, _DECODERS[decoder], scaler, decode_sessions)
             if not n:
                 raise InputError("no frames to score")
         else:

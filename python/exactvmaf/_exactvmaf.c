@@ -517,15 +517,14 @@ static PyObject *context_send_device(ContextObject *self, PyObject *args)
 static PyObject *context_send_files(ContextObject *self, PyObject *args, PyObject *kw)
 {
     static char *kwlist[] = { "ref",         "dis",     "raw",    "skip_ref",        "skip_dis",
-                              "frame_count", "decoder", "scaler", "decode_sessions", "cpu_decoders",
-                              NULL };
+                              "frame_count", "decoder", "scaler", "decode_sessions", NULL };
     const char *ref_path, *dis_path, *scaler = NULL;
     PyObject *raw = Py_None;
-    unsigned skip_ref = 0, skip_dis = 0, frame_cnt = 0, sessions = 0, beside = 0;
+    unsigned skip_ref = 0, skip_dis = 0, frame_cnt = 0, sessions = 0;
     int decoder = EV_DECODE_CPU;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "ss|OIIIizII", kwlist, &ref_path, &dis_path, &raw,
-                                     &skip_ref, &skip_dis, &frame_cnt, &decoder, &scaler, &sessions,
-                                     &beside) ||
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "ss|OIIIizI", kwlist, &ref_path, &dis_path, &raw,
+                                     &skip_ref, &skip_dis, &frame_cnt, &decoder, &scaler,
+                                     &sessions) ||
         context_ready(self))
         return NULL;
     EvVideoFormat rawfmt;
@@ -543,7 +542,6 @@ static PyObject *context_send_files(ContextObject *self, PyObject *args, PyObjec
     o.scaler = scaler;
     o.decode_on = (EvDecodeOn)decoder;
     o.decode_sessions = sessions;
-    o.cpu_decode_sessions = beside;
     char msg[1024] = "";
     EvVideo *ref = NULL, *dis = NULL;
     const size_t mark = log_mark(self);

@@ -389,12 +389,11 @@ static const AVCodec *cuda_decoder(const AVCodec *def)
     return NULL;
 }
 
-/* The decoders a stream cut in segments would have: decode_sessions of its own kind, and with
- * NVDEC (nvdec) the CPU's beside them; at most EV_SEGMENT_MAX_DECODERS. */
-static unsigned segment_decoders(const EvVideoOptions *o, const int nvdec)
+/* The decoders a stream cut in segments would have (decode_sessions, at most
+ * EV_SEGMENT_MAX_DECODERS). */
+static unsigned segment_decoders(const EvVideoOptions *o)
 {
-    const unsigned own = o->decode_sessions ? o->decode_sessions : 1;
-    const unsigned n = own + (nvdec ? o->cpu_decode_sessions : 0);
+    const unsigned n = o->decode_sessions ? o->decode_sessions : 1;
     return n > EV_SEGMENT_MAX_DECODERS ? EV_SEGMENT_MAX_DECODERS : n;
 }
 
@@ -420,7 +419,7 @@ static const AVCodec *setup_nvdec(EvVideo *v, EvDecoder *d, const AVCodec *codec
      * context's legacy default stream, and only in the same context does the copy on a stream
      * of ours wait for it (in another, a copy read frames not yet mapped, one in ~150) */
     int ret = -1;
-    if (o->keep_on_device || segment_decoders(o, 1) >= 2) {
+    if (o->keep_on_device || segment_decoders(o) >= 2) {
         AVDictionary *opts = NULL;
         av_dict_set(&opts, "primary_ctx", "1", 0);
         ret = av_hwdevice_ctx_create(&d->hw, AV_HWDEVICE_TYPE_CUDA, device, opts, 0);
@@ -464,21 +463,16 @@ static unsigned known_streams(const AVFormatContext *fmt)
 }
 
 /* A decoder context for d's stream (opened by the caller): the hardware device and the format
- * choice for NVDEC (segment: a segment decoder's), the stream's time base, d's threads; or, for
- * a segment decoder on the CPU beside NVDEC's (cpu), the software decoder and its threads. */
-static int set_up_context(EvDecoder *d, AVCodecContext **out, const int segment, const int cpu)
+ * choice for NVDEC (segment: a segment decoder's), the stream's time base, d's threads. */
+static int set_up_context(EvDecoder *d, AVCodecContext **out, const int segment)
 {
-    AVCodecContext *c = *out = avcodec_alloc_context3(cpu ? d->sw_decoder : d->decoder);
+    AVCodecContext *c = *out = avcodec_alloc_context3(d->decoder);
     if (!c)
         return AVERROR(ENOMEM);
     int ret = avcodec_parameters_to_context(c, d->par);
     if (ret < 0)
         return ret;
     c->pkt_timebase = d->time_base;
-    if (cpu) {
-        c->thread_count = d->sw_threads;
-        return 0;
-    }
     if (d->on_gpu) {
         c->hw_device_ctx = av_buffer_ref(d->hw);
         if (!c->hw_device_ctx)
@@ -490,15 +484,14 @@ static int set_up_context(EvDecoder *d, AVCodecContext **out, const int segment,
     return 0;
 }
 
-/* EvSegmentsOpen: called on segment decoder k's thread (d is read, not written). The first
- * d->seg_cpu_from decoders are the stream's own kind (NVDEC's sessions, or all of them on the
- * CPU); the rest decode on the CPU beside NVDEC's (EvVideoOptions.cpu_decode_sessions). */
+/* EvSegmentsOpen: called on segment decoder k's thread (d is read, not written); every one is
+ * of the stream's kind. */
 static int open_segment_decoder(void *opaque, const unsigned k, AVCodecContext **codec)
 {
+    (void)k;
     EvDecoder *d = opaque;
-    const int cpu = k >= d->seg_cpu_from;
-    const int ret = set_up_context(d, codec, 1, cpu);
-    return ret < 0 ? ret : avcodec_open2(*codec, cpu ? d->sw_decoder : d->decoder, NULL);
+    const int ret = set_up_context(d, codec, 1);
+    return ret < 0 ? ret : avcodec_open2(*codec, d->decoder, NULL);
 }
 
 /* EvSegmentsHold: NVDEC's frames are its surfaces: copied (software frames are reference
@@ -557,8 +550,6 @@ static int open_decoder(EvVideo *v, EvDecoder *d, const EvVideoOptions *o)
         return ev_video_fail(v, -EINVAL,
                              "interlaced video is not supported: deinterlace it first (ffmpeg "
                              "-vf bwdif or yadif)");
-    d->sw_decoder = codec;
-    d->sw_threads = (int)o->decoder_threads;
     if (o->decode_on != EV_DECODE_CPU && !(codec = setup_nvdec(v, d, codec, o)))
         return -ENOTSUP;
     d->decoder = codec;
@@ -567,16 +558,14 @@ static int open_decoder(EvVideo *v, EvDecoder *d, const EvVideoOptions *o)
     d->par = avcodec_parameters_alloc(); /* the segments' demuxer may update st's own */
     int ret = d->par ? avcodec_parameters_copy(d->par, st->codecpar) : AVERROR(ENOMEM);
     if (!ret)
-        ret = set_up_context(d, &d->codec, 0, 0);
+        ret = set_up_context(d, &d->codec, 0);
     if (ret == AVERROR(ENOMEM))
         return ev_video_fail(v, -ENOMEM, "out of memory");
     if (ret < 0)
         return ev_decoder_fail_av(v, ret, "cannot set up the decoder");
-    /* segment decoders: the stream's own kind, then (with NVDEC) those on the CPU beside them;
-     * NVDEC's only in the engine's (primary) context, where their copies are ordered */
-    const unsigned own = o->decode_sessions ? o->decode_sessions : 1;
-    const unsigned sessions = segment_decoders(o, d->on_gpu);
-    d->seg_cpu_from = own < sessions ? own : sessions;
+    /* NVDEC's segment decoders only in the engine's (primary) context, where their copies are
+     * ordered (setup_nvdec) */
+    const unsigned sessions = segment_decoders(o);
     const int in_segments = sessions >= 2 && !d->stream && (!d->on_gpu || d->primary_ctx) &&
                             ev_segments_usable(d->fmt, d->index);
     if (!in_segments) {
@@ -1128,7 +1117,6 @@ int ev_decode_open(EvVideo *const v, const char *const path, void *const stream,
         EvVideoOptions cpu = *o;
         cpu.decode_on = EV_DECODE_CPU;
         cpu.decode_sessions = 0; /* libavcodec's threads, as for any stream on the CPU */
-        cpu.cpu_decode_sessions = 0;
         ret = open_once(v, path, stream, head, head_len, &cpu);
     }
     return ret;
@@ -1149,14 +1137,8 @@ const char *ev_decode_describe(const EvVideo *const v)
         return "";
     if (!d->segments)
         return d->what;
-    const unsigned n = ev_segments_decoders(d->segments);
-    if (d->seg_cpu_from < n)
-        snprintf(d->what_now, sizeof(d->what_now),
-                 "%s, in segments by %u decoders, %u of them on the CPU (%u cut so far)", d->what,
-                 n, n - d->seg_cpu_from, ev_segments_count(d->segments));
-    else
-        snprintf(d->what_now, sizeof(d->what_now), "%s, in segments by %u decoders (%u cut so far)",
-                 d->what, n, ev_segments_count(d->segments));
+    snprintf(d->what_now, sizeof(d->what_now), "%s, in segments by %u decoders (%u cut so far)",
+             d->what, ev_segments_decoders(d->segments), ev_segments_count(d->segments));
     return d->what_now;
 }
 

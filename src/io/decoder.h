@@ -32,11 +32,6 @@ struct EvDecoder {
     const AVCodec *decoder; /* what the segments' decoders open, with threads each, */
     AVCodecParameters *par; /* ... from a copy of the stream's parameters */
     int threads;
-    /* segment decoders seg_cpu_from and on decode on the CPU beside NVDEC's sessions
-     * (EvVideoOptions.cpu_decode_sessions): the software decoder, with sw_threads each */
-    unsigned seg_cpu_from;
-    const AVCodec *sw_decoder;
-    int sw_threads;
     void *hold_stream
         [EV_SEGMENT_MAX_DECODERS]; /* a segment decoder's copies of NVDEC's frames (surface_copy.c) */
     AVPacket *pkt;

@@ -4,10 +4,10 @@
  * The stream is cut at its random-access points (HEVC's IDR, BLA and CRA pictures, H.264's IDR
  * pictures) into segments of at least EV_SEGMENT_MIN_PACKETS packets. Each decoder, on a thread of
  * its own, takes the next segment no decoder has taken whenever it is free (decoder 0 takes the
- * first), so that decoders of different speeds (NVDEC's sessions and the CPU's decoders) each
- * decode as much as they can; ev_segments_next() hands the frames out in the stream's order. Why:
- * one NVDEC session decodes one stream on one of the GPU's engines, so a pair of streams leaves
- * most engines idle; cut into segments, a stream keeps several busy, and the CPU can join in.
+ * first), so that segments of different lengths keep every decoder busy; ev_segments_next()
+ * hands the frames out in the stream's order. Why: one NVDEC session decodes one stream on one
+ * of the GPU's engines, so a pair of streams leaves most engines idle; cut into segments, a
+ * stream keeps several busy.
  *
  * The frames are the bits one decoder gives for the whole stream. A decoder started at such a
  * point decodes every frame from it on in output order as one started earlier does: no frame
@@ -43,9 +43,8 @@
 
 typedef struct EvSegments EvSegments;
 
-/* Opens decoder `decoder` (0 .. decoders - 1) for the stream (called on that decoder's thread,
- * at its first segment; the caller picks its kind: decoder 0 opens as the caller's own would,
- * since the reader learns the format from the first frame). @return 0, or a libav error. */
+/* Opens decoder `decoder` (0 .. decoders - 1) for the stream, as the caller opens its own
+ * (called on that decoder's thread, at its first segment). @return 0, or a libav error. */
 typedef int (*EvSegmentsOpen)(void *opaque, unsigned decoder, AVCodecContext **codec);
 
 /* Make a decoder's frame independent of it (NVDEC's frames are its surfaces, of which it has a

@@ -1,8 +1,7 @@
 /* Every decoded frame's hash, to show that NVDEC's frames equal the software decoder's, and
  * that a stream decoded in segments by several decoders equals one decoder's:
- *   frame_hashes FILE cpu|nvdec|auto [SESSIONS [THREADS [CPU_SESSIONS]]]
- * (EvVideoOptions.decode_sessions, decoder_threads and cpu_decode_sessions; default 0, 0 and
- * 0) prints one line per
+ *   frame_hashes FILE cpu|nvdec|auto [SESSIONS [THREADS]]
+ * (EvVideoOptions.decode_sessions and decoder_threads; default 0 and 0) prints one line per
  * frame, "N WxH B-bit LAYOUT HASH" (64-bit FNV-1a over the picture's
  * planes, row by row at their ev_plane_size() sizes), then "frames N". Exit 0, 1 an error (one
  * line), 77 when this build reads no encoded video. tests/decode/nvdec_test.sh diffs the two. */
@@ -31,10 +30,9 @@ static uint64_t hash_picture(const EvPicture *p)
 
 int main(int argc, char **argv)
 {
-    if (argc < 3 || argc > 6 ||
+    if (argc < 3 || argc > 5 ||
         (strcmp(argv[2], "cpu") && strcmp(argv[2], "nvdec") && strcmp(argv[2], "auto"))) {
-        fprintf(stderr,
-                "usage: frame_hashes FILE cpu|nvdec|auto [SESSIONS [THREADS [CPU_SESSIONS]]]\n");
+        fprintf(stderr, "usage: frame_hashes FILE cpu|nvdec|auto [SESSIONS [THREADS]]\n");
         return 2;
     }
     if (!ev_video_can_decode()) {
@@ -48,7 +46,6 @@ int main(int argc, char **argv)
                                              : EV_DECODE_CPU;
     o.decode_sessions = argc > 3 ? (unsigned)strtoul(argv[3], NULL, 10) : 0;
     o.decoder_threads = argc > 4 ? (unsigned)strtoul(argv[4], NULL, 10) : 0;
-    o.cpu_decode_sessions = argc > 5 ? (unsigned)strtoul(argv[5], NULL, 10) : 0;
     EvVideo *v = NULL;
     char err[512];
     if (ev_video_open_with(&v, argv[1], &o, err, sizeof(err))) {

@@ -11,11 +11,8 @@
 #      every value at %.17g);
 #   4. a stream decoded in segments by three NVDEC sessions (--decode_sessions 3) gives the
 #      software decoder's frames too, and its JSON (hevc_gop.mkv and h264_gop.mp4: 150 frames,
-#      a random-access point every 30, open GOPs in the HEVC one, cut into 5 segments);
-#   5. so does a stream whose segments NVDEC's sessions and the CPU's decoders share
-#      (--cpu_decoders: 1 + 1 and 2 + 2, frames and JSON; hevc_gop_small.mkv, 320x180, is
-#      scaled to hevc_gop.mkv's size on the device for NVDEC's frames and on the host for the
-#      CPU's, in one stream).
+#      a random-access point every 30, open GOPs in the HEVC one, cut into 5 segments;
+#      hevc_gop_small.mkv, 320x180, scaled to hevc_gop.mkv's size on the device).
 #   nvdec_test.sh EXACTVMAF FRAME_HASHES SOURCE_DIR DEVICE_FRAMES|- [CLIPS_DIR]
 # CLIPS_DIR holds h264.mp4 and hevc10.mp4 (1280x720), h264_small.mp4 and hevc10_small.mp4
 # (640x360), av1.mkv and vp9.webm (1280x720), h264_444.mp4 (640x360 4:4:4, a stream that
@@ -90,22 +87,6 @@ for f in "$clips"/*.mp4 "$clips"/*.mkv "$clips"/*.webm "$clips"/*.ivf; do
     else
       ok "$name: in segments by 3 NVDEC sessions, the software decoder's frames (${cut:-not} cut)"
     fi
-    # in segments shared by NVDEC's sessions and the CPU's decoders
-    for mix in "1 1" "2 2"; do
-      read -r own beside <<<"$mix"
-      "$hashes" "$f" nvdec "$own" 0 "$beside" >"$tmp/mix.txt" 2>"$tmp/mix.err"
-      cut=$(sed -n 's/.*(\([0-9]*\) cut so far).*/\1/p' "$tmp/mix.err" | tail -1)
-      if ! cmp -s "$tmp/cpu.txt" "$tmp/mix.txt"; then
-        bad "$name: $own NVDEC sessions + $beside on the CPU: frames differ from the software decoder's"
-        diff "$tmp/cpu.txt" "$tmp/mix.txt" | head -4
-      elif [ "${cut:-0}" -ge 2 ] && ! grep -q "of them on the CPU" "$tmp/mix.err"; then
-        bad "$name: $own NVDEC sessions + $beside on the CPU: not described so ($(tail -1 "$tmp/mix.err"))"
-      elif [ "${cut:-0}" -lt "$least" ]; then
-        bad "$name: ${cut:-no} segments with $own + $beside decoders, want $least"
-      else
-        ok "$name: $own NVDEC sessions + $beside on the CPU, the software decoder's frames (${cut:-not} cut)"
-      fi
-    done
   else
     bad "$name: NVDEC's frames differ from the software decoder's"
     diff "$tmp/cpu.txt" "$tmp/gpu.txt" | head -4
@@ -144,15 +125,15 @@ values() {
 for k in ("fps", "version", "backends"): d.pop(k, None)
 print(json.dumps(d, sort_keys=True, indent=1))' "$1"
 }
-json_pair() { # REF DIS [DECODER [SESSIONS [CPU_DECODERS]]]: --backend cuda --decoder DECODER
-  local ref=$clips/$1 dis=$clips/$2 decoder=${3:-nvdec} sessions=${4:-1} beside=${5:-0}
+json_pair() { # REF DIS [DECODER [SESSIONS]]: --backend cuda --decoder DECODER (default nvdec)
+  local ref=$clips/$1 dis=$clips/$2 decoder=${3:-nvdec} sessions=${4:-1}
   [ -f "$ref" ] && [ -f "$dis" ] || { echo "not checked: $1 / $2: no such clips"; return; }
   "$bin" -q -r "$ref" -d "$dis" --feature psnr --backend cpu --decoder cpu --json --precision max \
     -o "$tmp/cpu.json"
   rm -f "$tmp/gpu.json"
   "$bin" -q -r "$ref" -d "$dis" --feature psnr --backend cuda --decoder "$decoder" --json \
-    --decode_sessions "$sessions" --cpu_decoders "$beside" --precision max -o "$tmp/gpu.json"
-  local how="--backend cuda --decoder $decoder --decode_sessions $sessions --cpu_decoders $beside"
+    --decode_sessions "$sessions" --precision max -o "$tmp/gpu.json"
+  local how="--backend cuda --decoder $decoder --decode_sessions $sessions"
   if [ -s "$tmp/cpu.json" ] && cmp -s <(values "$tmp/cpu.json") <(values "$tmp/gpu.json"); then
     ok "$2 against $1: $how JSON equals --backend cpu --decoder cpu"
   else
@@ -166,7 +147,6 @@ json_pair h264.mp4 hevc10.mp4
 json_pair h264.mp4 h264_small.mp4 nvdec,cpu # one stream each, the CPU's uploaded
 json_pair hevc10.mp4 hevc10_small.mp4 cpu,nvdec
 json_pair hevc_gop.mkv h264_gop.mp4 nvdec 3 # both in segments, three sessions each
-json_pair hevc_gop.mkv h264_gop.mp4 nvdec 1 1 # segments shared by NVDEC and the CPU
-# ... with the distorted scaled: NVDEC's frames on the device, the CPU's on the host
-json_pair hevc_gop.mkv hevc_gop_small.mkv nvdec 2 2
+# ... with the distorted scaled on the device
+json_pair hevc_gop.mkv hevc_gop_small.mkv nvdec 3
 finish nvdec

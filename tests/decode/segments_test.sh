@@ -138,23 +138,5 @@ if [ -n "$bin" ]; then
   else
     bad "the CLI with --decode_sessions 3: JSON differs from one decoder's"
   fi
-  # --cpu_decoders: software decoders beside NVDEC's; where the CPU decodes, nothing changes
-  "$bin" -r "$tmp/hevc_open.mkv" -d "$tmp/dis.mp4" --decoder cpu --decode_sessions 2 \
-    --cpu_decoders 2 --json -o "$tmp/beside.json" -q
-  if [ -s "$tmp/beside.json" ] && cmp -s <(values "$tmp/one.json") <(values "$tmp/beside.json"); then
-    ok "the CLI with --cpu_decoders 2 on the CPU's decoders: the JSON of one decoder"
-  else
-    bad "the CLI with --cpu_decoders 2 on the CPU's decoders: JSON differs from one decoder's"
-  fi
-  for v in 8 x; do
-    if "$bin" -r "$tmp/hevc_open.mkv" -d "$tmp/dis.mp4" --cpu_decoders $v -q >/dev/null \
-      2>"$tmp/err.txt"; then
-      bad "--cpu_decoders $v accepted"
-    elif grep -q -- "--cpu_decoders" "$tmp/err.txt"; then
-      ok "--cpu_decoders $v refused: $(head -1 "$tmp/err.txt")"
-    else
-      bad "--cpu_decoders $v: $(head -1 "$tmp/err.txt")"
-    fi
-  done
 fi
 finish decode_segments

@@ -237,10 +237,6 @@ def test_encoded_input_in_segments(tmp_path):
     assert three == one
     with pytest.raises(ev.InputError, match="decode_sessions"):
         ev.score(*paths, decode_sessions=9)
-    # software decoders beside NVDEC's sessions: ignored where the CPU decodes
-    assert ev.score(*paths, features=["psnr"], decode_sessions=2, cpu_decoders=1) == one
-    with pytest.raises(ev.InputError, match="cpu_decoders"):
-        ev.score(*paths, cpu_decoders=8)
 
 
 def test_odd_sizes_floor_or_ceil_chroma():
