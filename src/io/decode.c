@@ -484,11 +484,9 @@ static int set_up_context(EvDecoder *d, AVCodecContext **out, const int segment)
     return 0;
 }
 
-/* EvSegmentsOpen: called on segment decoder k's thread (d is read, not written); every one is
- * of the stream's kind. */
-static int open_segment_decoder(void *opaque, const unsigned k, AVCodecContext **codec)
+/* EvSegmentsOpen: called on a segment decoder's thread (d is read, not written). */
+static int open_segment_decoder(void *opaque, AVCodecContext **codec)
 {
-    (void)k;
     EvDecoder *d = opaque;
     const int ret = set_up_context(d, codec, 1);
     return ret < 0 ? ret : avcodec_open2(*codec, d->decoder, NULL);

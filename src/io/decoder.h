@@ -32,8 +32,8 @@ struct EvDecoder {
     const AVCodec *decoder; /* what the segments' decoders open, with threads each, */
     AVCodecParameters *par; /* ... from a copy of the stream's parameters */
     int threads;
-    void *hold_stream
-        [EV_SEGMENT_MAX_DECODERS]; /* a segment decoder's copies of NVDEC's frames (surface_copy.c) */
+    /* a segment decoder's stream for its copies of NVDEC's frames (surface_copy.c) */
+    void *hold_stream[EV_SEGMENT_MAX_DECODERS];
     AVPacket *pkt;
     AVFrame *frame; /* the last decoded frame */
     AVFrame *out;   /* what the conversion reads: frame, or planar (NVDEC) */

@@ -2,11 +2,11 @@
  * why the frames keep their bits).
  *
  * Threads: the demuxer reads the packets and appends them to the segments; a free decoder takes
- * the next segment not taken (decoder 0 the first: the others wait for it) and puts the frames
- * it keeps, then an end mark, into its queue; the reader (ev_segments_next) takes segment c's
- * frames from the queue of the decoder that took c, until its end mark. Segments are taken in
- * order, so each queue holds its segments in order. One lock guards everything shared; three
- * conditions wake the demuxer, the decoders and the reader.
+ * the next segment not taken and puts the frames it keeps, then an end mark, into its queue;
+ * the reader (ev_segments_next) takes segment c's frames from the queue of the decoder that
+ * took c, until its end mark. Segments are taken in order, so each queue holds its segments in
+ * order. One lock guards everything shared; three conditions wake the demuxer, the decoders and
+ * the reader.
  * No deadlock: while the reader waits for segment c, every segment before c was read whole, so
  * a decoder's queue holds c's frames or none of c's (then c's decoder is not waiting for room),
  * and a segment not taken has every decoder free to take it (they hold no frames).
@@ -388,7 +388,7 @@ static int decode_segment(EvSegments *s, Decoder *d, Segment *g)
 {
     int ret = 0;
     if (!d->codec)
-        ret = s->open(s->opaque, d->id, &d->codec);
+        ret = s->open(s->opaque, &d->codec);
     else
         avcodec_flush_buffers(d->codec); /* after the last segment's end of stream */
     unsigned sent = 0;
@@ -430,8 +430,7 @@ static Segment *take(EvSegments *s, const Decoder *d)
     for (;;) {
         if (s->stop)
             return NULL;
-        /* the first segment is decoder 0's, whose first frame tells the reader the format */
-        if (s->taken < s->count && (s->taken || d->id == 0)) {
+        if (s->taken < s->count) {
             Segment *g = s->seg[s->taken++];
             g->taken = 1;
             g->decoder = d->id;

@@ -3,8 +3,8 @@
  *
  * The stream is cut at its random-access points (HEVC's IDR, BLA and CRA pictures, H.264's IDR
  * pictures) into segments of at least EV_SEGMENT_MIN_PACKETS packets. Each decoder, on a thread of
- * its own, takes the next segment no decoder has taken whenever it is free (decoder 0 takes the
- * first), so that segments of different lengths keep every decoder busy; ev_segments_next()
+ * its own, takes the next segment no decoder has taken whenever it is free, so that segments of
+ * different lengths keep every decoder busy; ev_segments_next()
  * hands the frames out in the stream's order. Why: one NVDEC session decodes one stream on one
  * of the GPU's engines, so a pair of streams leaves most engines idle; cut into segments, a
  * stream keeps several busy.
@@ -43,9 +43,9 @@
 
 typedef struct EvSegments EvSegments;
 
-/* Opens decoder `decoder` (0 .. decoders - 1) for the stream, as the caller opens its own
- * (called on that decoder's thread, at its first segment). @return 0, or a libav error. */
-typedef int (*EvSegmentsOpen)(void *opaque, unsigned decoder, AVCodecContext **codec);
+/* Opens a decoder for the stream, as the caller opens its own (called on the decoders'
+ * threads, at their first segment). @return 0, or a libav error. */
+typedef int (*EvSegmentsOpen)(void *opaque, AVCodecContext **codec);
 
 /* Make a decoder's frame independent of it (NVDEC's frames are its surfaces, of which it has a
  * few: copied into frames of their own), on decoder thread `decoder`. @return 0, or a libav
