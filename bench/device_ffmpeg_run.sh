@@ -32,7 +32,8 @@
 # 24: gpu_scale_twin and gpu_unpack_twin, the twins of src/io against their C references), nvdec
 # (issue 24: gpu_nvdec on .device/nv/clips), encoded (bench/encoded_input.sh on .device/rates'
 # 1080p and 4K pairs), segments (issue 24: NVDEC in segments, hashes and bench/segments.sh on
-# those pairs), ladder (bench/ladder.sh: the 4K reference and six encodes). Issue 24's
+# those pairs), segrepeat (the small clips' hashes in segments, SEG_REPEAT times), ladder
+# (bench/ladder.sh: the 4K reference and six encodes). Issue 24's
 # stages need .device/nv/libav.tgz (bench/device_libav.sh) and .device/rates
 # (bench/encoded_clips.sh).
 # The build comes first, always.
