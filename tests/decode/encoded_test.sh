@@ -135,22 +135,23 @@ expect_error mp4_cut_in_its_headers "cut_head.mp4 QuickTime cut short" -r "$tmp/
 ff -f lavfi -i testsrc2=size=320x240 -frames:v 0 -c:v libx264 "$tmp/no_frames.mkv"
 expect_error mkv_of_headers_only "no_frames.mkv Matroska cut short" -r "$tmp/ref8.mkv" \
   -d "$tmp/no_frames.mkv"
-# an mkv cut inside its frames: its B-frames lose their references, so the frames that come out
-# skip timestamps; that is named a cut file, never "variable frame rate" (at some cut points
-# the frames before the cut just score, with the shorter-input warning)
+# an mkv cut inside its frames is refused as cut (its demuxer says it ends early): where its
+# B-frames lost their references the frames that come out skip timestamps, which is named a cut
+# file too, never "variable frame rate"; elsewhere the stream ends early
 ff -f lavfi -i testsrc2=size=320x180:rate=24 -frames:v 96 -c:v libx264 "$tmp/gop96.mkv"
 ff -f lavfi -i testsrc2=size=320x180:rate=24 -frames:v 96 -c:v ffv1 "$tmp/ref96.mkv"
 named_cut=0 said_vfr=0
 for tenth in 3 4 5 6 7 8 9; do
   head -c $(($(stat -c %s "$tmp/gop96.mkv") * tenth / 10)) "$tmp/gop96.mkv" >"$tmp/cut$tenth.mkv"
-  "$bin" -r "$tmp/ref96.mkv" -d "$tmp/cut$tenth.mkv" --feature psnr -q -o /dev/null \
-    2>"$tmp/cut$tenth.err"
-  grep -q "cut$tenth.mkv: cut short or damaged: the file ends early" "$tmp/cut$tenth.err" &&
+  if ! "$bin" -r "$tmp/ref96.mkv" -d "$tmp/cut$tenth.mkv" --feature psnr -q -o /dev/null \
+    2>"$tmp/cut$tenth.err" &&
+    grep -q "cut$tenth.mkv: cut short or damaged: the file ends early" "$tmp/cut$tenth.err"; then
     named_cut=$((named_cut + 1))
+  fi
   grep -q "variable frame rate" "$tmp/cut$tenth.err" && said_vfr=$((said_vfr + 1))
 done
 check "an mkv cut in its frames: named cut short ($named_cut of 7 cut points), never variable frame rate" \
-  test "$named_cut" -gt 0 -a "$said_vfr" = 0
+  test "$named_cut" = 7 -a "$said_vfr" = 0
 : >"$tmp/empty.mp4"
 expect_error empty_file "empty.mp4 empty 0 bytes" -r "$tmp/ref8.mkv" -d "$tmp/empty.mp4"
 ff -f lavfi -i "sine=frequency=440:duration=1" -c:a aac "$tmp/audio.m4a"
