@@ -753,9 +753,8 @@ int ev_decoder_next(EvVideo *v, EvDecoder *d, const int keep_device)
 {
     const int got = d->segments ? next_of_segments(v, d) : next_decoded(v, d);
     if (got == 0 && cut_short_seen(d->fmt, 0)) /* a truncated file is bad input, not a short one */
-        return ev_video_fail(v, -EINVAL,
-                             "cut short or damaged: the file ends early, after %u frames",
-                             d->frames);
+        return ev_video_fail(
+            v, -EINVAL, "cut short or damaged: the file ends early, after %u frames", d->frames);
     if (got <= 0)
         return got;
     const unsigned n = d->frames;
